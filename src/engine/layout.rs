@@ -1,0 +1,82 @@
+//! How the computed region is cut into tiles: vertical strips of `tile_width` columns and
+//! horizontal bands of `band_height` rows. Tile `(j, b)` is strip `j` of band `b`.
+
+/// The tiling of the computed region `[0, width) x [0, height)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub k: u32,
+    pub width: u32,
+    pub height: u32,
+    pub tile_width: u32,
+    pub band_height: u32,
+}
+
+/// A tile's rectangle `[x0, x1) x [y0, y1)` in board coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rect {
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+impl Rect {
+    pub fn w(&self) -> usize {
+        (self.x1 - self.x0) as usize
+    }
+    pub fn h(&self) -> usize {
+        (self.y1 - self.y0) as usize
+    }
+    pub fn cells(&self) -> u64 {
+        self.w() as u64 * self.h() as u64
+    }
+}
+
+impl Layout {
+    /// Tiles must be at least two cells wide and tall: a tile's halo (two columns to the left,
+    /// two rows above) then always lies in its immediate neighbours.
+    pub fn new(k: u32, width: u32, height: u32, tile_width: u32, band_height: u32) -> Self {
+        assert!(tile_width >= 2 && band_height >= 2, "tiles must be at least 2 x 2");
+        Layout { k, width, height, tile_width, band_height }
+    }
+
+    pub fn strips(&self) -> usize {
+        self.width.div_ceil(self.tile_width) as usize
+    }
+
+    pub fn bands(&self) -> usize {
+        self.height.div_ceil(self.band_height) as usize
+    }
+
+    pub fn strip_x(&self, j: usize) -> (u32, u32) {
+        let x0 = j as u32 * self.tile_width;
+        (x0, (x0 + self.tile_width).min(self.width))
+    }
+
+    pub fn band_y(&self, b: usize) -> (u32, u32) {
+        let y0 = b as u32 * self.band_height;
+        (y0, (y0 + self.band_height).min(self.height))
+    }
+
+    pub fn rect(&self, j: usize, b: usize) -> Rect {
+        let (x0, x1) = self.strip_x(j);
+        let (y0, y1) = self.band_y(b);
+        Rect { x0, y0, x1, y1 }
+    }
+
+    /// The strip holding column `x`.
+    pub fn strip_of(&self, x: u32) -> usize {
+        (x / self.tile_width) as usize
+    }
+}
+
+/// Default tile width for a region `width` columns wide swept by `threads` workers: wide
+/// enough that the kernels' start-up cost is small, narrow enough that several strips exist
+/// per worker so the staggered bands overlap.
+pub(crate) fn default_tile_width(width: u32, threads: usize) -> u32 {
+    let want = width.div_ceil(4 * threads.max(1) as u32);
+    want.next_multiple_of(64).clamp(256, 2048)
+}
+
+/// Default band height: 128 rows (four 32-row blocks of the narrow kernels).
+pub(crate) const DEFAULT_BAND_HEIGHT: u32 = 128;

@@ -1,0 +1,214 @@
+//! The engine: computes any window of any board with the CA, in memory bounded by the width,
+//! and hands the window's rows out in order to a [`RowSink`].
+//!
+//! The region `[0, x1) x [0, y1)` that the window depends on is cut into tiles (`layout`),
+//! each tile is classified and computed (`tile`, with the kernels of [`crate::kernel`]), and
+//! the tiles are swept by a pool of workers in a staggered wavefront (`sweep`). Cells outside
+//! the window are computed as needed but never stored beyond the few bands in flight.
+
+mod layout;
+mod sweep;
+mod tile;
+
+pub use tile::NARROW_LIMIT;
+
+use crate::error::Result;
+use crate::geometry::Window;
+use crate::kernel::KernelChoice;
+use crate::sink::RowSink;
+use indicatif::ProgressBar;
+use layout::{DEFAULT_BAND_HEIGHT, Layout, default_tile_width};
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tile::{Made, NarrowFn};
+
+/// How to run the engine. The defaults are the fast engine on every core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Worker threads; 0 means one per available core.
+    pub threads: usize,
+    /// Which kernel computes the tiles outside the hood.
+    pub kernel: KernelChoice,
+    /// Fill hood tiles by the closed form and quiet tiles with zeros instead of computing
+    /// them. Off only to test the fills against computation.
+    pub skip: bool,
+    /// Tile width in columns (at least 2); `None` picks one from the width and thread count.
+    pub tile_width: Option<u32>,
+    /// Band height in rows (at least 2); `None` uses 128.
+    pub band_height: Option<u32>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { threads: 0, kernel: KernelChoice::Auto, skip: true, tile_width: None, band_height: None }
+    }
+}
+
+impl EngineOptions {
+    /// The number of workers this will use.
+    pub fn resolved_threads(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+
+    fn layout(&self, k: u32, window: Window, threads: usize) -> Layout {
+        let tw = self.tile_width.unwrap_or_else(|| default_tile_width(window.x1, threads));
+        let bh = self.band_height.unwrap_or(DEFAULT_BAND_HEIGHT);
+        Layout::new(k, window.x1, window.y1, tw.max(2), bh.max(2))
+    }
+
+    /// The narrow kernel this choice resolves to on this CPU, if any.
+    fn narrow(&self) -> Option<NarrowFn> {
+        match self.kernel {
+            KernelChoice::Auto | KernelChoice::Wide => None,
+        }
+    }
+
+    /// Estimated peak bytes of tile storage for a window: bands in flight times band size.
+    pub fn estimated_memory(&self, window: Window) -> u64 {
+        let threads = self.resolved_threads();
+        let bh = u64::from(self.band_height.unwrap_or(DEFAULT_BAND_HEIGHT));
+        (2 * threads as u64 + 2) * bh * u64::from(window.x1)
+    }
+}
+
+/// Cells per way of production, counted by the workers.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    hood: AtomicU64,
+    zero: AtomicU64,
+    narrow: AtomicU64,
+    wide: AtomicU64,
+    tiles: AtomicU64,
+}
+
+impl Counters {
+    fn add(&self, made: Made, cells: u64) {
+        let c = match made {
+            Made::Hood => &self.hood,
+            Made::Zero => &self.zero,
+            Made::Narrow => &self.narrow,
+            Made::Wide => &self.wide,
+        };
+        c.fetch_add(cells, Ordering::Relaxed);
+        self.tiles.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What a sweep did: how many cells each path produced, and how long it took.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepReport {
+    /// Cells in the computed region `[0, x1) x [0, y1)`.
+    pub region_cells: u64,
+    /// Cells filled by the hood's closed form.
+    pub hood_filled: u64,
+    /// Cells filled as quiet outer space.
+    pub zero_filled: u64,
+    /// Cells computed by a narrow (8-bit) kernel.
+    pub narrow_computed: u64,
+    /// Cells computed by the exact wide kernel.
+    pub wide_computed: u64,
+    /// Tiles in the region.
+    pub tiles: u64,
+    /// Tile width and band height used.
+    pub tile: (u32, u32),
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall-clock time of the sweep (including the consumer).
+    #[serde(serialize_with = "ser_secs")]
+    pub elapsed: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl SweepReport {
+    fn new(c: &Counters, layout: &Layout, threads: usize, window: Window, elapsed: Duration) -> Self {
+        SweepReport {
+            region_cells: u64::from(window.x1) * u64::from(window.y1),
+            hood_filled: c.hood.load(Ordering::Relaxed),
+            zero_filled: c.zero.load(Ordering::Relaxed),
+            narrow_computed: c.narrow.load(Ordering::Relaxed),
+            wide_computed: c.wide.load(Ordering::Relaxed),
+            tiles: c.tiles.load(Ordering::Relaxed),
+            tile: (layout.tile_width, layout.band_height),
+            threads,
+            elapsed,
+        }
+    }
+
+    /// Cells actually computed by a kernel.
+    pub fn computed(&self) -> u64 {
+        self.narrow_computed + self.wide_computed
+    }
+
+    /// Cells filled without computing.
+    pub fn filled(&self) -> u64 {
+        self.hood_filled + self.zero_filled
+    }
+}
+
+/// Sweeps `window` of game `k` and feeds its rows, top first, to `sink`.
+///
+/// The window must be non-empty; the board it lies on plays no further role (cells depend
+/// only on cells above and to the left).
+pub fn sweep(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    sink: &mut dyn RowSink,
+    progress: &ProgressBar,
+) -> Result<SweepReport> {
+    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    sweep::run(k, window, opts, opts.narrow(), sink, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::direct_values;
+    use crate::sink::Collect;
+
+    fn run(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
+        let mut c = Collect::default();
+        sweep(k, w, opts, &mut c, &ProgressBar::hidden()).unwrap();
+        assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
+        c.values
+    }
+
+    fn window_of(full: &[i32], width: usize, w: Window) -> Vec<i64> {
+        let mut out = Vec::new();
+        for y in w.y0..w.y1 {
+            for x in w.x0..w.x1 {
+                out.push(i64::from(full[y as usize * width + x as usize]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn small_tiles_match_direct_definition() {
+        for k in [1u32, 2, 3, 4, 7, 12, 30] {
+            let (wd, ht) = (61usize, 47usize);
+            let full = direct_values(k, wd, ht);
+            for (tw, bh, threads, skip) in [(2, 2, 1, false), (3, 5, 2, true), (7, 4, 3, true), (64, 128, 2, true)] {
+                let opts = EngineOptions {
+                    threads,
+                    kernel: KernelChoice::Wide,
+                    skip,
+                    tile_width: Some(tw),
+                    band_height: Some(bh),
+                };
+                let win = Window::new(0, 0, wd as u32, ht as u32);
+                assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} tile {tw}x{bh}");
+                let win = Window::new(5, 9, 40, 31);
+                assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} window");
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! The parallel sweep: bands of tiles computed by a pool of workers in a staggered wavefront,
+//! handed to the consumer in order, in memory bounded by the width.
+//!
+//! ```text
+//!              strip 0   strip 1   strip 2   strip 3   ...
+//!   band b     [done ]   [done ]   [done ]   [ W1  ]   ...      worker 1 on band b
+//!   band b+1   [done ]   [done ]   [ W2  ]   [wait ]   ...      worker 2 one tile behind
+//!   band b+2   [free ]   ...                                    starts when a band is freed
+//! ```
+//!
+//! Tile `(j, b)` needs tile `(j - 1, b)` (its left halo, computed just before by the same
+//! worker) and tiles `(j - 1, b - 1)` and `(j, b - 1)` of the band above (its top halo). Each
+//! worker takes the next band and walks its strips left to right, waiting on the band above
+//! when it catches up with it. Every tile is published once through a `OnceLock`, so a finished
+//! tile is immutable and readable by the worker below and by the consumer without locks.
+//!
+//! At most `max_bands` bands are alive at once: a band holds a permit that returns to the pool
+//! when the last reference (its worker, the worker of the band below, the consumer) drops it.
+//! The consumer receives bands in order, waits for their tiles, assembles each row of the
+//! window and hands it to the sink. Memory is therefore `max_bands * band_height * width`
+//! bytes, independent of the board's height.
+
+use super::layout::{Layout, Rect};
+use super::tile::{Made, NarrowFn, Neighbourhood, Scratch, Tile, compute_tile};
+use super::{Counters, EngineOptions, SweepReport};
+use crate::error::{Error, Result};
+use crate::geometry::Window;
+use crate::interrupt;
+use crate::sink::{Row, RowSink};
+use indicatif::ProgressBar;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+/// Returns its permit to the pool when dropped.
+struct Permit(SyncSender<()>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        // The pool always has room for every permit it handed out; a closed pool (sweep over)
+        // needs none back.
+        let _ = self.0.try_send(());
+    }
+}
+
+/// One band of tiles.
+struct Band {
+    index: usize,
+    tiles: Vec<OnceLock<Tile>>,
+    _permit: Permit,
+}
+
+impl Band {
+    /// Marks tiles `from..` as aborted so nobody waits on them forever.
+    fn abort_from(&self, from: usize) {
+        for t in &self.tiles[from..] {
+            let _ = t.set(Tile::Aborted);
+        }
+    }
+}
+
+struct Scheduler {
+    next: usize,
+    last: Option<Arc<Band>>,
+    to_consumer: Option<Sender<Arc<Band>>>,
+    permits: Receiver<()>,
+}
+
+struct Shared {
+    layout: Layout,
+    narrow: Option<NarrowFn>,
+    skip: bool,
+    sched: Mutex<Scheduler>,
+    permit_tx: SyncSender<()>,
+    abort: AtomicBool,
+    error: Mutex<Option<Error>>,
+    counters: Counters,
+}
+
+impl Shared {
+    fn fail(&self, e: Error) {
+        let mut slot = self.error.lock().unwrap();
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        self.abort.store(true, Ordering::SeqCst);
+    }
+
+    fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// The next band to compute and the band above it.
+    fn next_band(&self) -> Option<(Option<Arc<Band>>, Arc<Band>)> {
+        let mut st = self.sched.lock().unwrap();
+        if st.next >= self.layout.bands() || self.aborted() {
+            st.to_consumer = None;
+            st.last = None;
+            return None;
+        }
+        // Wait for a free band slot (bounded memory).
+        st.permits.recv().ok()?;
+        let band = Arc::new(Band {
+            index: st.next,
+            tiles: (0..self.layout.strips()).map(|_| OnceLock::new()).collect(),
+            _permit: Permit(self.permit_tx.clone()),
+        });
+        st.next += 1;
+        if let Some(tx) = &st.to_consumer {
+            // The consumer may have stopped (error); then nobody needs the band but the
+            // workers below it.
+            let _ = tx.send(Arc::clone(&band));
+        }
+        let prev = st.last.replace(Arc::clone(&band));
+        Some((prev, band))
+    }
+
+    fn worker(&self) {
+        let mut scratch = Scratch::default();
+        let strips = self.layout.strips();
+        while let Some((prev, cur)) = self.next_band() {
+            for j in 0..strips {
+                if self.aborted() {
+                    cur.abort_from(j);
+                    break;
+                }
+                if let Some(p) = &prev {
+                    if matches!(p.tiles[j].wait(), Tile::Aborted) {
+                        cur.abort_from(j);
+                        break;
+                    }
+                }
+                let nb = Neighbourhood {
+                    layout: &self.layout,
+                    j,
+                    b: cur.index,
+                    above_left: if j > 0 { prev.as_ref().map(|p| p.tiles[j - 1].wait()) } else { None },
+                    above: prev.as_ref().map(|p| p.tiles[j].wait()),
+                    left: if j > 0 { cur.tiles[j - 1].get() } else { None },
+                };
+                match compute_tile(&nb, self.narrow, self.skip, &mut scratch) {
+                    Ok((tile, made)) => {
+                        self.counters.add(made, self.layout.rect(j, cur.index).cells());
+                        let _ = cur.tiles[j].set(tile);
+                    }
+                    Err(e) => {
+                        self.fail(e);
+                        cur.abort_from(j);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs the sweep of `window` for game `k` and feeds the rows to `sink`.
+pub(crate) fn run(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    narrow: Option<NarrowFn>,
+    sink: &mut dyn RowSink,
+    progress: &ProgressBar,
+) -> Result<SweepReport> {
+    let started = Instant::now();
+    let threads = opts.resolved_threads();
+    let layout = opts.layout(k, window, threads);
+    let max_bands = 2 * threads + 2;
+    let (permit_tx, permit_rx) = sync_channel::<()>(max_bands);
+    for _ in 0..max_bands {
+        permit_tx.send(()).expect("fresh channel has room");
+    }
+    let (band_tx, band_rx) = channel::<Arc<Band>>();
+    let shared = Shared {
+        layout,
+        narrow,
+        skip: opts.skip,
+        sched: Mutex::new(Scheduler {
+            next: 0,
+            last: None,
+            to_consumer: Some(band_tx),
+            permits: permit_rx,
+        }),
+        permit_tx,
+        abort: AtomicBool::new(false),
+        error: Mutex::new(None),
+        counters: Counters::default(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("palace-sweep-{i}"))
+        .build()
+        .map_err(|e| Error::Usage(format!("--threads {threads}: cannot start the worker pool: {e}")))?;
+    progress.set_length(u64::from(window.y1));
+
+    let consumed = std::thread::scope(|scope| {
+        let workers = scope.spawn(|| pool.broadcast(|_| shared.worker()));
+        let result = consume(&shared, window, band_rx, sink, progress);
+        if result.is_err() {
+            shared.abort.store(true, Ordering::SeqCst);
+        }
+        workers.join().expect("sweep worker panicked");
+        result
+    });
+    if let Some(e) = shared.error.lock().unwrap().take() {
+        return Err(e);
+    }
+    consumed?;
+    Ok(SweepReport::new(&shared.counters, &layout, threads, window, started.elapsed()))
+}
+
+/// The consumer: receives bands in order, assembles the window's rows, feeds the sink.
+fn consume(
+    shared: &Shared,
+    window: Window,
+    bands: Receiver<Arc<Band>>,
+    sink: &mut dyn RowSink,
+    progress: &ProgressBar,
+) -> Result<()> {
+    let layout = &shared.layout;
+    let k = layout.k;
+    let first_strip = layout.strip_of(window.x0);
+    let last_strip = layout.strip_of(window.x1 - 1);
+    let mut row = vec![0i8; window.width() as usize];
+    for band in bands {
+        if interrupt::requested() {
+            return Err(Error::Interrupted);
+        }
+        let (y0, y1) = layout.band_y(band.index);
+        // Wait for every tile of the band the window needs (all of them: later bands read the
+        // others, and the consumer's order keeps memory bounded).
+        let mut tiles: Vec<(&Tile, Rect)> = Vec::with_capacity(last_strip + 1 - first_strip);
+        for j in 0..layout.strips() {
+            let t = band.tiles[j].wait();
+            if matches!(t, Tile::Aborted) {
+                return Err(Error::Aborted);
+            }
+            if (first_strip..=last_strip).contains(&j) {
+                tiles.push((t, layout.rect(j, band.index)));
+            }
+        }
+        for y in y0.max(window.y0)..y1.min(window.y1) {
+            for (tile, rect) in &tiles {
+                let xa = rect.x0.max(window.x0);
+                let xb = rect.x1.min(window.x1);
+                let out = &mut row[(xa - window.x0) as usize..(xb - window.x0) as usize];
+                tile.copy_row(k, rect, y, xa, xb, out);
+            }
+            sink.row(&Row { k, y, x0: window.x0, cells: &row })?;
+        }
+        progress.set_position(u64::from(y1));
+    }
+    Ok(())
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync() {
+    fn is<T: Send + Sync>() {}
+    is::<Band>();
+    is::<Shared>();
+    let _ = Made::Wide;
+}

@@ -1,0 +1,292 @@
+//! One tile of the sweep: how it is stored, how its halo is gathered from its neighbours, and
+//! how it is classified and computed.
+//!
+//! Classification (RULE.md, "Regions with a closed form"):
+//! * a tile entirely inside the hood is **filled** by the closed form (nothing stored);
+//! * a tile whose halo is entirely 0 and which touches neither the hood nor the initial
+//!   condition produces only 0 (outer space): it is **filled** with zeros (nothing stored);
+//! * a tile whose halo touches the hood or the initial condition goes to the exact **wide**
+//!   kernel, which reads hood cells through the closed form;
+//! * every other tile goes to the fastest **narrow** kernel, whose 8-bit arithmetic is exact
+//!   while all values stay within [`NARROW_LIMIT`]; if a value leaves that range the tile is
+//!   recomputed by the wide kernel.
+
+use super::layout::{Layout, Rect};
+use crate::error::{Error, Result};
+use crate::kernel::wide::wide_tile;
+use crate::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
+
+/// Bytes kept free in front of every stored tile row, so a vector kernel may store whole
+/// vectors that start a little before the row.
+pub(crate) const PAD_FRONT: usize = 32;
+/// Bytes kept free after every stored tile row.
+pub(crate) const PAD_BACK: usize = 64;
+
+/// The cells of a computed tile, row-major with padding around every row.
+pub(crate) struct Cells {
+    data: Box<[i8]>,
+    w: usize,
+    h: usize,
+    stride: usize,
+}
+
+impl Cells {
+    pub fn new(w: usize, h: usize) -> Self {
+        let stride = w + PAD_FRONT + PAD_BACK;
+        Cells { data: vec![0i8; stride * h].into_boxed_slice(), w, h, stride }
+    }
+
+    #[inline]
+    pub fn row(&self, r: usize) -> &[i8] {
+        debug_assert!(r < self.h);
+        &self.data[r * self.stride + PAD_FRONT..][..self.w]
+    }
+
+    #[inline]
+    pub fn row_mut(&mut self, r: usize) -> &mut [i8] {
+        debug_assert!(r < self.h);
+        &mut self.data[r * self.stride + PAD_FRONT..][..self.w]
+    }
+
+    /// The whole padded buffer and its stride, for vector kernels: row `r`, column `c` lives
+    /// at `r * stride + PAD_FRONT + c`.
+    #[allow(dead_code)]
+    pub fn padded_mut(&mut self) -> (&mut [i8], usize) {
+        (&mut self.data, self.stride)
+    }
+}
+
+/// A finished tile.
+pub(crate) enum Tile {
+    /// Every cell is 0 (outer space).
+    Zero,
+    /// Every cell lies in the hood; values by the closed form.
+    Hood,
+    /// Computed cells (hood cells, if any, hold [`hood_sentinel`]).
+    Cells(Cells),
+    /// The sweep was aborted before this tile was computed.
+    Aborted,
+}
+
+impl Tile {
+    /// The stored 8-bit value of `(x, y)`, which lies in this tile of rectangle `rect`.
+    #[inline]
+    fn stored(&self, k: u32, rect: &Rect, x: u32, y: u32) -> i8 {
+        match self {
+            Tile::Zero => 0,
+            Tile::Hood => hood_sentinel(k, u64::from(x), u64::from(y)),
+            Tile::Cells(c) => c.row((y - rect.y0) as usize)[(x - rect.x0) as usize],
+            Tile::Aborted => unreachable!("an aborted tile is never read"),
+        }
+    }
+
+    /// Copies the stored values of row `y`, columns `xa..xb` (all inside this tile) to `out`.
+    pub fn copy_row(&self, k: u32, rect: &Rect, y: u32, xa: u32, xb: u32, out: &mut [i8]) {
+        debug_assert_eq!(out.len(), (xb - xa) as usize);
+        match self {
+            Tile::Zero => out.fill(0),
+            Tile::Cells(c) => out.copy_from_slice(
+                &c.row((y - rect.y0) as usize)[(xa - rect.x0) as usize..(xb - rect.x0) as usize],
+            ),
+            Tile::Hood => {
+                for (o, x) in out.iter_mut().zip(xa..xb) {
+                    *o = hood_sentinel(k, u64::from(x), u64::from(y));
+                }
+            }
+            Tile::Aborted => unreachable!("an aborted tile is never read"),
+        }
+    }
+}
+
+/// How a tile was produced, for the sweep's report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Made {
+    Hood,
+    Zero,
+    Narrow,
+    Wide,
+}
+
+/// Values the narrow kernels accept as inputs and produce without flagging. With all six
+/// inputs within +-24, `|a - b - c + e + f + p| <= 5 * 24 + 5 = 125`, so 8-bit arithmetic is
+/// exact and every sign is right.
+pub const NARROW_LIMIT: i8 = 24;
+
+/// A narrow kernel: computes a tile from its 8-bit halo (same layout as
+/// [`wide_tile`](crate::kernel::wide::wide_tile)) into `out`, and returns `false` if some
+/// value left `-NARROW_LIMIT..=NARROW_LIMIT` (the tile must then be recomputed wide).
+pub(crate) type NarrowFn = fn(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut Cells) -> bool;
+
+/// A tile and the already finished neighbours its halo comes from.
+pub(crate) struct Neighbourhood<'a> {
+    pub layout: &'a Layout,
+    pub j: usize,
+    pub b: usize,
+    pub above_left: Option<&'a Tile>,
+    pub above: Option<&'a Tile>,
+    pub left: Option<&'a Tile>,
+}
+
+impl Neighbourhood<'_> {
+    fn rect(&self) -> Rect {
+        self.layout.rect(self.j, self.b)
+    }
+
+    /// Stored 8-bit value of a halo cell inside the quadrant.
+    fn stored(&self, x: u32, y: u32) -> i8 {
+        let r = self.rect();
+        let k = self.layout.k;
+        if y < r.y0 {
+            if x < r.x0 {
+                let t = self.above_left.expect("above-left neighbour");
+                t.stored(k, &self.layout.rect(self.j - 1, self.b - 1), x, y)
+            } else {
+                let t = self.above.expect("above neighbour");
+                t.stored(k, &self.layout.rect(self.j, self.b - 1), x, y)
+            }
+        } else {
+            let t = self.left.expect("left neighbour");
+            t.stored(k, &self.layout.rect(self.j - 1, self.b), x, y)
+        }
+    }
+
+    /// The 8-bit halo: two rows above over `x0 - 2 .. x1`, then two cells left of each row.
+    /// Cells outside the quadrant are 0 (the narrow kernels never see the `k` corner).
+    fn halo8(&self, top: &mut Vec<i8>, left: &mut Vec<i8>) {
+        let r = self.rect();
+        let k = self.layout.k;
+        let (w, h) = (r.w(), r.h());
+        top.clear();
+        top.resize(2 * (w + 2), 0);
+        left.clear();
+        left.resize(2 * h, 0);
+        if r.y0 >= 2 {
+            for row in 0..2 {
+                let y = r.y0 - 2 + row as u32;
+                let out = &mut top[row * (w + 2)..(row + 1) * (w + 2)];
+                if r.x0 >= 2 {
+                    let al = self.above_left.expect("above-left neighbour");
+                    let rl = self.layout.rect(self.j - 1, self.b - 1);
+                    al.copy_row(k, &rl, y, r.x0 - 2, r.x0, &mut out[..2]);
+                }
+                let ab = self.above.expect("above neighbour");
+                let ra = self.layout.rect(self.j, self.b - 1);
+                ab.copy_row(k, &ra, y, r.x0, r.x1, &mut out[2..]);
+            }
+        }
+        if r.x0 >= 2 {
+            for row in 0..h {
+                let y = r.y0 + row as u32;
+                left[2 * row] = self.stored(r.x0 - 2, y);
+                left[2 * row + 1] = self.stored(r.x0 - 1, y);
+            }
+        }
+    }
+
+    /// The exact halo for the wide kernel: initial condition outside the quadrant, closed form
+    /// in the hood, stored values elsewhere.
+    fn halo_exact(&self, top: &mut Vec<i64>, left: &mut Vec<i64>) {
+        let r = self.rect();
+        let k = self.layout.k;
+        let (w, h) = (r.w(), r.h());
+        let exact = |x: i64, y: i64| -> i64 {
+            if x < 0 || y < 0 {
+                initial(k, x, y)
+            } else if in_hood(k, x as u64, y as u64) {
+                hood_value(k, x as u64, y as u64)
+            } else {
+                i64::from(self.stored(x as u32, y as u32))
+            }
+        };
+        top.clear();
+        for row in 0..2i64 {
+            let y = i64::from(r.y0) - 2 + row;
+            for i in 0..(w + 2) as i64 {
+                top.push(exact(i64::from(r.x0) - 2 + i, y));
+            }
+        }
+        left.clear();
+        for row in 0..h as i64 {
+            let y = i64::from(r.y0) + row;
+            left.push(exact(i64::from(r.x0) - 2, y));
+            left.push(exact(i64::from(r.x0) - 1, y));
+        }
+    }
+}
+
+/// Scratch buffers a worker reuses from tile to tile.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    top8: Vec<i8>,
+    left8: Vec<i8>,
+    top: Vec<i64>,
+    left: Vec<i64>,
+    out: Vec<i64>,
+}
+
+/// Computes one tile. `narrow` is the narrow kernel to try (or none), `skip` enables the
+/// closed-form and quiet-region fills.
+pub(crate) fn compute_tile(
+    nb: &Neighbourhood<'_>,
+    narrow: Option<NarrowFn>,
+    skip: bool,
+    scratch: &mut Scratch,
+) -> Result<(Tile, Made)> {
+    let r = nb.rect();
+    let k = nb.layout.k;
+    if skip && in_hood(k, u64::from(r.x1 - 1), u64::from(r.y1 - 1)) {
+        return Ok((Tile::Hood, Made::Hood));
+    }
+    // The hood is closed under moving left or up, so the halo and tile avoid it exactly when
+    // the halo's top-left cell (clamped into the quadrant) is outside it.
+    let touches_corner = r.x0 < 2 && r.y0 < 2;
+    let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
+    if !touches_corner && !touches_hood {
+        let Scratch { top8, left8, .. } = scratch;
+        nb.halo8(top8, left8);
+        if skip && top8.iter().chain(left8.iter()).all(|&v| v == 0) {
+            return Ok((Tile::Zero, Made::Zero));
+        }
+        if let Some(kernel) = narrow {
+            let in_range = top8.iter().chain(left8.iter()).all(|v| v.abs() <= NARROW_LIMIT);
+            if in_range {
+                let mut cells = Cells::new(r.w(), r.h());
+                if kernel(top8, left8, r.w(), r.h(), &mut cells) {
+                    return Ok((Tile::Cells(cells), Made::Narrow));
+                }
+            }
+        }
+    }
+    Ok((Tile::Cells(wide(nb, &r, scratch)?), Made::Wide))
+}
+
+/// The wide path: exact halo, exact kernel, then the 8-bit store (refusing values that do
+/// not fit it, see [`Error::ValueRange`]).
+fn wide(nb: &Neighbourhood<'_>, r: &Rect, scratch: &mut Scratch) -> Result<Cells> {
+    let k = nb.layout.k;
+    let Scratch { top, left, out, .. } = scratch;
+    nb.halo_exact(top, left);
+    let (w, h) = (r.w(), r.h());
+    out.clear();
+    out.resize(w * h, 0);
+    wide_tile(top, left, w, h, out);
+    let mut cells = Cells::new(w, h);
+    for row in 0..h {
+        let y = r.y0 + row as u32;
+        let hood_end = hood_len(k, u64::from(y)).saturating_sub(u64::from(r.x0)) as usize;
+        let src = &out[row * w..(row + 1) * w];
+        let dst = cells.row_mut(row);
+        for (i, (&v, d)) in src.iter().zip(dst.iter_mut()).enumerate() {
+            if i < hood_end {
+                *d = v.max(i64::from(i8::MIN)) as i8;
+            } else {
+                *d = i8::try_from(v).map_err(|_| Error::ValueRange {
+                    x: u64::from(r.x0) + i as u64,
+                    y: u64::from(y),
+                    value: v,
+                })?;
+            }
+        }
+    }
+    Ok(cells)
+}

@@ -1,0 +1,30 @@
+//! The exact scalar tile kernel: the rule of RULE.md cell by cell in row order, in 64-bit
+//! arithmetic. It is correct for every tile (hood, initial condition, any k) and is the
+//! reference beside the fast narrow kernels.
+
+use crate::rule::rule;
+
+/// Computes a `w x h` tile.
+///
+/// * `top` holds the two rows above the tile, `y0 - 2` then `y0 - 1`, each over the columns
+///   `x0 - 2 .. x0 + w` (so `w + 2` values per row);
+/// * `left` holds, for each tile row, the two cells to its left (`x0 - 2`, `x0 - 1`);
+/// * `out` receives the tile row-major (`w * h` values).
+pub fn wide_tile(top: &[i64], left: &[i64], w: usize, h: usize, out: &mut [i64]) {
+    assert_eq!(top.len(), 2 * (w + 2), "top halo size");
+    assert_eq!(left.len(), 2 * h, "left halo size");
+    assert_eq!(out.len(), w * h, "tile size");
+    let mut up2 = top[..w + 2].to_vec();
+    let mut up1 = top[w + 2..].to_vec();
+    let mut cur = vec![0i64; w + 2];
+    for r in 0..h {
+        cur[0] = left[2 * r];
+        cur[1] = left[2 * r + 1];
+        for i in 2..w + 2 {
+            cur[i] = rule(up2[i - 2], up2[i - 1], up1[i - 2], up1[i - 1], cur[i - 1], up1[i]);
+        }
+        out[r * w..(r + 1) * w].copy_from_slice(&cur[2..]);
+        std::mem::swap(&mut up2, &mut up1);
+        std::mem::swap(&mut up1, &mut cur);
+    }
+}

@@ -1,0 +1,109 @@
+//! The one interface between the sweep and everything that consumes it.
+//!
+//! The engine hands finished rows of the window to a [`RowSink`], in order, row 0 of the
+//! window first. A [`Row`] holds the window's cells of one row in the engine's compact 8-bit
+//! store: exact outside the hood, and a sign-preserving stand-in inside the hood, whose exact
+//! values follow from the closed form (RULE.md) through [`Row::v`]. The PNG writer, the
+//! statistics, the `.npy` writer and the analyses are all sinks, so each new analysis plugs
+//! into the same sweep.
+
+use crate::error::Result;
+use crate::rule::{hood_len, hood_value};
+
+/// One finished row of the window.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'a> {
+    /// The game.
+    pub k: u32,
+    /// The row's index on the board.
+    pub y: u32,
+    /// The board column of `cells[0]` (the window's `x0`).
+    pub x0: u32,
+    /// The window's cells of this row. Exact outside the hood; inside the hood the value is
+    /// clamped to `i8` (still negative: a palace).
+    pub cells: &'a [i8],
+}
+
+impl Row<'_> {
+    /// How many leading cells of `cells` lie in the hood.
+    #[inline]
+    pub fn hood_cells(&self) -> usize {
+        let end = hood_len(self.k, u64::from(self.y));
+        (end.saturating_sub(u64::from(self.x0)) as usize).min(self.cells.len())
+    }
+
+    /// The exact CA value `v = N - k` of `cells[i]`.
+    #[inline]
+    pub fn v(&self, i: usize) -> i64 {
+        if i < self.hood_cells() {
+            hood_value(self.k, u64::from(self.x0) + i as u64, u64::from(self.y))
+        } else {
+            i64::from(self.cells[i])
+        }
+    }
+
+    /// The exact palace number `N = v + k` of `cells[i]`.
+    #[inline]
+    pub fn palace_number(&self, i: usize) -> i64 {
+        self.v(i) + i64::from(self.k)
+    }
+
+    /// All exact values of the row, for tests and small consumers.
+    pub fn values(&self) -> Vec<i64> {
+        (0..self.cells.len()).map(|i| self.v(i)).collect()
+    }
+}
+
+/// A consumer of the rows of one sweep.
+pub trait RowSink {
+    /// Receives the next row of the window (rows arrive in order, top first).
+    fn row(&mut self, row: &Row<'_>) -> Result<()>;
+}
+
+impl<S: RowSink + ?Sized> RowSink for &mut S {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        (**self).row(row)
+    }
+}
+
+/// Feeds every row to several sinks in turn.
+pub struct Tee<'s>(pub Vec<&'s mut dyn RowSink>);
+
+impl RowSink for Tee<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        for s in &mut self.0 {
+            s.row(row)?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects the exact values of the whole window, row-major. Memory grows with the window's
+/// area: for tests and small windows only.
+#[derive(Debug, Default, Clone)]
+pub struct Collect {
+    /// The values, row-major.
+    pub values: Vec<i64>,
+    /// Rows received.
+    pub rows: usize,
+    /// The board row of every row received, to check ordering.
+    pub ys: Vec<u32>,
+}
+
+impl RowSink for Collect {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        self.values.extend((0..row.cells.len()).map(|i| row.v(i)));
+        self.rows += 1;
+        self.ys.push(row.y);
+        Ok(())
+    }
+}
+
+/// Wraps a closure as a sink.
+pub struct FnSink<F>(pub F);
+
+impl<F: FnMut(&Row<'_>) -> Result<()>> RowSink for FnSink<F> {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        (self.0)(row)
+    }
+}
