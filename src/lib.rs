@@ -11,6 +11,8 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod cli;
+pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod geometry;

@@ -1,1 +1,67 @@
-//! stub
+//! The colours of the pictures: the paper's palette (Fig. 1, Fig. 3), as an 8-bit PNG palette.
+//!
+//! Index 0 is the hood (closed form, RULE.md); outside the hood the index depends on `v` only:
+//! `v <= -4` dark olive, `-3` olive, `-2` light olive, `-1` yellow (these four are palaces),
+//! `0` black, `1` blue, `2` indigo, `v >= 3` bright violet. Index 9 (white) masks cells, as in
+//! the paper's Fig. 4 comparisons.
+
+/// Palette index of hood cells.
+pub const HOOD: u8 = 0;
+/// Palette index for masked cells (white).
+pub const MASKED: u8 = 9;
+/// Number of palette entries.
+pub const LEN: usize = 10;
+
+/// RGB of each index.
+pub const RGB: [[u8; 3]; LEN] = [
+    [0x5c, 0x33, 0x17], // 0 hood: dark brown
+    [0x4a, 0x55, 0x23], // 1 v <= -4: dark olive
+    [0x80, 0x80, 0x00], // 2 v = -3: olive
+    [0xb5, 0xb3, 0x5c], // 3 v = -2: light olive
+    [0xff, 0xee, 0x00], // 4 v = -1: yellow
+    [0x00, 0x00, 0x00], // 5 v = 0: black
+    [0x1f, 0x3f, 0xff], // 6 v = 1: blue
+    [0x4b, 0x00, 0x82], // 7 v = 2: indigo
+    [0xc0, 0x40, 0xff], // 8 v >= 3: bright violet
+    [0xff, 0xff, 0xff], // 9 masked: white
+];
+
+/// Names of the indices, for legends and reports.
+pub const NAMES: [&str; LEN] = [
+    "hood", "v<=-4", "v=-3", "v=-2", "v=-1", "v=0", "v=1", "v=2", "v>=3", "masked",
+];
+
+/// The palette as the flat `R G B R G B ...` bytes a PNG `PLTE` chunk holds.
+pub fn plte() -> Vec<u8> {
+    RGB.iter().flatten().copied().collect()
+}
+
+/// Palette index of a cell outside the hood: `clamp(v, -4, 3) + 5`.
+#[inline(always)]
+pub fn index(v: i8) -> u8 {
+    (v.clamp(-4, 3) + 5) as u8
+}
+
+/// Palette indices of one row: the first `hood` cells are hood, the rest by value. Written so
+/// the compiler vectorises it.
+pub fn indices(cells: &[i8], hood: usize, out: &mut [u8]) {
+    debug_assert_eq!(cells.len(), out.len());
+    out[..hood].fill(HOOD);
+    for (o, &v) in out[hood..].iter_mut().zip(&cells[hood..]) {
+        *o = index(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_follows_the_paper() {
+        let expect = [(-100i8, 1u8), (-4, 1), (-3, 2), (-2, 3), (-1, 4), (0, 5), (1, 6), (2, 7), (3, 8), (90, 8)];
+        for (v, i) in expect {
+            assert_eq!(index(v), i, "v={v}");
+        }
+        assert_eq!(plte().len(), 3 * LEN);
+    }
+}

@@ -1,1 +1,302 @@
-//! stub
+//! PNG pictures of the palace numbers, streamed row by row.
+//!
+//! [`PngStream`] writes an 8-bit indexed PNG on its own thread, fed through a bounded channel,
+//! so encoding overlaps the sweep and memory is bounded by the width. [`Downscale`] turns
+//! index rows into `S x S` block rows. [`PngWriter`] is the [`RowSink`] that maps cells to the
+//! paper's palette ([`crate::palette`]) and feeds the two.
+//!
+//! Aggregation under `--scale S`: by default each pixel shows the **lowest** palette index in
+//! its block ([`Aggregate::Min`]). Palette indices are ordered hood < deepest palace < ... <
+//! yellow palace < black < blue < indigo < violet, so a block containing any palace is drawn
+//! as a palace: the one-cell-wide threads of P-positions that carry the pictures' structure
+//! (paper §3.1–3.2) stay visible at any scale, instead of averaging away into the black
+//! background. `--aggregate max` shows the highest index instead (hot spots such as the
+//! armpits).
+
+use crate::error::{Error, Result};
+use crate::geometry::Window;
+use crate::output::AtomicOutput;
+use crate::palette;
+use crate::sink::{Row, RowSink};
+use clap::ValueEnum;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+/// How `--scale S` combines an `S x S` block into one pixel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Aggregate {
+    /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
+    /// Thin palace threads stay visible.
+    #[default]
+    Min,
+    /// The highest palette index in the block: shows the hottest (highest palace number) cell.
+    Max,
+}
+
+/// Bytes of image rows collected before they are handed to the encoder thread.
+const BATCH_BYTES: usize = 1 << 20;
+
+/// An 8-bit indexed PNG written row by row on a background thread.
+pub struct PngStream {
+    width: usize,
+    height: usize,
+    rows: usize,
+    batch: Vec<u8>,
+    tx: Option<SyncSender<Vec<u8>>>,
+    recycle: Receiver<Vec<u8>>,
+    thread: Option<JoinHandle<Result<AtomicOutput>>>,
+}
+
+impl PngStream {
+    /// Starts a `width x height` PNG with the given palette (flat RGB) and text chunks.
+    pub fn create(
+        out: AtomicOutput,
+        width: u32,
+        height: u32,
+        plte: Vec<u8>,
+        text: Vec<(String, String)>,
+    ) -> Result<Self> {
+        let (tx, rx) = sync_channel::<Vec<u8>>(4);
+        let (recycle_tx, recycle) = sync_channel::<Vec<u8>>(8);
+        let thread = std::thread::Builder::new()
+            .name("palace-png".into())
+            .spawn(move || encode(out, width, height, plte, text, rx, recycle_tx))
+            .map_err(|e| Error::io("png encoder thread", e))?;
+        Ok(PngStream {
+            width: width as usize,
+            height: height as usize,
+            rows: 0,
+            batch: Vec::with_capacity(BATCH_BYTES + width as usize),
+            tx: Some(tx),
+            recycle,
+            thread: Some(thread),
+        })
+    }
+
+    /// Appends one row of palette indices.
+    pub fn push_row(&mut self, row: &[u8]) -> Result<()> {
+        assert_eq!(row.len(), self.width, "PNG row width");
+        assert!(self.rows < self.height, "more rows than the PNG holds");
+        self.batch.extend_from_slice(row);
+        self.rows += 1;
+        if self.batch.len() >= BATCH_BYTES {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    fn flush_batch(&mut self) -> Result<()> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let next = self.recycle.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_BYTES + self.width));
+        let full = std::mem::replace(&mut self.batch, next);
+        let sent = self.tx.as_ref().expect("stream open").send(full);
+        if sent.is_err() {
+            // The encoder stopped: report its error.
+            return Err(self.join().err().unwrap_or(Error::Aborted));
+        }
+        Ok(())
+    }
+
+    fn join(&mut self) -> Result<AtomicOutput> {
+        self.tx = None;
+        self.thread.take().expect("joined once").join().expect("PNG encoder panicked")
+    }
+
+    /// Finishes the PNG and renames it into place.
+    pub fn finish(mut self) -> Result<PathBuf> {
+        assert_eq!(self.rows, self.height, "PNG finished before all its rows were written");
+        self.flush_batch()?;
+        self.join()?.commit()
+    }
+}
+
+fn encode(
+    mut out: AtomicOutput,
+    width: u32,
+    height: u32,
+    plte: Vec<u8>,
+    text: Vec<(String, String)>,
+    rx: Receiver<Vec<u8>>,
+    recycle: SyncSender<Vec<u8>>,
+) -> Result<AtomicOutput> {
+    let path = out.path().to_path_buf();
+    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), message: e.to_string() };
+    {
+        let file = BufWriter::with_capacity(1 << 20, out.file());
+        let mut enc = png::Encoder::new(file, width, height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(plte);
+        enc.set_compression(png::Compression::Fast);
+        enc.set_filter(png::Filter::NoFilter);
+        for (k, v) in text {
+            enc.add_text_chunk(k, v).map_err(png_err)?;
+        }
+        let mut writer = enc.write_header().map_err(png_err)?;
+        {
+            let mut stream = writer.stream_writer_with_size(1 << 20).map_err(png_err)?;
+            for mut batch in rx {
+                std::io::Write::write_all(&mut stream, &batch).map_err(|e| Error::io(&path, e))?;
+                batch.clear();
+                let _ = recycle.try_send(batch);
+            }
+            stream.finish().map_err(png_err)?;
+        }
+        writer.finish().map_err(png_err)?;
+    }
+    Ok(out)
+}
+
+/// Combines rows of palette indices into `S x S` blocks.
+pub struct Downscale {
+    scale: usize,
+    aggregate: Aggregate,
+    in_width: usize,
+    acc: Vec<u8>,
+    done: Vec<u8>,
+    rows_in_acc: usize,
+}
+
+impl Downscale {
+    /// Blocks of `scale x scale` over rows `in_width` wide (the last block of a row or of the
+    /// picture may be smaller).
+    pub fn new(scale: u32, aggregate: Aggregate, in_width: usize) -> Self {
+        assert!(scale >= 1);
+        let scale = scale as usize;
+        let out_w = in_width.div_ceil(scale);
+        let acc = vec![Self::neutral(aggregate); out_w];
+        Downscale { scale, aggregate, in_width, done: acc.clone(), acc, rows_in_acc: 0 }
+    }
+
+    fn neutral(a: Aggregate) -> u8 {
+        match a {
+            Aggregate::Min => u8::MAX,
+            Aggregate::Max => u8::MIN,
+        }
+    }
+
+    /// Output width.
+    pub fn out_width(&self) -> usize {
+        self.acc.len()
+    }
+
+    /// Adds an input row; returns a finished output row every `scale` rows.
+    pub fn push(&mut self, row: &[u8]) -> Option<&[u8]> {
+        assert_eq!(row.len(), self.in_width);
+        let s = self.scale;
+        match self.aggregate {
+            Aggregate::Min => {
+                for (a, block) in self.acc.iter_mut().zip(row.chunks(s)) {
+                    *a = block.iter().fold(*a, |m, &v| m.min(v));
+                }
+            }
+            Aggregate::Max => {
+                for (a, block) in self.acc.iter_mut().zip(row.chunks(s)) {
+                    *a = block.iter().fold(*a, |m, &v| m.max(v));
+                }
+            }
+        }
+        self.rows_in_acc += 1;
+        if self.rows_in_acc == s { Some(self.take()) } else { None }
+    }
+
+    /// The partial last block row, if rows are pending.
+    pub fn flush(&mut self) -> Option<&[u8]> {
+        if self.rows_in_acc > 0 { Some(self.take()) } else { None }
+    }
+
+    fn take(&mut self) -> &[u8] {
+        self.rows_in_acc = 0;
+        std::mem::swap(&mut self.acc, &mut self.done);
+        self.acc.fill(Self::neutral(self.aggregate));
+        &self.done
+    }
+}
+
+/// Options of a rendered picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PngOptions {
+    /// Each `scale x scale` block of cells becomes one pixel.
+    pub scale: u32,
+    /// How a block is combined.
+    pub aggregate: Aggregate,
+}
+
+/// The picture size for a window under `scale`.
+pub fn picture_size(window: Window, scale: u32) -> (u32, u32) {
+    (window.width().div_ceil(scale), window.height().div_ceil(scale))
+}
+
+/// The [`RowSink`] that draws the palace numbers with the paper's palette.
+pub struct PngWriter {
+    stream: PngStream,
+    scale: Option<Downscale>,
+    indices: Vec<u8>,
+}
+
+impl PngWriter {
+    /// Starts the picture of `window` of game `k`, to be written to `out`.
+    pub fn create(out: AtomicOutput, k: u32, window: Window, opts: PngOptions) -> Result<Self> {
+        let (w, h) = picture_size(window, opts.scale);
+        let text = vec![
+            ("Software".to_string(), format!("palace {}", env!("CARGO_PKG_VERSION"))),
+            (
+                "Comment".to_string(),
+                format!(
+                    "blocking-queen CA, k = {k}, window {window}, scale {} ({:?} aggregation)",
+                    opts.scale, opts.aggregate
+                ),
+            ),
+        ];
+        let stream = PngStream::create(out, w, h, palette::plte(), text)?;
+        let scale = (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
+        Ok(PngWriter { stream, scale, indices: vec![0; window.width() as usize] })
+    }
+
+    /// Writes the last partial block row, if any, and renames the picture into place.
+    pub fn finish(mut self) -> Result<PathBuf> {
+        if let Some(s) = &mut self.scale {
+            if let Some(r) = s.flush() {
+                self.stream.push_row(r)?;
+            }
+        }
+        self.stream.finish()
+    }
+}
+
+impl RowSink for PngWriter {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        palette::indices(row.cells, row.hood_cells(), &mut self.indices);
+        match &mut self.scale {
+            None => self.stream.push_row(&self.indices),
+            Some(s) => match s.push(&self.indices) {
+                Some(r) => self.stream.push_row(r),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downscale_min_keeps_a_thread() {
+        // A single palace (index 4) in a 3 x 3 block of black (5) survives min-aggregation.
+        let mut d = Downscale::new(3, Aggregate::Min, 7);
+        assert!(d.push(&[5, 5, 5, 5, 5, 5, 5]).is_none());
+        assert!(d.push(&[5, 4, 5, 5, 5, 5, 8]).is_none());
+        assert_eq!(d.push(&[5, 5, 5, 5, 5, 5, 5]).unwrap(), &[4, 5, 5]);
+        assert!(d.push(&[6, 6, 6, 6, 6, 6, 7]).is_none());
+        assert_eq!(d.flush().unwrap(), &[6, 6, 7]);
+        assert!(d.flush().is_none());
+        let mut d = Downscale::new(2, Aggregate::Max, 3);
+        d.push(&[1, 2, 3]);
+        assert_eq!(d.push(&[4, 0, 0]).unwrap(), &[4, 3]);
+    }
+}

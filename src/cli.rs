@@ -1,0 +1,335 @@
+//! The command line (clap derive), and its validation into plain configurations.
+//!
+//! Every check of the user's input happens here, while the parsed arguments are turned into a
+//! [`Config`]; the library below trusts its inputs. Messages name the flag and the fix.
+
+use crate::engine::EngineOptions;
+use crate::error::{Error, Result};
+use crate::geometry::{Board, Window};
+use crate::kernel::KernelChoice;
+use crate::npy::Values;
+use crate::render::{Aggregate, PngOptions};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Computes, draws and measures the blocking-queen cellular automaton.
+///
+/// k-Blocking Wythoff Nim is a queen game where the player who just moved may block k-1 of the
+/// opponent's next moves. Its palace numbers N (how many winning positions the queen sees
+/// looking west, north and north-west) follow one k-independent fourth-order cellular
+/// automaton (Cook, Larsson and Neary, AUTOMATA 2015). Coordinates: x is the column, y the row,
+/// (0, 0) is the top-left corner; windows are half-open x0,y0,x1,y1.
+#[derive(Debug, Parser)]
+#[command(name = "palace", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Draw the palace numbers as an 8-bit indexed PNG with the paper's palette.
+    ///
+    /// Colours: hood dark brown; outside it by v = N - k: v <= -4 dark olive, -3 olive,
+    /// -2 light olive, -1 yellow (these are palaces), 0 black, 1 blue, 2 indigo, >= 3 violet.
+    /// At full resolution the PNG is streamed row by row; memory grows with the width only.
+    Render(RenderArgs),
+    /// Export a window as a NumPy .npy array: little-endian int32, shape (rows, columns).
+    Dump(DumpArgs),
+    /// Count cells and palaces, histogram v outside the hood, and find the extreme values.
+    Stats(StatsArgs),
+    /// Cross-check the engine against an exact solver of the game itself on small boards.
+    ///
+    /// Exits 1 if any cell disagrees.
+    Check(CheckArgs),
+}
+
+/// Which game and which part of its board.
+#[derive(Debug, Args, Clone)]
+pub struct BoardArgs {
+    /// The blocking number k (k = 1 is classical Wythoff Nim).
+    #[arg(long, value_name = "K")]
+    pub k: u32,
+    /// A square board N x N.
+    #[arg(long, value_name = "N", conflicts_with_all = ["width", "height"], required_unless_present_all = ["width", "height"])]
+    pub size: Option<u32>,
+    /// Board width (columns); needs --height.
+    #[arg(long, value_name = "W", requires = "height")]
+    pub width: Option<u32>,
+    /// Board height (rows); needs --width.
+    #[arg(long, value_name = "H", requires = "width")]
+    pub height: Option<u32>,
+    /// Only this half-open window x0,y0,x1,y1 of the board (default: all of it).
+    #[arg(long, value_name = "x0,y0,x1,y1")]
+    pub window: Option<Window>,
+}
+
+/// How to run the engine.
+#[derive(Debug, Args, Clone)]
+pub struct RunArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+    /// The tile kernel outside the hood.
+    #[arg(long, value_enum, default_value_t = KernelChoice::Auto)]
+    pub kernel: KernelChoice,
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `palace render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Draw each S x S block of cells as one pixel.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub scale: u32,
+    /// How a block is combined under --scale: `min` keeps one-cell palace threads visible.
+    #[arg(long, value_enum, default_value_t = Aggregate::Min)]
+    pub aggregate: Aggregate,
+    /// The PNG file to write.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Which numbers to write.
+    #[arg(long, value_enum, default_value_t = Values::Ca)]
+    pub values: Values,
+    /// The .npy file to write.
+    #[arg(long, short, value_name = "FILE.npy")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Play every game k = 1..=K.
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub max_k: u32,
+    /// Every board from 1 x 1 up to N x N.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_size: u32,
+    /// Board side for the k = 1 comparison with the Wythoff pairs.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub wythoff_size: u32,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated request.
+#[derive(Debug, Clone)]
+pub enum Config {
+    /// Draw a picture.
+    Render {
+        /// Game and board.
+        board: Board,
+        /// Window drawn.
+        window: Window,
+        /// Scale and aggregation.
+        png: PngOptions,
+        /// Output path.
+        output: PathBuf,
+        /// Engine settings.
+        run: RunConfig,
+    },
+    /// Export numbers.
+    Dump {
+        /// Game and board.
+        board: Board,
+        /// Window exported.
+        window: Window,
+        /// Which numbers.
+        values: Values,
+        /// Output path.
+        output: PathBuf,
+        /// Engine settings.
+        run: RunConfig,
+    },
+    /// Statistics.
+    Stats {
+        /// Game and board.
+        board: Board,
+        /// Window counted.
+        window: Window,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
+    /// Cross-check.
+    Check {
+        /// Largest k.
+        max_k: u32,
+        /// Largest board side.
+        max_size: u32,
+        /// Side of the Wythoff comparison.
+        wythoff_size: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
+}
+
+/// Engine and reporting settings shared by all commands.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The engine.
+    pub engine: EngineOptions,
+    /// Suppress progress and summaries.
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    fn resolve(&self) -> Result<RunConfig> {
+        if self.threads > 1024 {
+            return Err(Error::Usage(format!("--threads {} is more than 1024; use fewer", self.threads)));
+        }
+        Ok(RunConfig {
+            engine: EngineOptions { threads: self.threads, kernel: self.kernel, ..EngineOptions::default() },
+            quiet: self.quiet,
+        })
+    }
+}
+
+impl BoardArgs {
+    /// The board and window, validated.
+    pub fn resolve(&self) -> Result<(Board, Window)> {
+        let (w, h) = match (self.size, self.width, self.height) {
+            (Some(n), _, _) => (n, n),
+            (None, Some(w), Some(h)) => (w, h),
+            _ => {
+                return Err(Error::Usage("give the board as --size N or as --width W --height H".into()));
+            }
+        };
+        if w == 0 || h == 0 {
+            let flag = if self.size.is_some() { "--size" } else if w == 0 { "--width" } else { "--height" };
+            return Err(Error::Usage(format!("{flag} 0: the board needs at least one cell; use {flag} 1 or more")));
+        }
+        let board = Board::new(self.k, w, h)?;
+        let window = self.window.unwrap_or(board.full());
+        board.check_window(&window)?;
+        Ok((board, window))
+    }
+}
+
+impl Cli {
+    /// Validates the parsed arguments into a [`Config`].
+    pub fn into_config(self) -> Result<Config> {
+        Ok(match self.command {
+            Command::Render(a) => {
+                let (board, window) = a.board.resolve()?;
+                if a.scale == 0 {
+                    return Err(Error::Usage("--scale 0: the scale is the block side in cells; use --scale 1 or more".into()));
+                }
+                Config::Render {
+                    board,
+                    window,
+                    png: PngOptions { scale: a.scale, aggregate: a.aggregate },
+                    output: a.output,
+                    run: a.run.resolve()?,
+                }
+            }
+            Command::Dump(a) => {
+                let (board, window) = a.board.resolve()?;
+                let cells = window.cells();
+                if cells > (1u64 << 36) {
+                    return Err(Error::Usage(format!(
+                        "--window {window}: {cells} cells would make a {} GiB .npy file; choose a smaller --window",
+                        cells * 4 >> 30
+                    )));
+                }
+                Config::Dump { board, window, values: a.values, output: a.output, run: a.run.resolve()? }
+            }
+            Command::Stats(a) => {
+                let (board, window) = a.board.resolve()?;
+                Config::Stats { board, window, json: a.json, run: a.run.resolve()? }
+            }
+            Command::Check(a) => {
+                if a.max_k == 0 {
+                    return Err(Error::Usage("--max-k 0: k starts at 1; use --max-k 1 or more".into()));
+                }
+                if a.max_size == 0 || a.max_size > 16 {
+                    return Err(Error::Usage(format!(
+                        "--max-size {}: the exact solver handles boards from 1 up to 16; use 1..=16",
+                        a.max_size
+                    )));
+                }
+                if a.max_k > 6 {
+                    return Err(Error::Usage(format!(
+                        "--max-k {}: the solver enumerates every blocked set, which is too slow beyond k = 6; use --max-k <= 6",
+                        a.max_k
+                    )));
+                }
+                if a.wythoff_size == 0 {
+                    return Err(Error::Usage("--wythoff-size 0: use 1 or more".into()));
+                }
+                Config::Check {
+                    max_k: a.max_k,
+                    max_size: a.max_size,
+                    wythoff_size: a.wythoff_size,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn validation_names_the_flag() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().into_config().unwrap_err().to_string();
+        assert!(parse(&["palace", "render", "--k", "0", "--size", "5", "-o", "x.png"]).contains("--k 0"));
+        assert!(parse(&["palace", "render", "--k", "3", "--size", "0", "-o", "x.png"]).contains("--size 0"));
+        assert!(parse(&["palace", "render", "--k", "3", "--size", "5", "--scale", "0", "-o", "x.png"]).contains("--scale 0"));
+        assert!(
+            parse(&["palace", "stats", "--k", "3", "--size", "5", "--window", "0,0,6,5"]).contains("x1 <= 5")
+        );
+        assert!(parse(&["palace", "stats", "--k", "3", "--size", "5", "--window", "2,0,2,5"]).contains("empty"));
+    }
+}

@@ -1,0 +1,98 @@
+//! What each command does, given a validated [`Config`]: open the output, build the sink, run
+//! the sweep, finish the output, report. The binary calls [`run`] and turns its result into
+//! an exit code.
+
+use crate::check;
+use crate::cli::{Config, RunConfig};
+use crate::engine::{SweepReport, sweep};
+use crate::error::Result;
+use crate::npy::NpyWriter;
+use crate::output::AtomicOutput;
+use crate::progress;
+use crate::render::{PngWriter, picture_size};
+use crate::stats::StatsSink;
+
+/// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
+/// found a mismatch).
+pub type ExitCode = i32;
+
+/// Runs a validated request.
+pub fn run(config: Config) -> Result<ExitCode> {
+    match config {
+        Config::Render { board, window, png, output, run } => {
+            let out = AtomicOutput::create(&output, "--output")?;
+            let mut writer = PngWriter::create(out, board.k, window, png)?;
+            let pb = progress::bar(run.quiet, "render", "rows");
+            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let path = writer.finish()?;
+            pb.finish_and_clear();
+            let (w, h) = picture_size(window, png.scale);
+            summary(&run, &format!("wrote {} ({w} x {h} pixels)", path.display()), &report);
+            Ok(0)
+        }
+        Config::Dump { board, window, values, output, run } => {
+            let out = AtomicOutput::create(&output, "--output")?;
+            let mut writer = NpyWriter::create(out, window, values)?;
+            let pb = progress::bar(run.quiet, "dump", "rows");
+            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let path = writer.finish()?;
+            pb.finish_and_clear();
+            let msg = format!(
+                "wrote {} (int32, shape ({}, {}), {:?} values)",
+                path.display(),
+                window.height(),
+                window.width(),
+                values
+            );
+            summary(&run, &msg, &report);
+            Ok(0)
+        }
+        Config::Stats { board, window, json, run } => {
+            let mut sink = StatsSink::new(board.k, window);
+            let pb = progress::bar(run.quiet, "stats", "rows");
+            let report = sweep(board.k, window, &run.engine, &mut sink, &pb)?;
+            pb.finish_and_clear();
+            let stats = sink.finish();
+            if json {
+                let v = serde_json::json!({ "stats": stats, "engine": report });
+                println!("{}", serde_json::to_string_pretty(&v).expect("serialisable"));
+            } else {
+                print!("{stats}");
+                summary(&run, "", &report);
+            }
+            Ok(0)
+        }
+        Config::Check { max_k, max_size, wythoff_size, json, run } => {
+            let pb = progress::bar(run.quiet, "check", "boards");
+            let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report).expect("serialisable"));
+            } else {
+                print!("{report}");
+            }
+            Ok(if report.mismatch.is_some() { 1 } else { 0 })
+        }
+    }
+}
+
+/// One line on stderr about what the engine did, unless `--quiet`.
+fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
+    if run.quiet {
+        return;
+    }
+    let secs = r.elapsed.as_secs_f64();
+    eprintln!(
+        "{what}{}swept {} cells in {secs:.3} s ({:.2} G cells/s, {} threads): computed {} (narrow {}, wide {}), filled {} (hood {}, quiet {})",
+        if what.is_empty() { "" } else { "; " },
+        r.region_cells,
+        r.region_cells as f64 / secs.max(1e-9) / 1e9,
+        r.threads,
+        r.computed(),
+        r.narrow_computed,
+        r.wide_computed,
+        r.filled(),
+        r.hood_filled,
+        r.zero_filled
+    );
+}
