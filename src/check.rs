@@ -142,7 +142,11 @@ impl std::fmt::Display for CheckReport {
         for (k, n) in &self.p_positions {
             writeln!(f, "  k = {k}: {n} P-positions on the {0} x {0} board", self.max_size)?;
         }
-        writeln!(f, "Wythoff pairs (floor(n phi), floor(n phi^2)) vs engine at k = 1: {} cells compared", self.cells_vs_wythoff)?;
+        writeln!(
+            f,
+            "Wythoff pairs (floor(n phi), floor(n phi^2)) vs engine at k = 1: {} cells compared",
+            self.cells_vs_wythoff
+        )?;
         match &self.mismatch {
             None => writeln!(f, "result: all agree"),
             Some(m) => writeln!(

@@ -238,8 +238,16 @@ impl BoardArgs {
             }
         };
         if w == 0 || h == 0 {
-            let flag = if self.size.is_some() { "--size" } else if w == 0 { "--width" } else { "--height" };
-            return Err(Error::Usage(format!("{flag} 0: the board needs at least one cell; use {flag} 1 or more")));
+            let flag = if self.size.is_some() {
+                "--size"
+            } else if w == 0 {
+                "--width"
+            } else {
+                "--height"
+            };
+            return Err(Error::Usage(format!(
+                "{flag} 0: the board needs at least one cell; use {flag} 1 or more"
+            )));
         }
         let board = Board::new(self.k, w, h)?;
         let window = self.window.unwrap_or(board.full());
@@ -255,7 +263,9 @@ impl Cli {
             Command::Render(a) => {
                 let (board, window) = a.board.resolve()?;
                 if a.scale == 0 {
-                    return Err(Error::Usage("--scale 0: the scale is the block side in cells; use --scale 1 or more".into()));
+                    return Err(Error::Usage(
+                        "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
+                    ));
                 }
                 Config::Render {
                     board,
@@ -271,7 +281,7 @@ impl Cli {
                 if cells > (1u64 << 36) {
                     return Err(Error::Usage(format!(
                         "--window {window}: {cells} cells would make a {} GiB .npy file; choose a smaller --window",
-                        cells * 4 >> 30
+                        (cells * 4) >> 30
                     )));
                 }
                 Config::Dump { board, window, values: a.values, output: a.output, run: a.run.resolve()? }
@@ -326,10 +336,15 @@ mod tests {
         let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().into_config().unwrap_err().to_string();
         assert!(parse(&["palace", "render", "--k", "0", "--size", "5", "-o", "x.png"]).contains("--k 0"));
         assert!(parse(&["palace", "render", "--k", "3", "--size", "0", "-o", "x.png"]).contains("--size 0"));
-        assert!(parse(&["palace", "render", "--k", "3", "--size", "5", "--scale", "0", "-o", "x.png"]).contains("--scale 0"));
+        assert!(
+            parse(&["palace", "render", "--k", "3", "--size", "5", "--scale", "0", "-o", "x.png"])
+                .contains("--scale 0")
+        );
         assert!(
             parse(&["palace", "stats", "--k", "3", "--size", "5", "--window", "0,0,6,5"]).contains("x1 <= 5")
         );
-        assert!(parse(&["palace", "stats", "--k", "3", "--size", "5", "--window", "2,0,2,5"]).contains("empty"));
+        assert!(
+            parse(&["palace", "stats", "--k", "3", "--size", "5", "--window", "2,0,2,5"]).contains("empty")
+        );
     }
 }

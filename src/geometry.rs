@@ -113,10 +113,7 @@ impl Window {
 
     /// Whether `(x, y)` lies inside.
     pub fn contains(&self, x: u64, y: u64) -> bool {
-        x >= u64::from(self.x0)
-            && x < u64::from(self.x1)
-            && y >= u64::from(self.y0)
-            && y < u64::from(self.y1)
+        x >= u64::from(self.x0) && x < u64::from(self.x1) && y >= u64::from(self.y0) && y < u64::from(self.y1)
     }
 }
 
@@ -132,16 +129,12 @@ impl FromStr for Window {
     fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
         let parts: Vec<&str> = s.split(',').map(str::trim).collect();
         if parts.len() != 4 {
-            return Err(format!(
-                "expected four numbers x0,y0,x1,y1 (half-open), got {:?}",
-                s
-            ));
+            return Err(format!("expected four numbers x0,y0,x1,y1 (half-open), got {:?}", s));
         }
         let mut v = [0u32; 4];
         for (slot, p) in v.iter_mut().zip(&parts) {
-            *slot = p
-                .parse()
-                .map_err(|_| format!("{p:?} is not a non-negative whole number in x0,y0,x1,y1"))?;
+            *slot =
+                p.parse().map_err(|_| format!("{p:?} is not a non-negative whole number in x0,y0,x1,y1"))?;
         }
         Ok(Window::new(v[0], v[1], v[2], v[3]))
     }

@@ -103,11 +103,8 @@ pub fn read(path: &Path) -> Result<NpyArray> {
     if !dict.contains("'descr': '<i4'") || !dict.contains("'fortran_order': False") {
         return Err(bad("dtype or order"));
     }
-    let shape_txt = dict
-        .split("'shape': (")
-        .nth(1)
-        .and_then(|s| s.split(')').next())
-        .ok_or_else(|| bad("no shape"))?;
+    let shape_txt =
+        dict.split("'shape': (").nth(1).and_then(|s| s.split(')').next()).ok_or_else(|| bad("no shape"))?;
     let dims: Vec<usize> = shape_txt
         .split(',')
         .map(str::trim)

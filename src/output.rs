@@ -41,15 +41,19 @@ impl AtomicOutput {
         // A finished output is an ordinary file, readable by others like any file we create.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let tmp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| {
-                Error::Usage(format!(
-                    "{flag} {}: cannot write in {} ({e}); choose an existing, writable directory",
-                    path.display(),
-                    dir.display()
-                ))
-            })?;
+        let tmp = builder.tempfile_in(&dir).map_err(|e| {
+            // Say what went wrong without the temporary file's name, which the user never chose.
+            let e = match e.kind() {
+                std::io::ErrorKind::NotFound => "no such directory".to_string(),
+                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                other => other.to_string(),
+            };
+            Error::Usage(format!(
+                "{flag} {}: cannot write in {} ({e}); choose an existing, writable directory",
+                path.display(),
+                dir.display()
+            ))
+        })?;
         Ok(AtomicOutput { path: path.to_path_buf(), tmp })
     }
 

@@ -27,9 +27,8 @@ pub const RGB: [[u8; 3]; LEN] = [
 ];
 
 /// Names of the indices, for legends and reports.
-pub const NAMES: [&str; LEN] = [
-    "hood", "v<=-4", "v=-3", "v=-2", "v=-1", "v=0", "v=1", "v=2", "v>=3", "masked",
-];
+pub const NAMES: [&str; LEN] =
+    ["hood", "v<=-4", "v=-3", "v=-2", "v=-1", "v=0", "v=1", "v=2", "v>=3", "masked"];
 
 /// The palette as the flat `R G B R G B ...` bytes a PNG `PLTE` chunk holds.
 pub fn plte() -> Vec<u8> {
@@ -58,7 +57,8 @@ mod tests {
 
     #[test]
     fn index_follows_the_paper() {
-        let expect = [(-100i8, 1u8), (-4, 1), (-3, 2), (-2, 3), (-1, 4), (0, 5), (1, 6), (2, 7), (3, 8), (90, 8)];
+        let expect =
+            [(-100i8, 1u8), (-4, 1), (-3, 2), (-2, 3), (-1, 4), (0, 5), (1, 6), (2, 7), (3, 8), (90, 8)];
         for (v, i) in expect {
             assert_eq!(index(v), i, "v={v}");
         }

@@ -73,10 +73,7 @@ pub fn direct_palace_numbers(k: u32, width: usize, height: usize) -> Vec<u32> {
 /// The CA values `v = N - k` of the `width x height` board, row-major, by the direct
 /// definition.
 pub fn direct_values(k: u32, width: usize, height: usize) -> Vec<i32> {
-    direct_palace_numbers(k, width, height)
-        .into_iter()
-        .map(|n| n as i32 - k as i32)
-        .collect()
+    direct_palace_numbers(k, width, height).into_iter().map(|n| n as i32 - k as i32).collect()
 }
 
 /// The CA rule applied cell by cell in row order, in exact arithmetic, from the initial
@@ -94,16 +91,9 @@ pub struct ReferenceCa {
 impl ReferenceCa {
     /// A reference sweep for game `k` on a board `width` columns wide, about to compute row 0.
     pub fn new(k: u32, width: usize) -> Self {
-        let boundary_row = |y: i64| -> Vec<i64> {
-            (0..width + 2).map(|i| initial(k, i as i64 - 2, y)).collect()
-        };
-        ReferenceCa {
-            k,
-            y: 0,
-            up2: boundary_row(-2),
-            up1: boundary_row(-1),
-            cur: vec![0; width + 2],
-        }
+        let boundary_row =
+            |y: i64| -> Vec<i64> { (0..width + 2).map(|i| initial(k, i as i64 - 2, y)).collect() };
+        ReferenceCa { k, y: 0, up2: boundary_row(-2), up1: boundary_row(-1), cur: vec![0; width + 2] }
     }
 
     /// Computes the next row and returns its CA values (without the boundary columns).

@@ -253,7 +253,8 @@ impl PngWriter {
             ),
         ];
         let stream = PngStream::create(out, w, h, palette::plte(), text)?;
-        let scale = (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
+        let scale =
+            (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter { stream, scale, indices: vec![0; window.width() as usize] })
     }
 

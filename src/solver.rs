@@ -64,9 +64,7 @@ fn options(x: usize, y: usize, width: usize) -> Vec<usize> {
 fn is_p_position(option_is_p: &[bool], blocks: usize) -> bool {
     let n = option_is_p.len();
     // wins(m, B') = some unblocked option is a P-position.
-    let wins = |blocked: u64| -> bool {
-        (0..n).any(|i| blocked & (1 << i) == 0 && option_is_p[i])
-    };
+    let wins = |blocked: u64| -> bool { (0..n).any(|i| blocked & (1 << i) == 0 && option_is_p[i]) };
     // Enumerate every subset of the options of size <= blocks, smallest first.
     for size in 0..=blocks.min(n) {
         if any_subset(n, size, &mut |blocked| !wins(blocked)) {
@@ -89,10 +87,7 @@ fn any_subset(n: usize, size: usize, f: &mut dyn FnMut(u64) -> bool) -> bool {
 
 /// Solves every game `k in 1..=max_k` on the `size x size` board in parallel.
 pub fn solve_many(max_k: u32, size: usize) -> Vec<(u32, Vec<bool>)> {
-    (1..=max_k)
-        .into_par_iter()
-        .map(|k| (k, p_positions(k, size, size)))
-        .collect()
+    (1..=max_k).into_par_iter().map(|k| (k, p_positions(k, size, size))).collect()
 }
 
 #[cfg(test)]
@@ -114,8 +109,7 @@ mod tests {
     fn wythoff_first_pairs() {
         // k = 1 is Wythoff Nim: P-positions (0,0), (1,2), (2,1), (3,5), (5,3) on a 6 x 6 board.
         let p = p_positions(1, 6, 6);
-        let ps: Vec<(usize, usize)> =
-            (0..36).filter(|&i| p[i]).map(|i| (i % 6, i / 6)).collect();
+        let ps: Vec<(usize, usize)> = (0..36).filter(|&i| p[i]).map(|i| (i % 6, i / 6)).collect();
         assert_eq!(ps, vec![(0, 0), (2, 1), (1, 2), (5, 3), (3, 5)]);
     }
 

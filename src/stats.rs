@@ -76,7 +76,14 @@ pub struct StatsSink {
 impl StatsSink {
     /// Empty statistics for `window` of game `k`.
     pub fn new(k: u32, window: Window) -> Self {
-        StatsSink { k, window, hist: Box::new([0; 256]), hood: Part::default(), rest_min: None, rest_max: None }
+        StatsSink {
+            k,
+            window,
+            hist: Box::new([0; 256]),
+            hood: Part::default(),
+            rest_min: None,
+            rest_max: None,
+        }
     }
 
     /// The finished statistics.
@@ -103,7 +110,11 @@ impl StatsSink {
         // Row-major first occurrence over the whole window.
         let first = |a: Option<Extreme>, b: Option<Extreme>, better: fn(i64, i64) -> bool| match (a, b) {
             (Some(a), Some(b)) => {
-                if better(a.v, b.v) || (a.v == b.v && (a.y, a.x) < (b.y, b.x)) { Some(a) } else { Some(b) }
+                if better(a.v, b.v) || (a.v == b.v && (a.y, a.x) < (b.y, b.x)) {
+                    Some(a)
+                } else {
+                    Some(b)
+                }
             }
             (a, None) => a,
             (None, b) => b,
@@ -178,7 +189,11 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x0, y0, x1, y1] = self.window;
         writeln!(f, "k = {}, window [{x0}, {x1}) x [{y0}, {y1}) ({} x {})", self.k, x1 - x0, y1 - y0)?;
-        writeln!(f, "{:<6} {:>14} {:>14} {:>9}   {:<28} {}", "part", "cells", "palaces", "density", "min v (first at)", "max v (first at)")?;
+        writeln!(
+            f,
+            "{:<6} {:>14} {:>14} {:>9}   {:<28} max v (first at)",
+            "part", "cells", "palaces", "density", "min v (first at)"
+        )?;
         for (name, p) in [("total", &self.total), ("hood", &self.hood), ("rest", &self.rest)] {
             let density = if p.cells > 0 { p.palaces as f64 / p.cells as f64 } else { 0.0 };
             writeln!(

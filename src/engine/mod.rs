@@ -41,7 +41,13 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { threads: 0, kernel: KernelChoice::Auto, skip: true, tile_width: None, band_height: None }
+        EngineOptions {
+            threads: 0,
+            kernel: KernelChoice::Auto,
+            skip: true,
+            tile_width: None,
+            band_height: None,
+        }
     }
 }
 
@@ -196,7 +202,9 @@ mod tests {
         for k in [1u32, 2, 3, 4, 7, 12, 30] {
             let (wd, ht) = (61usize, 47usize);
             let full = direct_values(k, wd, ht);
-            for (tw, bh, threads, skip) in [(2, 2, 1, false), (3, 5, 2, true), (7, 4, 3, true), (64, 128, 2, true)] {
+            for (tw, bh, threads, skip) in
+                [(2, 2, 1, false), (3, 5, 2, true), (7, 4, 3, true), (64, 128, 2, true)]
+            {
                 let opts = EngineOptions {
                     threads,
                     kernel: KernelChoice::Wide,

@@ -177,12 +177,7 @@ pub(crate) fn run(
         layout,
         narrow,
         skip: opts.skip,
-        sched: Mutex::new(Scheduler {
-            next: 0,
-            last: None,
-            to_consumer: Some(band_tx),
-            permits: permit_rx,
-        }),
+        sched: Mutex::new(Scheduler { next: 0, last: None, to_consumer: Some(band_tx), permits: permit_rx }),
         permit_tx,
         abort: AtomicBool::new(false),
         error: Mutex::new(None),

@@ -1,0 +1,52 @@
+//! Criterion benchmarks of the tile kernels and the baseline dynamic programme, per cell.
+//! Speed targets are checked here and by `palace bench`, never in tests.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use palace::kernel::wide::wide_tile;
+use palace::reference::DirectDp;
+use std::hint::black_box;
+
+/// A realistic halo: a strip of the k = 500 board below the hood, taken from the reference.
+fn halo(w: usize, h: usize) -> (Vec<i64>, Vec<i64>, Vec<i8>, Vec<i8>) {
+    let k = 500;
+    let (x0, y0) = (700usize, 600usize);
+    let vals = palace::reference::reference_values(k, x0 + w, y0 + h);
+    let at = |x: usize, y: usize| i64::from(vals[y * (x0 + w) + x]);
+    let mut top = Vec::new();
+    for y in [y0 - 2, y0 - 1] {
+        for x in x0 - 2..x0 + w {
+            top.push(at(x, y));
+        }
+    }
+    let mut left = Vec::new();
+    for y in y0..y0 + h {
+        left.push(at(x0 - 2, y));
+        left.push(at(x0 - 1, y));
+    }
+    let t8 = top.iter().map(|&v| v as i8).collect();
+    let l8 = left.iter().map(|&v| v as i8).collect();
+    (top, left, t8, l8)
+}
+
+fn kernels(c: &mut Criterion) {
+    let (w, h) = (1024usize, 128usize);
+    let (top, left, _t8, _l8) = halo(w, h);
+    let mut g = c.benchmark_group("tile 1024x128");
+    g.throughput(Throughput::Elements((w * h) as u64));
+    let mut out = vec![0i64; w * h];
+    g.bench_function("wide (exact scalar reference)", |b| {
+        b.iter(|| wide_tile(black_box(&top), black_box(&left), w, h, &mut out))
+    });
+    g.bench_function("direct definition (three counters), same cell count", |b| {
+        b.iter(|| {
+            let mut dp = DirectDp::new(500, w);
+            for _ in 0..h {
+                black_box(dp.next_row());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, kernels);
+criterion_main!(benches);

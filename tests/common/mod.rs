@@ -1,0 +1,50 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use indicatif::ProgressBar;
+use palace::engine::{EngineOptions, sweep};
+use palace::geometry::Window;
+use palace::kernel::KernelChoice;
+use palace::reference::direct_values;
+use palace::sink::Collect;
+
+/// The engine's exact values of a window, checking that rows arrive in order.
+pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
+    let mut c = Collect::default();
+    sweep(k, w, opts, &mut c, &ProgressBar::hidden()).expect("sweep");
+    assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
+    c.values
+}
+
+/// The direct definition's values on the window, computed on the board up to the window's
+/// far corner.
+pub fn direct_window(k: u32, w: Window) -> Vec<i64> {
+    let full = direct_values(k, w.x1 as usize, w.y1 as usize);
+    let mut out = Vec::with_capacity(w.cells() as usize);
+    for y in w.y0..w.y1 {
+        for x in w.x0..w.x1 {
+            out.push(i64::from(full[y as usize * w.x1 as usize + x as usize]));
+        }
+    }
+    out
+}
+
+/// Every kernel this build offers.
+pub fn kernels() -> Vec<KernelChoice> {
+    use clap::ValueEnum;
+    KernelChoice::value_variants().to_vec()
+}
+
+/// Engine options with the given threads and kernel, default tiling.
+pub fn opts(threads: usize, kernel: KernelChoice) -> EngineOptions {
+    EngineOptions { threads, kernel, ..EngineOptions::default() }
+}
+
+/// First differing index of two equally long slices, with a readable message.
+pub fn assert_same(a: &[i64], b: &[i64], width: u32, what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}: lengths differ");
+    if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
+        let (x, y) = (i as u32 % width, i as u32 / width);
+        panic!("{what}: first difference at window cell ({x}, {y}): {} vs {}", a[i], b[i]);
+    }
+}

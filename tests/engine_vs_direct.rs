@@ -1,0 +1,130 @@
+//! The engine against the direct definition (the paper's §1 three-counter programme), bit for
+//! bit, on whole boards and random windows, for every kernel and several thread counts.
+
+mod common;
+
+use common::*;
+use palace::engine::EngineOptions;
+use palace::geometry::Window;
+use palace::kernel::KernelChoice;
+use palace::reference::reference_values;
+use palace::rule::{hood_value, in_hood};
+use proptest::prelude::*;
+
+#[test]
+fn every_k_up_to_12_on_3k_boards() {
+    for k in 1..=12u32 {
+        let n = (3 * k).max(64);
+        let win = Window::new(0, 0, n, n);
+        let want = direct_window(k, win);
+        for kernel in kernels() {
+            for threads in [1, 2, 3] {
+                let got = engine_window(k, win, &opts(threads, kernel));
+                assert_same(&got, &want, n, &format!("k={k} kernel={kernel:?} threads={threads}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn larger_k_on_3k_boards() {
+    for k in [50u32, 100, 333, 500] {
+        let n = 3 * k;
+        let win = Window::new(0, 0, n, n);
+        let want = direct_window(k, win);
+        for kernel in kernels() {
+            for threads in [1, 2, 4] {
+                let got = engine_window(k, win, &opts(threads, kernel));
+                assert_same(&got, &want, n, &format!("k={k} kernel={kernel:?} threads={threads}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn fills_agree_with_computation() {
+    // With the hood and quiet fills switched off every tile is computed: same answer.
+    for k in [1u32, 5, 37, 200] {
+        let win = Window::new(0, 0, 700, 650);
+        let want = direct_window(k, win);
+        let o = EngineOptions {
+            skip: false,
+            threads: 2,
+            kernel: KernelChoice::Auto,
+            tile_width: Some(96),
+            band_height: Some(64),
+        };
+        assert_same(&engine_window(k, win, &o), &want, win.width(), &format!("k={k} no skipping"));
+    }
+}
+
+#[test]
+fn reference_ca_equals_direct_definition() {
+    for k in [1u32, 2, 3, 5, 7, 10, 37, 100] {
+        let n = (3 * k as usize).max(90);
+        let a = reference_values(k, n, n);
+        let b = palace::reference::direct_values(k, n, n);
+        assert_eq!(a, b, "k={k}");
+    }
+}
+
+#[test]
+fn hood_closed_form_and_symmetry() {
+    for k in [1u32, 4, 9, 60, 301] {
+        let n = 3 * k + 20;
+        let vals = engine_window(k, Window::new(0, 0, n, n), &opts(2, KernelChoice::Auto));
+        let refv = reference_values(k, n as usize, n as usize);
+        for y in 0..n as u64 {
+            for x in 0..n as u64 {
+                let i = (y * n as u64 + x) as usize;
+                // v(x, y) = v(y, x) (RULE.md, "Symmetry").
+                assert_eq!(vals[i], vals[(x * n as u64 + y) as usize], "symmetry k={k} ({x},{y})");
+                if in_hood(k, x, y) {
+                    // The hood: N = max + 2 min, computed by the rule with no closed form.
+                    assert_eq!(i64::from(refv[i]), hood_value(k, x, y), "hood k={k} ({x},{y})");
+                    assert!(vals[i] < 0);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// Random k, board, window, tiling, kernel and thread count.
+    #[test]
+    fn random_windows_match(
+        k in 1u32..160,
+        w in 1u32..260,
+        h in 1u32..260,
+        fx in 0.0f64..1.0, fy in 0.0f64..1.0, fw in 0.0f64..1.0, fh in 0.0f64..1.0,
+        tile_width in 2u32..90,
+        band_height in 2u32..80,
+        threads in 1usize..5,
+        kernel_i in 0usize..8,
+        skip in any::<bool>(),
+    ) {
+        let x0 = ((w - 1) as f64 * fx) as u32;
+        let y0 = ((h - 1) as f64 * fy) as u32;
+        let x1 = x0 + 1 + ((w - x0 - 1) as f64 * fw) as u32;
+        let y1 = y0 + 1 + ((h - y0 - 1) as f64 * fh) as u32;
+        let win = Window::new(x0, y0, x1, y1);
+        let ks = kernels();
+        let kernel = ks[kernel_i % ks.len()];
+        let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height) };
+        let got = engine_window(k, win, &o);
+        let want = direct_window(k, win);
+        prop_assert_eq!(got, want);
+    }
+
+    /// Every thread count gives the same rows.
+    #[test]
+    fn thread_count_does_not_matter(k in 1u32..400, n in 50u32..500) {
+        let win = Window::new(0, 0, n, n);
+        let one = engine_window(k, win, &opts(1, KernelChoice::Auto));
+        for t in [2, 3, 5, 8] {
+            prop_assert_eq!(&engine_window(k, win, &opts(t, KernelChoice::Auto)), &one);
+        }
+    }
+}
