@@ -3,6 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palace::kernel::wide::wide_tile;
+use palace::kernel::{TileBuf, available_kernels};
 use palace::reference::DirectDp;
 use std::hint::black_box;
 
@@ -30,13 +31,22 @@ fn halo(w: usize, h: usize) -> (Vec<i64>, Vec<i64>, Vec<i8>, Vec<i8>) {
 
 fn kernels(c: &mut Criterion) {
     let (w, h) = (1024usize, 128usize);
-    let (top, left, _t8, _l8) = halo(w, h);
+    let (top, left, t8, l8) = halo(w, h);
     let mut g = c.benchmark_group("tile 1024x128");
     g.throughput(Throughput::Elements((w * h) as u64));
     let mut out = vec![0i64; w * h];
     g.bench_function("wide (exact scalar reference)", |b| {
         b.iter(|| wide_tile(black_box(&top), black_box(&left), w, h, &mut out))
     });
+    for k in available_kernels() {
+        if let Some(f) = k.narrow_fn() {
+            let mut buf = TileBuf::new(w, h);
+            assert!(f(&t8, &l8, w, h, &mut buf), "the k = 500 strip stays in the narrow range");
+            g.bench_function(format!("narrow {}", k.name()), |b| {
+                b.iter(|| f(black_box(&t8), black_box(&l8), w, h, &mut buf))
+            });
+        }
+    }
     g.bench_function("direct definition (three counters), same cell count", |b| {
         b.iter(|| {
             let mut dp = DirectDp::new(500, w);

@@ -220,6 +220,12 @@ impl RunArgs {
         if self.threads > 1024 {
             return Err(Error::Usage(format!("--threads {} is more than 1024; use fewer", self.threads)));
         }
+        if !self.kernel.available() {
+            return Err(Error::Usage(format!(
+                "--kernel {}: this CPU does not support it; use --kernel auto",
+                self.kernel.name()
+            )));
+        }
         Ok(RunConfig {
             engine: EngineOptions { threads: self.threads, kernel: self.kernel, ..EngineOptions::default() },
             quiet: self.quiet,

@@ -10,7 +10,7 @@ use crate::npy::NpyWriter;
 use crate::output::AtomicOutput;
 use crate::progress;
 use crate::render::{PngWriter, picture_size};
-use crate::stats::StatsSink;
+use crate::stats;
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
 /// found a mismatch).
@@ -48,11 +48,9 @@ pub fn run(config: Config) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Stats { board, window, json, run } => {
-            let mut sink = StatsSink::new(board.k, window);
             let pb = progress::bar(run.quiet, "stats", "rows");
-            let report = sweep(board.k, window, &run.engine, &mut sink, &pb)?;
+            let (stats, report) = stats::stats(board.k, window, &run.engine, &pb)?;
             pb.finish_and_clear();
-            let stats = sink.finish();
             if json {
                 let v = serde_json::json!({ "stats": stats, "engine": report });
                 println!("{}", serde_json::to_string_pretty(&v).expect("serialisable"));

@@ -260,10 +260,10 @@ impl PngWriter {
 
     /// Writes the last partial block row, if any, and renames the picture into place.
     pub fn finish(mut self) -> Result<PathBuf> {
-        if let Some(s) = &mut self.scale {
-            if let Some(r) = s.flush() {
-                self.stream.push_row(r)?;
-            }
+        if let Some(s) = &mut self.scale
+            && let Some(r) = s.flush()
+        {
+            self.stream.push_row(r)?;
         }
         self.stream.finish()
     }

@@ -2,12 +2,14 @@
 //! of `v` outside the hood, and the extreme values with the first cell (in row-major order)
 //! where each occurs, for the whole window split into the hood and the rest.
 
+use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
 use crate::error::Result;
 use crate::geometry::Window;
-use crate::rule::hood_value;
+use crate::rule::{hood_len, hood_value};
 use crate::sink::{Row, RowSink};
 use serde::Serialize;
 use std::fmt;
+use std::sync::Mutex;
 
 /// An extreme value and the first cell (row-major) where it occurs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -35,13 +37,24 @@ pub struct Part {
 
 impl Part {
     fn see_min(&mut self, v: i64, x: u64, y: u64) {
-        if self.min.is_none_or(|m| v < m.v) {
+        if self.min.is_none_or(|m| (v, y, x) < (m.v, m.y, m.x)) {
             self.min = Some(Extreme { v, x, y });
         }
     }
     fn see_max(&mut self, v: i64, x: u64, y: u64) {
-        if self.max.is_none_or(|m| v > m.v) {
+        // Larger v first, then the earlier cell in row-major order.
+        if self.max.is_none_or(|m| (-v, y, x) < (-m.v, m.y, m.x)) {
             self.max = Some(Extreme { v, x, y });
+        }
+    }
+    fn merge(&mut self, o: &Part) {
+        self.cells += o.cells;
+        self.palaces += o.palaces;
+        if let Some(m) = o.min {
+            self.see_min(m.v, m.x, m.y);
+        }
+        if let Some(m) = o.max {
+            self.see_max(m.v, m.x, m.y);
         }
     }
 }
@@ -63,31 +76,101 @@ pub struct Stats {
     pub histogram: Vec<(i64, u64)>,
 }
 
-/// The statistics sink.
-pub struct StatsSink {
+/// Running statistics, fed with pieces of rows in any order and merged at the end. The
+/// first occurrence of an extreme is decided by row-major position, not by arrival order.
+#[derive(Debug, Clone)]
+pub struct StatsAcc {
     k: u32,
-    window: Window,
+    /// Counts of `v + 128` outside the hood.
     hist: Box<[u64; 256]>,
     hood: Part,
-    rest_min: Option<Extreme>,
-    rest_max: Option<Extreme>,
+    /// Extremes outside the hood (cell counts come from `hist`).
+    rest: Part,
 }
 
-impl StatsSink {
-    /// Empty statistics for `window` of game `k`.
-    pub fn new(k: u32, window: Window) -> Self {
-        StatsSink {
-            k,
-            window,
-            hist: Box::new([0; 256]),
-            hood: Part::default(),
-            rest_min: None,
-            rest_max: None,
+impl StatsAcc {
+    /// Empty statistics for game `k`.
+    pub fn new(k: u32) -> Self {
+        StatsAcc { k, hist: Box::new([0; 256]), hood: Part::default(), rest: Part::default() }
+    }
+
+    /// Adds the consecutive cells of row `y` starting at column `x0` (engine store: hood cells
+    /// hold a stand-in, the closed form gives their values).
+    pub fn add_segment(&mut self, y: u64, x0: u64, cells: &[i8]) {
+        let h = (hood_len(self.k, y).saturating_sub(x0) as usize).min(cells.len());
+        self.add_hood_run(y, x0, h as u64);
+        let rest = &cells[h..];
+        if rest.is_empty() {
+            return;
+        }
+        let (lo, hi) = histogram(rest, &mut self.hist);
+        let xr = x0 + h as u64;
+        // Only look for positions when this segment could hold a new first occurrence.
+        let could = |m: Option<Extreme>, v: i64, better: bool| {
+            m.is_none_or(|m| better || (v == m.v && (y, xr) < (m.y, m.x)))
+        };
+        if could(self.rest.min, i64::from(lo), self.rest.min.is_none_or(|m| i64::from(lo) < m.v)) {
+            let i = rest.iter().position(|&v| v == lo).expect("present");
+            self.rest.see_min(i64::from(lo), xr + i as u64, y);
+        }
+        if could(self.rest.max, i64::from(hi), self.rest.max.is_none_or(|m| i64::from(hi) > m.v)) {
+            let i = rest.iter().position(|&v| v == hi).expect("present");
+            self.rest.see_max(i64::from(hi), xr + i as u64, y);
         }
     }
 
-    /// The finished statistics.
-    pub fn finish(self) -> Stats {
+    /// Adds `n` hood cells of row `y` from column `x0` on.
+    fn add_hood_run(&mut self, y: u64, x0: u64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        // Hood values increase along a row, so the run's extremes are its end cells.
+        self.hood.cells += n;
+        self.hood.palaces += n;
+        self.hood.see_min(hood_value(self.k, x0, y), x0, y);
+        let xl = x0 + n - 1;
+        self.hood.see_max(hood_value(self.k, xl, y), xl, y);
+    }
+
+    /// Adds a block of cells that are all 0: rows `y0..y1`, columns `x0..x1`.
+    pub fn add_zero_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
+        self.hist[128] += (y1 - y0) * (x1 - x0);
+        self.rest.see_min(0, x0, y0);
+        self.rest.see_max(0, x0, y0);
+    }
+
+    /// Adds a block of cells that all lie in the hood.
+    pub fn add_hood_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
+        for y in y0..y1 {
+            self.add_hood_run(y, x0, x1 - x0);
+        }
+    }
+
+    /// Adds the part of a finished tile inside the window.
+    pub fn add_tile(&mut self, t: &TileView<'_>) {
+        let (x0, x1, y0, y1) = (u64::from(t.x0), u64::from(t.x1), u64::from(t.y0), u64::from(t.y1));
+        match t.kind {
+            TileKind::Zero => self.add_zero_block(y0, y1, x0, x1),
+            TileKind::Hood => self.add_hood_block(y0, y1, x0, x1),
+            TileKind::Cells { .. } => {
+                for y in t.y0..t.y1 {
+                    self.add_segment(u64::from(y), x0, t.row(y).expect("cells"));
+                }
+            }
+        }
+    }
+
+    /// Merges another accumulator of the same game into this one.
+    pub fn merge(&mut self, o: &StatsAcc) {
+        for (a, b) in self.hist.iter_mut().zip(o.hist.iter()) {
+            *a += b;
+        }
+        self.hood.merge(&o.hood);
+        self.rest.merge(&o.rest);
+    }
+
+    /// The finished statistics of `window`.
+    pub fn finish(&self, window: Window) -> Stats {
         let histogram: Vec<(i64, u64)> = self
             .hist
             .iter()
@@ -98,83 +181,190 @@ impl StatsSink {
         let rest = Part {
             cells: histogram.iter().map(|&(_, c)| c).sum(),
             palaces: histogram.iter().filter(|&&(v, _)| v < 0).map(|&(_, c)| c).sum(),
-            min: self.rest_min,
-            max: self.rest_max,
+            min: self.rest.min,
+            max: self.rest.max,
         };
-        let mut total = Part {
-            cells: self.hood.cells + rest.cells,
-            palaces: self.hood.palaces + rest.palaces,
-            min: None,
-            max: None,
-        };
-        // Row-major first occurrence over the whole window.
-        let first = |a: Option<Extreme>, b: Option<Extreme>, better: fn(i64, i64) -> bool| match (a, b) {
-            (Some(a), Some(b)) => {
-                if better(a.v, b.v) || (a.v == b.v && (a.y, a.x) < (b.y, b.x)) {
-                    Some(a)
-                } else {
-                    Some(b)
-                }
-            }
-            (a, None) => a,
-            (None, b) => b,
-        };
-        total.min = first(self.hood.min, rest.min, |a, b| a < b);
-        total.max = first(self.hood.max, rest.max, |a, b| a > b);
-        let w = self.window;
-        Stats { k: self.k, window: [w.x0, w.y0, w.x1, w.y1], total, hood: self.hood, rest, histogram }
+        let mut total = self.hood.clone();
+        total.merge(&rest);
+        let w = window;
+        Stats { k: self.k, window: [w.x0, w.y0, w.x1, w.y1], total, hood: self.hood.clone(), rest, histogram }
+    }
+}
+
+/// Statistics gathered from the window's rows (a [`RowSink`]).
+pub struct StatsSink {
+    acc: StatsAcc,
+    window: Window,
+}
+
+impl StatsSink {
+    /// Empty statistics for `window` of game `k`.
+    pub fn new(k: u32, window: Window) -> Self {
+        StatsSink { acc: StatsAcc::new(k), window }
+    }
+
+    /// The finished statistics.
+    pub fn finish(self) -> Stats {
+        self.acc.finish(self.window)
     }
 }
 
 impl RowSink for StatsSink {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        let h = row.hood_cells();
-        let y = u64::from(row.y);
-        let x0 = u64::from(row.x0);
-        if h > 0 {
-            // Hood values increase along the row, so the row's extremes are its end cells.
-            self.hood.cells += h as u64;
-            self.hood.palaces += h as u64;
-            self.hood.see_min(hood_value(self.k, x0, y), x0, y);
-            let xl = x0 + h as u64 - 1;
-            self.hood.see_max(hood_value(self.k, xl, y), xl, y);
+        self.acc.add_segment(u64::from(row.y), u64::from(row.x0), row.cells);
+        Ok(())
+    }
+}
+
+/// Statistics gathered by the sweep's workers from finished tiles (a [`TileVisitor`]): one
+/// accumulator per worker, merged at the end.
+pub struct StatsVisitor {
+    k: u32,
+    accs: Vec<Mutex<StatsAcc>>,
+}
+
+impl StatsVisitor {
+    /// Empty statistics for game `k`, for up to `workers` workers.
+    pub fn new(k: u32, workers: usize) -> Self {
+        StatsVisitor { k, accs: (0..workers.max(1)).map(|_| Mutex::new(StatsAcc::new(k))).collect() }
+    }
+
+    /// The merged statistics of `window`.
+    pub fn finish(self, window: Window) -> Stats {
+        let mut all = StatsAcc::new(self.k);
+        for a in self.accs {
+            all.merge(&a.into_inner().expect("stats lock"));
         }
-        let rest = &row.cells[h..];
-        if rest.is_empty() {
-            return Ok(());
+        all.finish(window)
+    }
+}
+
+impl TileVisitor for StatsVisitor {
+    fn visit(&self, worker: usize, tile: &TileView<'_>) {
+        // Each worker has its own accumulator: the lock is never contended.
+        self.accs[worker].lock().expect("stats lock").add_tile(tile);
+    }
+}
+
+/// Statistics of `window` of game `k`, computed by the workers in parallel with the sweep.
+pub fn stats(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    progress: &indicatif::ProgressBar,
+) -> Result<(Stats, SweepReport)> {
+    let visitor = StatsVisitor::new(k, opts.resolved_threads());
+    let report = sweep_tiles(k, window, opts, &visitor, progress)?;
+    Ok((visitor.finish(window), report))
+}
+
+/// Adds the values of `cells` to `hist` (indexed by `v + 128`) and returns their minimum and
+/// maximum. Chooses the widest vector unit of this CPU at run time.
+fn histogram(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the feature is present.
+            return unsafe { histogram_avx512(cells, hist) };
         }
-        // Four interleaved histograms avoid store-to-load stalls on runs of equal values.
-        let mut sub = [[0u32; 256]; 4];
-        for chunk in rest.chunks(1 << 20) {
-            let mut it = chunk.chunks_exact(4);
-            for q in &mut it {
-                sub[0][q[0] as u8 as usize] += 1;
-                sub[1][q[1] as u8 as usize] += 1;
-                sub[2][q[2] as u8 as usize] += 1;
-                sub[3][q[3] as u8 as usize] += 1;
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the feature is present.
+            return unsafe { histogram_avx2(cells, hist) };
+        }
+    }
+    histogram_generic(cells, hist)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+unsafe fn histogram_avx512(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
+    histogram_generic(cells, hist)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn histogram_avx2(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
+    histogram_generic(cells, hist)
+}
+
+/// Written so the compiler vectorises it. Outside the hood almost every value lies in
+/// `-2..=2`: those are counted in 8-bit lane counters (0 as the remainder), and the rare
+/// chunks holding anything else are also walked by a scalar loop for those values.
+#[inline(always)]
+fn histogram_generic(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
+    const W: usize = 64;
+    const COMMON: [i8; 4] = [-2, -1, 1, 2];
+    let mut counts = [0u64; 4];
+    let mut acc = [[0u8; W]; 4];
+    let mut rare = [0u64; 256];
+    let mut rare_total = 0u64;
+    let mut pending = 0;
+    let mut chunks = cells.chunks_exact(W);
+    for chunk in &mut chunks {
+        let chunk: &[i8; W] = chunk.try_into().expect("W bytes");
+        for (a, t) in acc.iter_mut().zip(COMMON) {
+            for j in 0..W {
+                a[j] = a[j].wrapping_add(u8::from(chunk[j] == t));
             }
-            for &v in it.remainder() {
-                sub[0][v as u8 as usize] += 1;
-            }
-            for s in &mut sub {
-                for (i, c) in s.iter_mut().enumerate() {
-                    // stored index is v as u8; histogram index is v + 128
-                    self.hist[(i as u8 as i8 as i64 + 128) as usize] += u64::from(*c);
-                    *c = 0;
+        }
+        let mut outside = 0u8;
+        for &v in chunk {
+            outside |= u8::from((v as u8).wrapping_add(2) > 4);
+        }
+        if outside != 0 {
+            for &v in chunk {
+                if (v as u8).wrapping_add(2) > 4 {
+                    rare[v as u8 as usize] += 1;
+                    rare_total += 1;
                 }
             }
         }
-        let lo = *rest.iter().min().expect("non-empty");
-        let hi = *rest.iter().max().expect("non-empty");
-        if self.rest_min.is_none_or(|m| i64::from(lo) < m.v) {
-            let i = rest.iter().position(|&v| v == lo).expect("present");
-            self.rest_min = Some(Extreme { v: i64::from(lo), x: x0 + (h + i) as u64, y });
+        pending += 1;
+        if pending == 255 {
+            flush(&mut acc, &mut counts);
+            pending = 0;
         }
-        if self.rest_max.is_none_or(|m| i64::from(hi) > m.v) {
-            let i = rest.iter().position(|&v| v == hi).expect("present");
-            self.rest_max = Some(Extreme { v: i64::from(hi), x: x0 + (h + i) as u64, y });
+    }
+    flush(&mut acc, &mut counts);
+    for &v in chunks.remainder() {
+        match COMMON.iter().position(|&t| t == v) {
+            Some(d) => counts[d] += 1,
+            None if v != 0 => {
+                rare[v as u8 as usize] += 1;
+                rare_total += 1;
+            }
+            None => {}
         }
-        Ok(())
+    }
+    let zeros = cells.len() as u64 - counts.iter().sum::<u64>() - rare_total;
+    let mut present = [0u64; 256]; // indexed by v + 128
+    present[128] = zeros;
+    for (t, c) in COMMON.iter().zip(counts) {
+        present[(i16::from(*t) + 128) as usize] = c;
+    }
+    for (i, &c) in rare.iter().enumerate() {
+        if c > 0 {
+            present[(i16::from(i as u8 as i8) + 128) as usize] = c;
+        }
+    }
+    let mut lo = None;
+    let mut hi = None;
+    for (i, (&c, h)) in present.iter().zip(hist.iter_mut()).enumerate() {
+        if c > 0 {
+            *h += c;
+            lo = lo.or(Some(i));
+            hi = Some(i);
+        }
+    }
+    let v = |i: Option<usize>| (i.expect("non-empty row") as i16 - 128) as i8;
+    (v(lo), v(hi))
+}
+
+#[inline(always)]
+fn flush(acc: &mut [[u8; 64]; 4], counts: &mut [u64; 4]) {
+    for (a, c) in acc.iter_mut().zip(counts.iter_mut()) {
+        *c += a.iter().map(|&x| u64::from(x)).sum::<u64>();
+        *a = [0; 64];
     }
 }
 
@@ -222,38 +412,84 @@ mod tests {
     use crate::reference::direct_values;
 
     #[test]
-    fn stats_match_a_direct_count() {
-        let (k, w, h) = (9u32, 40usize, 33usize);
-        let vals = direct_values(k, w, h);
-        let win = Window::new(2, 1, 37, 30);
-        let mut s = StatsSink::new(k, win);
-        sweep(k, win, &EngineOptions::default(), &mut s, &indicatif::ProgressBar::hidden()).unwrap();
-        let st = s.finish();
-        let mut cells = 0;
-        let mut pal = 0;
-        let mut hood = 0;
-        let mut hist = std::collections::BTreeMap::new();
-        let mut min: Option<(i64, u64, u64)> = None;
-        for y in win.y0..win.y1 {
-            for x in win.x0..win.x1 {
-                let v = i64::from(vals[y as usize * w + x as usize]);
-                cells += 1;
-                pal += u64::from(v < 0);
-                if crate::rule::in_hood(k, u64::from(x), u64::from(y)) {
-                    hood += 1;
-                } else {
-                    *hist.entry(v).or_insert(0u64) += 1;
+    fn histogram_matches_naive_count() {
+        let mut seed = 12345u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for len in [0usize, 1, 63, 64, 65, 1000, 64 * 255 + 7, 64 * 600] {
+            for spread in [1u64, 3, 16, 17, 256] {
+                let cells: Vec<i8> =
+                    (0..len).map(|_| ((rnd() % spread) as i64 - (spread as i64) / 2) as i8).collect();
+                let mut fast = [0u64; 256];
+                let (lo, hi) = if len > 0 { histogram(&cells, &mut fast) } else { (0, 0) };
+                let mut naive = [0u64; 256];
+                for &v in &cells {
+                    naive[(i16::from(v) + 128) as usize] += 1;
                 }
-                if min.is_none_or(|m| v < m.0) {
-                    min = Some((v, u64::from(x), u64::from(y)));
+                assert_eq!(fast, naive, "len={len} spread={spread}");
+                if len > 0 {
+                    assert_eq!((lo, hi), (*cells.iter().min().unwrap(), *cells.iter().max().unwrap()));
                 }
             }
         }
-        assert_eq!(st.total.cells, cells);
-        assert_eq!(st.total.palaces, pal);
-        assert_eq!(st.hood.cells, hood);
-        assert_eq!(st.histogram, hist.into_iter().collect::<Vec<_>>());
-        let m = st.total.min.unwrap();
-        assert_eq!((m.v, m.x, m.y), min.unwrap());
+    }
+
+    #[test]
+    fn stats_match_a_direct_count() {
+        let (w, h) = (90usize, 83usize);
+        for k in [1u32, 9, 20, 31] {
+            let vals = direct_values(k, w, h);
+            let win = Window::new(2, 1, 87, 80);
+            let mut cells = 0;
+            let mut pal = 0;
+            let mut hood = 0;
+            let mut hist = std::collections::BTreeMap::new();
+            let mut min: Option<(i64, u64, u64)> = None;
+            let mut max: Option<(i64, u64, u64)> = None;
+            for y in win.y0..win.y1 {
+                for x in win.x0..win.x1 {
+                    let v = i64::from(vals[y as usize * w + x as usize]);
+                    cells += 1;
+                    pal += u64::from(v < 0);
+                    if crate::rule::in_hood(k, u64::from(x), u64::from(y)) {
+                        hood += 1;
+                    } else {
+                        *hist.entry(v).or_insert(0u64) += 1;
+                    }
+                    if min.is_none_or(|m| v < m.0) {
+                        min = Some((v, u64::from(x), u64::from(y)));
+                    }
+                    if max.is_none_or(|m| v > m.0) {
+                        max = Some((v, u64::from(x), u64::from(y)));
+                    }
+                }
+            }
+            let mut s = StatsSink::new(k, win);
+            sweep(k, win, &EngineOptions::default(), &mut s, &indicatif::ProgressBar::hidden()).unwrap();
+            let by_rows = s.finish();
+            for (threads, tw, bh) in [(1, 7, 5), (2, 16, 9), (3, 64, 128)] {
+                let o = EngineOptions {
+                    threads,
+                    tile_width: Some(tw),
+                    band_height: Some(bh),
+                    ..Default::default()
+                };
+                let (by_tiles, _) = stats(k, win, &o, &indicatif::ProgressBar::hidden()).unwrap();
+                assert_eq!(by_tiles, by_rows, "k={k} tiles {tw}x{bh}, {threads} threads");
+            }
+            let st = by_rows;
+            assert_eq!(st.total.cells, cells);
+            assert_eq!(st.total.palaces, pal);
+            assert_eq!(st.hood.cells, hood);
+            assert_eq!(st.histogram, hist.into_iter().collect::<Vec<_>>());
+            let m = st.total.min.unwrap();
+            assert_eq!((m.v, m.x, m.y), min.unwrap(), "k={k} min");
+            let m = st.total.max.unwrap();
+            assert_eq!((m.v, m.x, m.y), max.unwrap(), "k={k} max");
+        }
     }
 }

@@ -10,18 +10,17 @@ mod layout;
 mod sweep;
 mod tile;
 
-pub use tile::NARROW_LIMIT;
-
 use crate::error::Result;
 use crate::geometry::Window;
 use crate::kernel::KernelChoice;
+use crate::kernel::NarrowFn;
 use crate::sink::RowSink;
 use indicatif::ProgressBar;
 use layout::{DEFAULT_BAND_HEIGHT, Layout, default_tile_width};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tile::{Made, NarrowFn};
+use tile::Made;
 
 /// How to run the engine. The defaults are the fast engine on every core.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,9 +68,7 @@ impl EngineOptions {
 
     /// The narrow kernel this choice resolves to on this CPU, if any.
     fn narrow(&self) -> Option<NarrowFn> {
-        match self.kernel {
-            KernelChoice::Auto | KernelChoice::Wide => None,
-        }
+        self.kernel.narrow_fn()
     }
 
     /// Estimated peak bytes of tile storage for a window: bands in flight times band size.
@@ -171,7 +168,88 @@ pub fn sweep(
     progress: &ProgressBar,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
-    sweep::run(k, window, opts, opts.narrow(), sink, progress)
+    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress)
+}
+
+/// Sweeps `window` of game `k` and shows every finished tile that meets the window to
+/// `visitor`, on the worker threads, in no particular order. For analyses whose results can
+/// be merged in any order (histograms, extremes with their first position, digests): they
+/// then run in parallel with the sweep instead of on one consumer thread.
+pub fn sweep_tiles(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    visitor: &dyn TileVisitor,
+    progress: &ProgressBar,
+) -> Result<SweepReport> {
+    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress)
+}
+
+/// An analysis run by the workers on every finished tile (see [`sweep_tiles`]).
+pub trait TileVisitor: Sync {
+    /// Called by worker `worker` (`0..threads`) with the part of a tile inside the window.
+    fn visit(&self, worker: usize, tile: &TileView<'_>);
+}
+
+/// The part of a finished tile that lies inside the window: rows `y0..y1`, columns `x0..x1`.
+pub struct TileView<'a> {
+    /// The game.
+    pub k: u32,
+    /// First column (board coordinates).
+    pub x0: u32,
+    /// One past the last column.
+    pub x1: u32,
+    /// First row.
+    pub y0: u32,
+    /// One past the last row.
+    pub y1: u32,
+    /// What the tile holds.
+    pub kind: TileKind<'a>,
+}
+
+/// What a [`TileView`] holds.
+pub enum TileKind<'a> {
+    /// Every cell is 0 (quiet outer space).
+    Zero,
+    /// Every cell lies in the hood (values by the closed form).
+    Hood,
+    /// Computed cells; [`TileView::row`] gives them.
+    Cells {
+        /// The tile's buffer.
+        buf: &'a crate::kernel::TileBuf,
+        /// The tile's own first column and row (the buffer's origin).
+        origin: (u32, u32),
+    },
+}
+
+impl<'a> TileView<'a> {
+    fn new(k: u32, tile: &'a tile::Tile, rect: &layout::Rect, window: Window) -> Option<Self> {
+        let (x0, x1) = (rect.x0.max(window.x0), rect.x1.min(window.x1));
+        let (y0, y1) = (rect.y0.max(window.y0), rect.y1.min(window.y1));
+        if x0 >= x1 || y0 >= y1 {
+            return None;
+        }
+        let kind = match tile {
+            tile::Tile::Zero => TileKind::Zero,
+            tile::Tile::Hood => TileKind::Hood,
+            tile::Tile::Cells(buf) => TileKind::Cells { buf, origin: (rect.x0, rect.y0) },
+            tile::Tile::Aborted => return None,
+        };
+        Some(TileView { k, x0, x1, y0, y1, kind })
+    }
+
+    /// The stored cells of row `y` over `x0..x1` (hood cells hold their sign-preserving
+    /// stand-in, as in [`Row`](crate::sink::Row)); `None` for [`TileKind::Zero`] and
+    /// [`TileKind::Hood`] tiles.
+    pub fn row(&self, y: u32) -> Option<&'a [i8]> {
+        match self.kind {
+            TileKind::Cells { buf, origin: (tx, ty) } => {
+                Some(&buf.row((y - ty) as usize)[(self.x0 - tx) as usize..(self.x1 - tx) as usize])
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,11 +21,13 @@
 //! bytes, independent of the board's height.
 
 use super::layout::{Layout, Rect};
-use super::tile::{Made, NarrowFn, Neighbourhood, Scratch, Tile, compute_tile};
+use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::{Counters, EngineOptions, SweepReport};
+use super::{TileView, TileVisitor};
 use crate::error::{Error, Result};
 use crate::geometry::Window;
 use crate::interrupt;
+use crate::kernel::{BufPool, NarrowFn};
 use crate::sink::{Row, RowSink};
 use indicatif::ProgressBar;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,6 +73,7 @@ struct Shared {
     layout: Layout,
     narrow: Option<NarrowFn>,
     skip: bool,
+    pool: Arc<BufPool>,
     sched: Mutex<Scheduler>,
     permit_tx: SyncSender<()>,
     abort: AtomicBool,
@@ -116,7 +119,7 @@ impl Shared {
         Some((prev, band))
     }
 
-    fn worker(&self) {
+    fn worker(&self, id: usize, visitor: Option<&dyn TileVisitor>, window: Window) {
         let mut scratch = Scratch::default();
         let strips = self.layout.strips();
         while let Some((prev, cur)) = self.next_band() {
@@ -125,11 +128,11 @@ impl Shared {
                     cur.abort_from(j);
                     break;
                 }
-                if let Some(p) = &prev {
-                    if matches!(p.tiles[j].wait(), Tile::Aborted) {
-                        cur.abort_from(j);
-                        break;
-                    }
+                if let Some(p) = &prev
+                    && matches!(p.tiles[j].wait(), Tile::Aborted)
+                {
+                    cur.abort_from(j);
+                    break;
                 }
                 let nb = Neighbourhood {
                     layout: &self.layout,
@@ -139,9 +142,15 @@ impl Shared {
                     above: prev.as_ref().map(|p| p.tiles[j].wait()),
                     left: if j > 0 { cur.tiles[j - 1].get() } else { None },
                 };
-                match compute_tile(&nb, self.narrow, self.skip, &mut scratch) {
+                match compute_tile(&nb, self.narrow, self.skip, &self.pool, &mut scratch) {
                     Ok((tile, made)) => {
-                        self.counters.add(made, self.layout.rect(j, cur.index).cells());
+                        let rect = self.layout.rect(j, cur.index);
+                        self.counters.add(made, rect.cells());
+                        if let Some(v) = visitor
+                            && let Some(view) = TileView::new(self.layout.k, &tile, &rect, window)
+                        {
+                            v.visit(id, &view);
+                        }
                         let _ = cur.tiles[j].set(tile);
                     }
                     Err(e) => {
@@ -155,13 +164,21 @@ impl Shared {
     }
 }
 
-/// Runs the sweep of `window` for game `k` and feeds the rows to `sink`.
+/// Where the sweep's results go.
+pub(crate) enum Output<'a> {
+    /// The window's rows, in order, to a sink on the calling thread.
+    Rows(&'a mut dyn RowSink),
+    /// Every finished tile that meets the window, to a visitor on the worker threads.
+    Tiles(&'a dyn TileVisitor),
+}
+
+/// Runs the sweep of `window` for game `k` and hands the results to `output`.
 pub(crate) fn run(
     k: u32,
     window: Window,
     opts: &EngineOptions,
     narrow: Option<NarrowFn>,
-    sink: &mut dyn RowSink,
+    output: Output<'_>,
     progress: &ProgressBar,
 ) -> Result<SweepReport> {
     let started = Instant::now();
@@ -177,6 +194,7 @@ pub(crate) fn run(
         layout,
         narrow,
         skip: opts.skip,
+        pool: Arc::default(),
         sched: Mutex::new(Scheduler { next: 0, last: None, to_consumer: Some(band_tx), permits: permit_rx }),
         permit_tx,
         abort: AtomicBool::new(false),
@@ -190,9 +208,14 @@ pub(crate) fn run(
         .map_err(|e| Error::Usage(format!("--threads {threads}: cannot start the worker pool: {e}")))?;
     progress.set_length(u64::from(window.y1));
 
+    let (sink, visitor) = match output {
+        Output::Rows(s) => (Some(s), None),
+        Output::Tiles(v) => (None, Some(v)),
+    };
     let consumed = std::thread::scope(|scope| {
-        let workers = scope.spawn(|| pool.broadcast(|_| shared.worker()));
-        let result = consume(&shared, window, band_rx, sink, progress);
+        let shared = &shared;
+        let workers = scope.spawn(move || pool.broadcast(|ctx| shared.worker(ctx.index(), visitor, window)));
+        let result = consume(shared, window, band_rx, sink, progress);
         if result.is_err() {
             shared.abort.store(true, Ordering::SeqCst);
         }
@@ -206,12 +229,14 @@ pub(crate) fn run(
     Ok(SweepReport::new(&shared.counters, &layout, threads, window, started.elapsed()))
 }
 
-/// The consumer: receives bands in order, assembles the window's rows, feeds the sink.
+/// The consumer: receives bands in order, waits for their tiles, and (given a sink)
+/// assembles the window's rows and feeds them to it. Dropping each band in turn is what frees
+/// band slots, so memory stays bounded.
 fn consume(
     shared: &Shared,
     window: Window,
     bands: Receiver<Arc<Band>>,
-    sink: &mut dyn RowSink,
+    mut sink: Option<&mut dyn RowSink>,
     progress: &ProgressBar,
 ) -> Result<()> {
     let layout = &shared.layout;
@@ -236,6 +261,10 @@ fn consume(
                 tiles.push((t, layout.rect(j, band.index)));
             }
         }
+        let Some(sink) = sink.as_deref_mut() else {
+            progress.set_position(u64::from(y1));
+            continue;
+        };
         for y in y0.max(window.y0)..y1.min(window.y1) {
             for (tile, rect) in &tiles {
                 let xa = rect.x0.max(window.x0);
@@ -248,12 +277,4 @@ fn consume(
         progress.set_position(u64::from(y1));
     }
     Ok(())
-}
-
-#[allow(dead_code)]
-fn _assert_send_sync() {
-    fn is<T: Send + Sync>() {}
-    is::<Band>();
-    is::<Shared>();
-    let _ = Made::Wide;
 }

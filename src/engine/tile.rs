@@ -14,47 +14,9 @@
 use super::layout::{Layout, Rect};
 use crate::error::{Error, Result};
 use crate::kernel::wide::wide_tile;
+use crate::kernel::{BufPool, NARROW_LIMIT, NarrowFn, TileBuf};
 use crate::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
-
-/// Bytes kept free in front of every stored tile row, so a vector kernel may store whole
-/// vectors that start a little before the row.
-pub(crate) const PAD_FRONT: usize = 32;
-/// Bytes kept free after every stored tile row.
-pub(crate) const PAD_BACK: usize = 64;
-
-/// The cells of a computed tile, row-major with padding around every row.
-pub(crate) struct Cells {
-    data: Box<[i8]>,
-    w: usize,
-    h: usize,
-    stride: usize,
-}
-
-impl Cells {
-    pub fn new(w: usize, h: usize) -> Self {
-        let stride = w + PAD_FRONT + PAD_BACK;
-        Cells { data: vec![0i8; stride * h].into_boxed_slice(), w, h, stride }
-    }
-
-    #[inline]
-    pub fn row(&self, r: usize) -> &[i8] {
-        debug_assert!(r < self.h);
-        &self.data[r * self.stride + PAD_FRONT..][..self.w]
-    }
-
-    #[inline]
-    pub fn row_mut(&mut self, r: usize) -> &mut [i8] {
-        debug_assert!(r < self.h);
-        &mut self.data[r * self.stride + PAD_FRONT..][..self.w]
-    }
-
-    /// The whole padded buffer and its stride, for vector kernels: row `r`, column `c` lives
-    /// at `r * stride + PAD_FRONT + c`.
-    #[allow(dead_code)]
-    pub fn padded_mut(&mut self) -> (&mut [i8], usize) {
-        (&mut self.data, self.stride)
-    }
-}
+use std::sync::Arc;
 
 /// A finished tile.
 pub(crate) enum Tile {
@@ -63,7 +25,7 @@ pub(crate) enum Tile {
     /// Every cell lies in the hood; values by the closed form.
     Hood,
     /// Computed cells (hood cells, if any, hold [`hood_sentinel`]).
-    Cells(Cells),
+    Cells(TileBuf),
     /// The sweep was aborted before this tile was computed.
     Aborted,
 }
@@ -106,16 +68,6 @@ pub(crate) enum Made {
     Narrow,
     Wide,
 }
-
-/// Values the narrow kernels accept as inputs and produce without flagging. With all six
-/// inputs within +-24, `|a - b - c + e + f + p| <= 5 * 24 + 5 = 125`, so 8-bit arithmetic is
-/// exact and every sign is right.
-pub const NARROW_LIMIT: i8 = 24;
-
-/// A narrow kernel: computes a tile from its 8-bit halo (same layout as
-/// [`wide_tile`](crate::kernel::wide::wide_tile)) into `out`, and returns `false` if some
-/// value left `-NARROW_LIMIT..=NARROW_LIMIT` (the tile must then be recomputed wide).
-pub(crate) type NarrowFn = fn(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut Cells) -> bool;
 
 /// A tile and the already finished neighbours its halo comes from.
 pub(crate) struct Neighbourhood<'a> {
@@ -230,6 +182,7 @@ pub(crate) fn compute_tile(
     nb: &Neighbourhood<'_>,
     narrow: Option<NarrowFn>,
     skip: bool,
+    pool: &Arc<BufPool>,
     scratch: &mut Scratch,
 ) -> Result<(Tile, Made)> {
     let r = nb.rect();
@@ -250,19 +203,19 @@ pub(crate) fn compute_tile(
         if let Some(kernel) = narrow {
             let in_range = top8.iter().chain(left8.iter()).all(|v| v.abs() <= NARROW_LIMIT);
             if in_range {
-                let mut cells = Cells::new(r.w(), r.h());
+                let mut cells = TileBuf::pooled(pool, r.w(), r.h());
                 if kernel(top8, left8, r.w(), r.h(), &mut cells) {
                     return Ok((Tile::Cells(cells), Made::Narrow));
                 }
             }
         }
     }
-    Ok((Tile::Cells(wide(nb, &r, scratch)?), Made::Wide))
+    Ok((Tile::Cells(wide(nb, &r, pool, scratch)?), Made::Wide))
 }
 
 /// The wide path: exact halo, exact kernel, then the 8-bit store (refusing values that do
 /// not fit it, see [`Error::ValueRange`]).
-fn wide(nb: &Neighbourhood<'_>, r: &Rect, scratch: &mut Scratch) -> Result<Cells> {
+fn wide(nb: &Neighbourhood<'_>, r: &Rect, pool: &Arc<BufPool>, scratch: &mut Scratch) -> Result<TileBuf> {
     let k = nb.layout.k;
     let Scratch { top, left, out, .. } = scratch;
     nb.halo_exact(top, left);
@@ -270,7 +223,7 @@ fn wide(nb: &Neighbourhood<'_>, r: &Rect, scratch: &mut Scratch) -> Result<Cells
     out.clear();
     out.resize(w * h, 0);
     wide_tile(top, left, w, h, out);
-    let mut cells = Cells::new(w, h);
+    let mut cells = TileBuf::pooled(pool, w, h);
     for row in 0..h {
         let y = r.y0 + row as u32;
         let hood_end = hood_len(k, u64::from(y)).saturating_sub(u64::from(r.x0)) as usize;

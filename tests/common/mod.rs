@@ -29,10 +29,11 @@ pub fn direct_window(k: u32, w: Window) -> Vec<i64> {
     out
 }
 
-/// Every kernel this build offers.
+/// Every kernel this CPU can run, and `Auto`.
 pub fn kernels() -> Vec<KernelChoice> {
-    use clap::ValueEnum;
-    KernelChoice::value_variants().to_vec()
+    let mut k = palace::kernel::available_kernels();
+    k.push(KernelChoice::Auto);
+    k
 }
 
 /// Engine options with the given threads and kernel, default tiling.

@@ -1,0 +1,95 @@
+//! Every narrow kernel against the exact wide kernel, bit for bit, on random halos and tile
+//! shapes. For any inputs within the narrow limit, a narrow kernel must either reproduce the
+//! wide kernel exactly and report success, or report failure — and it must report failure
+//! exactly when some exact value leaves the limit (never a silent wrong answer).
+
+use palace::kernel::wide::wide_tile;
+use palace::kernel::{KernelChoice, NARROW_LIMIT, TileBuf, available_kernels};
+use proptest::prelude::*;
+
+fn narrow_kernels() -> Vec<KernelChoice> {
+    available_kernels().into_iter().filter(|k| *k != KernelChoice::Wide).collect()
+}
+
+fn check(top: &[i8], left: &[i8], w: usize, h: usize) -> Result<bool, TestCaseError> {
+    let top64: Vec<i64> = top.iter().map(|&v| i64::from(v)).collect();
+    let left64: Vec<i64> = left.iter().map(|&v| i64::from(v)).collect();
+    let mut want = vec![0i64; w * h];
+    wide_tile(&top64, &left64, w, h, &mut want);
+    let lim = i64::from(NARROW_LIMIT);
+    let in_range = want.iter().all(|v| (-lim..=lim).contains(v));
+    for k in narrow_kernels() {
+        let f = k.narrow_fn().unwrap();
+        let mut out = TileBuf::new(w, h);
+        let ok = f(top, left, w, h, &mut out);
+        prop_assert_eq!(ok, in_range, "kernel {:?} w={} h={}: flag", k, w, h);
+        if ok {
+            for r in 0..h {
+                let got: Vec<i64> = out.row(r).iter().map(|&v| i64::from(v)).collect();
+                prop_assert_eq!(
+                    &got[..],
+                    &want[r * w..(r + 1) * w],
+                    "kernel {:?} w={} h={} row {}",
+                    k,
+                    w,
+                    h,
+                    r
+                );
+            }
+        }
+    }
+    Ok(in_range)
+}
+
+/// Halo values: mostly the small values the CA produces, sometimes up to the limit.
+fn value() -> impl Strategy<Value = i8> {
+    prop_oneof![8 => -2i8..=2, 1 => -NARROW_LIMIT..=NARROW_LIMIT]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    #[test]
+    fn narrow_equals_wide(
+        (w, h, top, left) in (1usize..150, 1usize..150).prop_flat_map(|(w, h)| {
+            (Just(w), Just(h), prop::collection::vec(value(), 2 * (w + 2)), prop::collection::vec(value(), 2 * h))
+        })
+    ) {
+        check(&top, &left, w, h)?;
+    }
+}
+
+#[test]
+fn quiet_and_sparse_halos_on_many_shapes() {
+    // Deterministic sweep of shapes around the lane counts (32, 64) with sparse palaces.
+    let mut in_range_seen = 0;
+    for w in [1usize, 2, 3, 31, 32, 33, 63, 64, 65, 100, 257] {
+        for h in [1usize, 2, 5, 31, 32, 33, 63, 64, 65, 128, 130] {
+            let top: Vec<i8> = (0..2 * (w + 2)).map(|i| if i % 7 == 3 { -1 } else { 0 }).collect();
+            let left: Vec<i8> = (0..2 * h)
+                .map(|i| {
+                    if i % 5 == 1 {
+                        -1
+                    } else if i % 11 == 0 {
+                        1
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            if check(&top, &left, w, h).unwrap() {
+                in_range_seen += 1;
+            }
+        }
+    }
+    assert!(in_range_seen > 50, "the deterministic cases should mostly stay in range");
+}
+
+#[test]
+fn out_of_range_is_flagged() {
+    // A halo whose exact values leave the limit: every narrow kernel must say so.
+    let (w, h) = (40usize, 40usize);
+    let top = vec![NARROW_LIMIT; 2 * (w + 2)];
+    let left = vec![-NARROW_LIMIT; 2 * h];
+    assert!(!check(&top, &left, w, h).unwrap());
+}
