@@ -44,6 +44,35 @@ pub enum Command {
     ///
     /// Exits 1 if any cell disagrees.
     Check(CheckArgs),
+    /// Time the baseline (the paper's three-counter programme) against the fast engine.
+    ///
+    /// Both compute every cell of the board with statistics and a digest; their outputs must
+    /// agree. Prints cells per second, the speed-up on one thread, the thread scaling and the
+    /// peak memory of each run.
+    Bench(BenchArgs),
+}
+
+/// `palace bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The game.
+    #[arg(long, value_name = "K", default_value_t = 9999)]
+    pub k: u32,
+    /// Board side.
+    #[arg(long, value_name = "N", default_value_t = 30000)]
+    pub size: u32,
+    /// Most worker threads to time (the engine is also timed on 1 thread); default: all cores.
+    #[arg(long, value_name = "T", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+    /// The fast engine's kernel.
+    #[arg(long, value_enum, default_value_t = KernelChoice::Auto)]
+    pub kernel: KernelChoice,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Which game and which part of its board.
@@ -191,6 +220,21 @@ pub enum Config {
         /// Engine settings.
         run: RunConfig,
     },
+    /// Benchmark.
+    Bench {
+        /// The game.
+        k: u32,
+        /// Board side.
+        size: u32,
+        /// Thread counts to time.
+        threads: Vec<usize>,
+        /// Kernel.
+        kernel: KernelChoice,
+        /// JSON output.
+        json: bool,
+        /// No progress messages.
+        quiet: bool,
+    },
     /// Cross-check.
     Check {
         /// Largest k.
@@ -295,6 +339,12 @@ impl Cli {
             Command::Stats(a) => {
                 let (board, window) = a.board.resolve()?;
                 Config::Stats { board, window, json: a.json, run: a.run.resolve()? }
+            }
+            Command::Bench(a) => {
+                Board::new(a.k, a.size, a.size)?;
+                let run = RunArgs { threads: a.threads, kernel: a.kernel, quiet: a.quiet }.resolve()?;
+                let most = run.engine.resolved_threads();
+                Config::Bench { k: a.k, size: a.size, threads: vec![1, most], kernel: a.kernel, json: a.json, quiet: a.quiet }
             }
             Command::Check(a) => {
                 if a.max_k == 0 {

@@ -2,6 +2,7 @@
 //! the sweep, finish the output, report. The binary calls [`run`] and turns its result into
 //! an exit code.
 
+use crate::bench;
 use crate::check;
 use crate::cli::{Config, RunConfig};
 use crate::engine::{SweepReport, sweep};
@@ -53,10 +54,19 @@ pub fn run(config: Config) -> Result<ExitCode> {
             pb.finish_and_clear();
             if json {
                 let v = serde_json::json!({ "stats": stats, "engine": report });
-                println!("{}", serde_json::to_string_pretty(&v).expect("serialisable"));
+                out(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
             } else {
-                print!("{stats}");
+                out(&stats.to_string())?;
                 summary(&run, "", &report);
+            }
+            Ok(0)
+        }
+        Config::Bench { k, size, threads, kernel, json, quiet } => {
+            let report = bench::run(k, size, kernel, &threads, quiet)?;
+            if json {
+                out(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+            } else {
+                out(&report.to_string())?;
             }
             Ok(0)
         }
@@ -65,12 +75,24 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
             pb.finish_and_clear();
             if json {
-                println!("{}", serde_json::to_string_pretty(&report).expect("serialisable"));
+                out(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
             } else {
-                print!("{report}");
+                out(&report.to_string())?;
             }
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
+    }
+}
+
+/// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
+/// error.
+fn out(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let r = o.write_all(text.as_bytes()).and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
+    match r.and_then(|()| o.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::error::Error::io("standard output", e)),
+        _ => Ok(()),
     }
 }
 

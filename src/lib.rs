@@ -7,15 +7,18 @@
 //! * [`reference`]: the direct definition (three counters) and the plain CA, for checking;
 //! * [`solver`]: an exact solver of the game itself, by brute force over game states;
 //! * the consumers: [`render`] (PNG), [`npy`] (NumPy export), [`stats`];
-//! * [`check`]: the cross-check of the engine against the game solver.
+//! * [`check`]: the cross-check of the engine against the game solver;
+//! * [`bench`]: the baseline against the fast engine, timed.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod geometry;
+pub mod histogram;
 pub mod interrupt;
 pub mod kernel;
 pub mod npy;

@@ -5,6 +5,7 @@
 use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
 use crate::error::Result;
 use crate::geometry::Window;
+use crate::histogram;
 use crate::rule::{hood_len, hood_value};
 use crate::sink::{Row, RowSink};
 use serde::Serialize;
@@ -97,25 +98,49 @@ impl StatsAcc {
     /// Adds the consecutive cells of row `y` starting at column `x0` (engine store: hood cells
     /// hold a stand-in, the closed form gives their values).
     pub fn add_segment(&mut self, y: u64, x0: u64, cells: &[i8]) {
-        let h = (hood_len(self.k, y).saturating_sub(x0) as usize).min(cells.len());
-        self.add_hood_run(y, x0, h as u64);
-        let rest = &cells[h..];
-        if rest.is_empty() {
-            return;
+        self.add_rows(y, x0, std::iter::once(cells));
+    }
+
+    /// Adds the cells of consecutive rows `y0, y0 + 1, ...`, each starting at column `x0`.
+    fn add_rows<'a>(&mut self, y0: u64, x0: u64, rows: impl Iterator<Item = &'a [i8]> + Clone) {
+        // The hood prefix of each row by the closed form; the rest counted in one pass.
+        let k = self.k;
+        let hood = move |y: u64, len: usize| (hood_len(k, y).saturating_sub(x0) as usize).min(len);
+        let rests = rows.clone().enumerate().map(move |(i, r)| &r[hood(y0 + i as u64, r.len())..]);
+        for (i, r) in rows.clone().enumerate() {
+            let y = y0 + i as u64;
+            self.add_hood_run(y, x0, hood(y, r.len()) as u64);
         }
-        let (lo, hi) = histogram(rest, &mut self.hist);
-        let xr = x0 + h as u64;
-        // Only look for positions when this segment could hold a new first occurrence.
-        let could = |m: Option<Extreme>, v: i64, better: bool| {
-            m.is_none_or(|m| better || (v == m.v && (y, xr) < (m.y, m.x)))
+        let mut local = [0u64; 256];
+        histogram::count(rests.clone(), &mut local);
+        let (Some(lo), Some(hi)) = (local.iter().position(|&c| c > 0), local.iter().rposition(|&c| c > 0))
+        else {
+            return; // all hood
         };
-        if could(self.rest.min, i64::from(lo), self.rest.min.is_none_or(|m| i64::from(lo) < m.v)) {
-            let i = rest.iter().position(|&v| v == lo).expect("present");
-            self.rest.see_min(i64::from(lo), xr + i as u64, y);
+        for (a, b) in self.hist.iter_mut().zip(local) {
+            *a += b;
         }
-        if could(self.rest.max, i64::from(hi), self.rest.max.is_none_or(|m| i64::from(hi) > m.v)) {
-            let i = rest.iter().position(|&v| v == hi).expect("present");
-            self.rest.see_max(i64::from(hi), xr + i as u64, y);
+        let (lo, hi) = (lo as i64 - 128, hi as i64 - 128);
+        // Look for first positions only where these rows could hold a new first occurrence:
+        // a more extreme value, or an equal one starting earlier in row-major order.
+        let could = |m: Option<Extreme>, v: i64, more: bool| m.is_none_or(|m| more || (v == m.v && (y0, x0) < (m.y, m.x)));
+        let first = |v: i64| -> (u64, u64) {
+            for (i, r) in rests.clone().enumerate() {
+                if let Some(p) = r.iter().position(|&c| i64::from(c) == v) {
+                    let y = y0 + i as u64;
+                    let xr = x0 + hood(y, usize::MAX) as u64;
+                    return (xr + p as u64, y);
+                }
+            }
+            unreachable!("the value was counted")
+        };
+        if could(self.rest.min, lo, self.rest.min.is_none_or(|m| lo < m.v)) {
+            let (x, y) = first(lo);
+            self.rest.see_min(lo, x, y);
+        }
+        if could(self.rest.max, hi, self.rest.max.is_none_or(|m| hi > m.v)) {
+            let (x, y) = first(hi);
+            self.rest.see_max(hi, x, y);
         }
     }
 
@@ -153,9 +178,7 @@ impl StatsAcc {
             TileKind::Zero => self.add_zero_block(y0, y1, x0, x1),
             TileKind::Hood => self.add_hood_block(y0, y1, x0, x1),
             TileKind::Cells { .. } => {
-                for y in t.y0..t.y1 {
-                    self.add_segment(u64::from(y), x0, t.row(y).expect("cells"));
-                }
+                self.add_rows(y0, x0, (t.y0..t.y1).map(|y| t.row(y).expect("cells")));
             }
         }
     }
@@ -258,116 +281,6 @@ pub fn stats(
     Ok((visitor.finish(window), report))
 }
 
-/// Adds the values of `cells` to `hist` (indexed by `v + 128`) and returns their minimum and
-/// maximum. Chooses the widest vector unit of this CPU at run time.
-fn histogram(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx512bw") {
-            // SAFETY: the feature is present.
-            return unsafe { histogram_avx512(cells, hist) };
-        }
-        if is_x86_feature_detected!("avx2") {
-            // SAFETY: the feature is present.
-            return unsafe { histogram_avx2(cells, hist) };
-        }
-    }
-    histogram_generic(cells, hist)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512bw")]
-unsafe fn histogram_avx512(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
-    histogram_generic(cells, hist)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn histogram_avx2(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
-    histogram_generic(cells, hist)
-}
-
-/// Written so the compiler vectorises it. Outside the hood almost every value lies in
-/// `-2..=2`: those are counted in 8-bit lane counters (0 as the remainder), and the rare
-/// chunks holding anything else are also walked by a scalar loop for those values.
-#[inline(always)]
-fn histogram_generic(cells: &[i8], hist: &mut [u64; 256]) -> (i8, i8) {
-    const W: usize = 64;
-    const COMMON: [i8; 4] = [-2, -1, 1, 2];
-    let mut counts = [0u64; 4];
-    let mut acc = [[0u8; W]; 4];
-    let mut rare = [0u64; 256];
-    let mut rare_total = 0u64;
-    let mut pending = 0;
-    let mut chunks = cells.chunks_exact(W);
-    for chunk in &mut chunks {
-        let chunk: &[i8; W] = chunk.try_into().expect("W bytes");
-        for (a, t) in acc.iter_mut().zip(COMMON) {
-            for j in 0..W {
-                a[j] = a[j].wrapping_add(u8::from(chunk[j] == t));
-            }
-        }
-        let mut outside = 0u8;
-        for &v in chunk {
-            outside |= u8::from((v as u8).wrapping_add(2) > 4);
-        }
-        if outside != 0 {
-            for &v in chunk {
-                if (v as u8).wrapping_add(2) > 4 {
-                    rare[v as u8 as usize] += 1;
-                    rare_total += 1;
-                }
-            }
-        }
-        pending += 1;
-        if pending == 255 {
-            flush(&mut acc, &mut counts);
-            pending = 0;
-        }
-    }
-    flush(&mut acc, &mut counts);
-    for &v in chunks.remainder() {
-        match COMMON.iter().position(|&t| t == v) {
-            Some(d) => counts[d] += 1,
-            None if v != 0 => {
-                rare[v as u8 as usize] += 1;
-                rare_total += 1;
-            }
-            None => {}
-        }
-    }
-    let zeros = cells.len() as u64 - counts.iter().sum::<u64>() - rare_total;
-    let mut present = [0u64; 256]; // indexed by v + 128
-    present[128] = zeros;
-    for (t, c) in COMMON.iter().zip(counts) {
-        present[(i16::from(*t) + 128) as usize] = c;
-    }
-    for (i, &c) in rare.iter().enumerate() {
-        if c > 0 {
-            present[(i16::from(i as u8 as i8) + 128) as usize] = c;
-        }
-    }
-    let mut lo = None;
-    let mut hi = None;
-    for (i, (&c, h)) in present.iter().zip(hist.iter_mut()).enumerate() {
-        if c > 0 {
-            *h += c;
-            lo = lo.or(Some(i));
-            hi = Some(i);
-        }
-    }
-    let v = |i: Option<usize>| (i.expect("non-empty row") as i16 - 128) as i8;
-    (v(lo), v(hi))
-}
-
-#[inline(always)]
-fn flush(acc: &mut [[u8; 64]; 4], counts: &mut [u64; 4]) {
-    for (a, c) in acc.iter_mut().zip(counts.iter_mut()) {
-        *c += a.iter().map(|&x| u64::from(x)).sum::<u64>();
-        *a = [0; 64];
-    }
-}
-
 fn fmt_ext(e: &Option<Extreme>) -> String {
     match e {
         Some(e) => format!("{:>6} at ({}, {})", e.v, e.x, e.y),
@@ -410,33 +323,6 @@ mod tests {
     use super::*;
     use crate::engine::{EngineOptions, sweep};
     use crate::reference::direct_values;
-
-    #[test]
-    fn histogram_matches_naive_count() {
-        let mut seed = 12345u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for len in [0usize, 1, 63, 64, 65, 1000, 64 * 255 + 7, 64 * 600] {
-            for spread in [1u64, 3, 16, 17, 256] {
-                let cells: Vec<i8> =
-                    (0..len).map(|_| ((rnd() % spread) as i64 - (spread as i64) / 2) as i8).collect();
-                let mut fast = [0u64; 256];
-                let (lo, hi) = if len > 0 { histogram(&cells, &mut fast) } else { (0, 0) };
-                let mut naive = [0u64; 256];
-                for &v in &cells {
-                    naive[(i16::from(v) + 128) as usize] += 1;
-                }
-                assert_eq!(fast, naive, "len={len} spread={spread}");
-                if len > 0 {
-                    assert_eq!((lo, hi), (*cells.iter().min().unwrap(), *cells.iter().max().unwrap()));
-                }
-            }
-        }
-    }
 
     #[test]
     fn stats_match_a_direct_count() {

@@ -129,7 +129,7 @@ impl Shared {
                     break;
                 }
                 if let Some(p) = &prev
-                    && matches!(p.tiles[j].wait(), Tile::Aborted)
+                    && matches!(wait_spinning(&p.tiles[j]), Tile::Aborted)
                 {
                     cur.abort_from(j);
                     break;
@@ -160,6 +160,24 @@ impl Shared {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Waits for a tile of the band above. The worker above is usually a fraction of a tile ahead,
+/// so spin briefly before sleeping: a futex sleep and wake-up per tile would cost more than
+/// the wait itself.
+fn wait_spinning(cell: &OnceLock<Tile>) -> &Tile {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            if let Some(t) = cell.get() {
+                return t;
+            }
+            std::hint::spin_loop();
+        }
+        if start.elapsed() > std::time::Duration::from_micros(200) {
+            return cell.wait();
         }
     }
 }
@@ -249,11 +267,12 @@ fn consume(
             return Err(Error::Interrupted);
         }
         let (y0, y1) = layout.band_y(band.index);
-        // Wait for every tile of the band the window needs (all of them: later bands read the
-        // others, and the consumer's order keeps memory bounded).
+        // One worker sets a band's tiles left to right (or marks the rest aborted), so once the
+        // last is set all are: wait on that one only, to spare a wake-up per tile.
+        band.tiles[layout.strips() - 1].wait();
         let mut tiles: Vec<(&Tile, Rect)> = Vec::with_capacity(last_strip + 1 - first_strip);
         for j in 0..layout.strips() {
-            let t = band.tiles[j].wait();
+            let t = band.tiles[j].get().expect("tiles are set in order");
             if matches!(t, Tile::Aborted) {
                 return Err(Error::Aborted);
             }

@@ -13,7 +13,7 @@
 
 use super::layout::{Layout, Rect};
 use crate::error::{Error, Result};
-use crate::kernel::wide::wide_tile;
+use crate::kernel::wide::{casing_tile, wide_tile};
 use crate::kernel::{BufPool, NARROW_LIMIT, NarrowFn, TileBuf};
 use crate::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
 use std::sync::Arc;
@@ -210,16 +210,30 @@ pub(crate) fn compute_tile(
             }
         }
     }
-    Ok((Tile::Cells(wide(nb, &r, pool, scratch)?), Made::Wide))
+    Ok((Tile::Cells(wide(nb, &r, skip, pool, scratch)?), Made::Wide))
 }
 
 /// The wide path: exact halo, exact kernel, then the 8-bit store (refusing values that do
-/// not fit it, see [`Error::ValueRange`]).
-fn wide(nb: &Neighbourhood<'_>, r: &Rect, pool: &Arc<BufPool>, scratch: &mut Scratch) -> Result<TileBuf> {
+/// not fit it, see [`Error::ValueRange`]). With `closed_form` the hood cells come from the
+/// closed form and only the others are computed; without it every cell goes through the rule.
+fn wide(
+    nb: &Neighbourhood<'_>,
+    r: &Rect,
+    closed_form: bool,
+    pool: &Arc<BufPool>,
+    scratch: &mut Scratch,
+) -> Result<TileBuf> {
     let k = nb.layout.k;
     let Scratch { top, left, out, .. } = scratch;
     nb.halo_exact(top, left);
     let (w, h) = (r.w(), r.h());
+    if closed_form {
+        let mut cells = TileBuf::pooled(pool, w, h);
+        casing_tile(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells).map_err(|(i, row, value)| {
+            Error::ValueRange { x: u64::from(r.x0) + i as u64, y: u64::from(r.y0) + row as u64, value }
+        })?;
+        return Ok(cells);
+    }
     out.clear();
     out.resize(w * h, 0);
     wide_tile(top, left, w, h, out);

@@ -28,3 +28,47 @@ pub fn wide_tile(top: &[i64], left: &[i64], w: usize, h: usize, out: &mut [i64])
         std::mem::swap(&mut up1, &mut cur);
     }
 }
+
+/// Like [`wide_tile`], for the tile whose top-left cell is `(x0, y0)` in game `k`, writing the
+/// engine's 8-bit store directly: hood cells are taken from the closed form (RULE.md) and stored
+/// as their clamped stand-in, and only the cells outside the hood go through the rule. Used for
+/// the tiles along the casing, about half of whose cells are hood.
+///
+/// Returns the first cell outside the hood whose value does not fit `i8`, as `(column, row,
+/// value)` within the tile.
+pub fn casing_tile(
+    k: u32,
+    x0: u64,
+    y0: u64,
+    top: &[i64],
+    left: &[i64],
+    out: &mut crate::kernel::TileBuf,
+) -> Result<(), (usize, usize, i64)> {
+    use crate::rule::{hood_len, hood_value};
+    let (w, h) = (out.width(), out.height());
+    assert_eq!(top.len(), 2 * (w + 2), "top halo size");
+    assert_eq!(left.len(), 2 * h, "left halo size");
+    let mut up2 = top[..w + 2].to_vec();
+    let mut up1 = top[w + 2..].to_vec();
+    let mut cur = vec![0i64; w + 2];
+    for r in 0..h {
+        let y = y0 + r as u64;
+        let hood = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
+        cur[0] = left[2 * r];
+        cur[1] = left[2 * r + 1];
+        let dst = out.row_mut(r);
+        for i in 0..hood {
+            let v = hood_value(k, x0 + i as u64, y);
+            cur[i + 2] = v;
+            dst[i] = v.max(i64::from(i8::MIN)) as i8;
+        }
+        for i in hood..w {
+            let v = rule(up2[i], up2[i + 1], up1[i], up1[i + 1], cur[i + 1], up1[i + 2]);
+            cur[i + 2] = v;
+            dst[i] = i8::try_from(v).map_err(|_| (i, r, v))?;
+        }
+        std::mem::swap(&mut up2, &mut up1);
+        std::mem::swap(&mut up1, &mut cur);
+    }
+    Ok(())
+}

@@ -1,0 +1,354 @@
+//! `palace bench`: the baseline and the fast engine on the same board in one process.
+//!
+//! The timed workload is "statistics only" (the speed issue's table): compute every cell of the
+//! board and gather the statistics of [`crate::stats`]. The **baseline** is the plain
+//! three-counter dynamic programme of the paper's §1 (`reference::DirectDp`), one cell at a time
+//! in row order on one thread, with the same statistics code fed row by row. The **fast engine**
+//! is the tiled sweep with the chosen kernel, its statistics gathered by the workers.
+//!
+//! Then, untimed, both compute a digest of every cell (a hash of each 64-column row segment,
+//! summed so that the order of tiles does not matter). Statistics and digests must be identical,
+//! or the command fails.
+//!
+//! Peak memory is the process's resident high-water mark (`VmHWM`), reset before each run
+//! where the kernel allows it (`/proc/self/clear_refs`), so each run's figure is its own.
+
+use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
+use crate::error::{Error, Result};
+use crate::geometry::Window;
+use crate::kernel::KernelChoice;
+use crate::reference::DirectDp;
+use crate::rule::{hood_len, hood_sentinel};
+use crate::stats::{Stats, StatsAcc};
+use serde::Serialize;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Columns per digest segment; tiles must start on multiples of it.
+const SEG: usize = 64;
+
+/// Hash of one 64-column segment of row `y` (fewer cells at the window's right edge):
+/// independent multiplies of its eight words, mixed with the position. Segments are summed, so
+/// the digest does not depend on the order in which tiles finish.
+fn segment_hash(y: u64, seg: u64, cells: &[i8]) -> u64 {
+    const K: [u64; 8] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+        0x27D4_EB2F_1656_67C5,
+        0xFF51_AFD7_ED55_8CCD,
+        0xC4CE_B9FE_1A85_EC53,
+        0x2545_F491_4F6C_DD1D,
+    ];
+    let mut acc = 0u64;
+    let mut words = cells.chunks(8);
+    for (k, w) in K.iter().zip(&mut words) {
+        let mut b = [0u8; 8];
+        for (d, &c) in b.iter_mut().zip(w) {
+            *d = c as u8;
+        }
+        acc = acc.wrapping_add(u64::from_le_bytes(b).wrapping_mul(*k));
+    }
+    let mut h = acc ^ (y << 24 ^ seg).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ cells.len() as u64;
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}
+
+/// Digest of row `y`'s stored cells from column `x0` on, where `x0` is a multiple of [`SEG`].
+fn digest_row(y: u64, x0: u64, cells: &[i8]) -> u64 {
+    debug_assert_eq!(x0 % SEG as u64, 0);
+    cells
+        .chunks(SEG)
+        .enumerate()
+        .fold(0u64, |d, (i, c)| d.wrapping_add(segment_hash(y, x0 / SEG as u64 + i as u64, c)))
+}
+
+/// The digest of every cell, gathered by the workers.
+struct DigestVisitor {
+    digests: Vec<Mutex<u64>>,
+}
+
+impl TileVisitor for DigestVisitor {
+    fn visit(&self, worker: usize, t: &TileView<'_>) {
+        let mut digest = self.digests[worker].lock().expect("digest lock");
+        let w = (t.x1 - t.x0) as usize;
+        let mut scratch = Vec::new();
+        for y in t.y0..t.y1 {
+            let cells: &[i8] = match t.kind {
+                TileKind::Cells { .. } => t.row(y).expect("cells"),
+                TileKind::Zero => {
+                    scratch.resize(w, 0);
+                    &scratch
+                }
+                TileKind::Hood => {
+                    scratch.clear();
+                    scratch.extend((t.x0..t.x1).map(|x| hood_sentinel(t.k, u64::from(x), u64::from(y))));
+                    &scratch
+                }
+            };
+            *digest = digest.wrapping_add(digest_row(u64::from(y), u64::from(t.x0), cells));
+        }
+    }
+}
+
+/// One timed run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Run {
+    /// What ran.
+    pub name: String,
+    /// Worker threads (1 for the baseline).
+    pub threads: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// CPU seconds of the whole process during the run (all threads).
+    pub cpu_seconds: f64,
+    /// Board cells per wall-clock second.
+    pub cells_per_second: f64,
+    /// Peak resident memory during the run, in bytes (None where the OS does not tell).
+    pub peak_rss_bytes: Option<u64>,
+    /// The engine's report (fast runs only).
+    pub engine: Option<SweepReport>,
+}
+
+/// The whole benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    /// The game.
+    pub k: u32,
+    /// Board side.
+    pub size: u32,
+    /// The kernel the fast engine used.
+    pub kernel: &'static str,
+    /// The baseline run.
+    pub baseline: Run,
+    /// The fast runs, by thread count.
+    pub fast: Vec<Run>,
+    /// Fast (1 thread) cells/s over baseline cells/s.
+    pub speedup_1_thread: f64,
+    /// Fast (most threads) over fast (1 thread).
+    pub thread_scaling: f64,
+    /// Whether every run produced the same statistics and digest.
+    pub outputs_agree: bool,
+    /// The statistics (identical across runs when `outputs_agree`).
+    pub stats: Stats,
+    /// The digest of every cell.
+    pub digest: String,
+}
+
+/// Process CPU time (user + system) from `/proc/self/stat`, if available.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // The kernel reports USER_HZ ticks, 100 per second on Linux.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Resets the resident high-water mark (Linux >= 4.0); false if that is not possible.
+fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The resident high-water mark in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn timed<T>(name: &str, threads: usize, cells: u64, f: impl FnOnce() -> Result<T>) -> Result<(T, Run)> {
+    let can_reset = reset_peak_rss();
+    let cpu0 = cpu_time();
+    let t0 = Instant::now();
+    let out = f()?;
+    let secs = t0.elapsed().as_secs_f64();
+    let cpu = match (cpu0, cpu_time()) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64(),
+        _ => f64::NAN,
+    };
+    let run = Run {
+        name: name.to_string(),
+        threads,
+        seconds: secs,
+        cpu_seconds: cpu,
+        cells_per_second: cells as f64 / secs,
+        peak_rss_bytes: if can_reset { peak_rss() } else { None },
+        engine: None,
+    };
+    Ok((out, run))
+}
+
+/// The baseline's rows in the engine's 8-bit store (hood cells clamped), handed to `f`.
+fn baseline_rows(k: u32, size: u32, mut f: impl FnMut(u64, &[i8])) {
+    let n = size as usize;
+    let mut dp = DirectDp::new(k, n);
+    let mut row = vec![0i8; n];
+    for y in 0..u64::from(size) {
+        let pn = dp.next_row();
+        let hood = (hood_len(k, y) as usize).min(n);
+        for (x, (c, &p)) in row.iter_mut().zip(pn).enumerate() {
+            let v = i64::from(p) - i64::from(k);
+            *c = if x < hood { v.max(-128) as i8 } else { i8::try_from(v).expect("v outside the hood fits i8") };
+        }
+        f(y, &row);
+    }
+}
+
+/// The baseline: the three-counter programme, statistics fed row by row.
+pub fn baseline(k: u32, size: u32) -> Stats {
+    let mut acc = StatsAcc::new(k);
+    baseline_rows(k, size, |y, row| acc.add_segment(y, 0, row));
+    acc.finish(Window::new(0, 0, size, size))
+}
+
+/// The baseline's digest of every cell.
+pub fn baseline_digest(k: u32, size: u32) -> u64 {
+    let mut digest = 0u64;
+    baseline_rows(k, size, |y, row| digest = digest.wrapping_add(digest_row(y, 0, row)));
+    digest
+}
+
+/// The fast engine, statistics on the workers.
+pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
+    crate::stats::stats(k, Window::new(0, 0, size, size), opts, &indicatif::ProgressBar::hidden())
+}
+
+/// The fast engine's digest of every cell.
+pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
+    let window = Window::new(0, 0, size, size);
+    let visitor = DigestVisitor { digests: (0..opts.resolved_threads()).map(|_| Mutex::new(0)).collect() };
+    sweep_tiles(k, window, opts, &visitor, &indicatif::ProgressBar::hidden())?;
+    Ok(visitor.digests.into_iter().fold(0u64, |d, m| d.wrapping_add(m.into_inner().expect("digest lock"))))
+}
+
+/// Runs the whole benchmark: baseline once, the fast engine at 1 thread and at each count in
+/// `threads` (ascending, 1 first if absent).
+pub fn run(k: u32, size: u32, kernel: KernelChoice, threads: &[usize], quiet: bool) -> Result<BenchReport> {
+    let cells = u64::from(size) * u64::from(size);
+    let say = |m: &str| {
+        if !quiet {
+            eprintln!("{m}");
+        }
+    };
+    say(&format!("baseline: three-counter programme, k = {k}, {size} x {size}, 1 thread ..."));
+    let (base_stats, baseline) = timed("baseline (three counters)", 1, cells, || Ok(baseline(k, size)))?;
+    let mut counts: Vec<usize> = threads.to_vec();
+    if !counts.contains(&1) {
+        counts.push(1);
+    }
+    counts.sort_unstable();
+    counts.dedup();
+    let mut fast_runs = Vec::new();
+    let mut agree = true;
+    for &t in &counts {
+        say(&format!("fast engine ({}), {t} thread(s) ...", kernel.resolve().name()));
+        // Tile width: a multiple of the digest segment, wide enough to keep both cores busy.
+        let opts = EngineOptions { threads: t, kernel, ..EngineOptions::default() };
+        let ((s, report), mut r) = timed("fast engine", t, cells, || fast(k, size, &opts))?;
+        agree &= s == base_stats;
+        r.engine = Some(report);
+        fast_runs.push(r);
+    }
+    say("verifying: digest of every cell, baseline and fast engine (untimed) ...");
+    let base_digest = baseline_digest(k, size);
+    let most = *counts.last().expect("a thread count");
+    let opts = EngineOptions { threads: most, kernel, ..EngineOptions::default() };
+    agree &= fast_digest(k, size, &opts)? == base_digest;
+    let one = fast_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
+    let most = fast_runs.last().expect("a run").cells_per_second;
+    let report = BenchReport {
+        k,
+        size,
+        kernel: kernel.resolve().name(),
+        speedup_1_thread: one / baseline.cells_per_second,
+        thread_scaling: most / one,
+        baseline,
+        fast: fast_runs,
+        outputs_agree: agree,
+        stats: base_stats,
+        digest: format!("{base_digest:016x}"),
+    };
+    if !agree {
+        return Err(Error::Usage(format!(
+            "the fast engine's output differs from the baseline's (k = {k}, size {size}); this is a bug, please report it"
+        )));
+    }
+    Ok(report)
+}
+
+impl std::fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = |b: Option<u64>| b.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
+        writeln!(
+            f,
+            "k = {}, board {} x {} ({} cells), statistics only (timed); digest of every cell compared (untimed)",
+            self.k,
+            self.size,
+            self.size,
+            u64::from(self.size).pow(2)
+        )?;
+        writeln!(f, "{:<34} {:>7} {:>9} {:>9} {:>14} {:>11}", "run", "threads", "wall s", "cpu s", "cells/s", "peak RSS")?;
+        for r in std::iter::once(&self.baseline).chain(&self.fast) {
+            let name = if r.engine.is_some() { format!("{} ({})", r.name, self.kernel) } else { r.name.clone() };
+            writeln!(
+                f,
+                "{name:<34} {:>7} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
+                r.threads,
+                r.seconds,
+                r.cpu_seconds,
+                r.cells_per_second / 1e9,
+                mib(r.peak_rss_bytes)
+            )?;
+        }
+        writeln!(f, "fast engine, 1 thread / baseline: {:.1}x", self.speedup_1_thread)?;
+        if let Some(last) = self.fast.last() {
+            writeln!(f, "fast engine, {} threads / 1 thread: {:.2}x", last.threads, self.thread_scaling)?;
+            if let Some(e) = &last.engine {
+                writeln!(
+                    f,
+                    "cells computed {} (narrow {}, wide {}), filled {} (hood {}, quiet {})",
+                    e.computed(),
+                    e.narrow_computed,
+                    e.wide_computed,
+                    e.filled(),
+                    e.hood_filled,
+                    e.zero_filled
+                )?;
+            }
+        }
+        writeln!(
+            f,
+            "outputs: {} (digest {}, {} palaces)",
+            if self.outputs_agree { "identical" } else { "DIFFER" },
+            self.digest,
+            self.stats.total.palaces
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baseline_and_fast_agree_on_a_small_board() {
+        for k in [1u32, 7, 50] {
+            let (s, d) = (baseline(k, 300), baseline_digest(k, 300));
+            for threads in [1, 2, 3] {
+                let opts = EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
+                assert_eq!(fast(k, 300, &opts).unwrap().0, s, "k={k}");
+                assert_eq!(fast_digest(k, 300, &opts).unwrap(), d, "k={k}");
+            }
+        }
+        // The digest sees a one-cell change.
+        let row = vec![0i8; 100];
+        let mut row2 = row.clone();
+        row2[77] = 1;
+        assert_ne!(digest_row(5, 0, &row), digest_row(5, 0, &row2));
+    }
+}
