@@ -90,14 +90,10 @@ pub(crate) struct Counters {
 }
 
 impl Counters {
-    fn add(&self, made: Made, cells: u64) {
-        let c = match made {
-            Made::Hood => &self.hood,
-            Made::Zero => &self.zero,
-            Made::Narrow => &self.narrow,
-            Made::Wide => &self.wide,
-        };
-        c.fetch_add(cells, Ordering::Relaxed);
+    fn add(&self, made: Made) {
+        for (c, n) in [(&self.hood, made.hood), (&self.zero, made.zero), (&self.narrow, made.narrow), (&self.wide, made.wide)] {
+            c.fetch_add(n, Ordering::Relaxed);
+        }
         self.tiles.fetch_add(1, Ordering::Relaxed);
     }
 }

@@ -145,7 +145,7 @@ impl Shared {
                 match compute_tile(&nb, self.narrow, self.skip, &self.pool, &mut scratch) {
                     Ok((tile, made)) => {
                         let rect = self.layout.rect(j, cur.index);
-                        self.counters.add(made, rect.cells());
+                        self.counters.add(made);
                         if let Some(v) = visitor
                             && let Some(view) = TileView::new(self.layout.k, &tile, &rect, window)
                         {

@@ -60,13 +60,13 @@ impl Tile {
     }
 }
 
-/// How a tile was produced, for the sweep's report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Made {
-    Hood,
-    Zero,
-    Narrow,
-    Wide,
+/// How a tile's cells were produced, for the sweep's report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Made {
+    pub hood: u64,
+    pub zero: u64,
+    pub narrow: u64,
+    pub wide: u64,
 }
 
 /// A tile and the already finished neighbours its halo comes from.
@@ -135,10 +135,9 @@ impl Neighbourhood<'_> {
         }
     }
 
-    /// The exact halo for the wide kernel: initial condition outside the quadrant, closed form
-    /// in the hood, stored values elsewhere.
-    fn halo_exact(&self, top: &mut Vec<i64>, left: &mut Vec<i64>) {
-        let r = self.rect();
+    /// The exact halo of `r` (the tile or its left part) for the wide kernel: initial
+    /// condition outside the quadrant, closed form in the hood, stored values elsewhere.
+    fn halo_exact(&self, r: &Rect, top: &mut Vec<i64>, left: &mut Vec<i64>) {
         let k = self.layout.k;
         let (w, h) = (r.w(), r.h());
         let exact = |x: i64, y: i64| -> i64 {
@@ -166,6 +165,19 @@ impl Neighbourhood<'_> {
     }
 }
 
+/// The wide path with the hood from the closed form, for `r`: the tile's rectangle or its left
+/// part (same top-left corner).
+fn wide_rect(nb: &Neighbourhood<'_>, r: &Rect, pool: &Arc<BufPool>, scratch: &mut Scratch) -> Result<TileBuf> {
+    let k = nb.layout.k;
+    let Scratch { top, left, .. } = scratch;
+    nb.halo_exact(r, top, left);
+    let mut cells = TileBuf::pooled(pool, r.w(), r.h());
+    casing_tile(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells).map_err(|(i, row, value)| {
+        Error::ValueRange { x: u64::from(r.x0) + i as u64, y: u64::from(r.y0) + row as u64, value }
+    })?;
+    Ok(cells)
+}
+
 /// Scratch buffers a worker reuses from tile to tile.
 #[derive(Default)]
 pub(crate) struct Scratch {
@@ -187,30 +199,92 @@ pub(crate) fn compute_tile(
 ) -> Result<(Tile, Made)> {
     let r = nb.rect();
     let k = nb.layout.k;
+    let all = r.cells();
     if skip && in_hood(k, u64::from(r.x1 - 1), u64::from(r.y1 - 1)) {
-        return Ok((Tile::Hood, Made::Hood));
+        return Ok((Tile::Hood, Made { hood: all, ..Made::default() }));
     }
     // The hood is closed under moving left or up, so the halo and tile avoid it exactly when
     // the halo's top-left cell (clamped into the quadrant) is outside it.
     let touches_corner = r.x0 < 2 && r.y0 < 2;
     let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
-    if !touches_corner && !touches_hood {
+    if !touches_corner {
         let Scratch { top8, left8, .. } = scratch;
         nb.halo8(top8, left8);
-        if skip && top8.iter().chain(left8.iter()).all(|&v| v == 0) {
-            return Ok((Tile::Zero, Made::Zero));
-        }
-        if let Some(kernel) = narrow {
-            let in_range = top8.iter().chain(left8.iter()).all(|v| v.abs() <= NARROW_LIMIT);
-            if in_range {
+        if !touches_hood {
+            if skip && top8.iter().chain(left8.iter()).all(|&v| v == 0) {
+                return Ok((Tile::Zero, Made { zero: all, ..Made::default() }));
+            }
+            if let Some(kernel) = narrow
+                && in_range(top8)
+                && in_range(left8)
+            {
                 let mut cells = TileBuf::pooled(pool, r.w(), r.h());
                 if kernel(top8, left8, r.w(), r.h(), &mut cells) {
-                    return Ok((Tile::Cells(cells), Made::Narrow));
+                    return Ok((Tile::Cells(cells), Made { narrow: all, ..Made::default() }));
                 }
+            }
+        } else if skip && let Some(kernel) = narrow {
+            if let Some(done) = split_casing(nb, &r, kernel, pool, scratch)? {
+                return Ok(done);
             }
         }
     }
-    Ok((Tile::Cells(wide(nb, &r, skip, pool, scratch)?), Made::Wide))
+    Ok((Tile::Cells(wide(nb, &r, skip, pool, scratch)?), Made { wide: all, ..Made::default() }))
+}
+
+fn in_range(halo: &[i8]) -> bool {
+    halo.iter().all(|v| v.abs() <= NARROW_LIMIT)
+}
+
+/// A tile along the casing, split in two: the columns left of `c` (the hood, by the closed
+/// form, and the few cells between it and the split) by the wide path, the rest by the narrow
+/// kernel. `c` lies two columns right of the widest hood row among the tile's rows and its top
+/// halo, so the narrow part's halo is free of the hood (RULE.md's neighbourhood reaches two
+/// cells). Returns `None` when the split does not pay or the narrow part leaves its range.
+fn split_casing(
+    nb: &Neighbourhood<'_>,
+    r: &Rect,
+    kernel: NarrowFn,
+    pool: &Arc<BufPool>,
+    scratch: &mut Scratch,
+) -> Result<Option<(Tile, Made)>> {
+    let k = nb.layout.k;
+    let (w, h) = (r.w(), r.h());
+    let widest = hood_len(k, u64::from(r.y0.saturating_sub(2)));
+    let c = (widest + 2).saturating_sub(u64::from(r.x0)) as usize;
+    if c + 64 > w {
+        return Ok(None);
+    }
+    // The left part, wide, with the hood from the closed form.
+    let left_rect = Rect { x0: r.x0, y0: r.y0, x1: r.x0 + c as u32, y1: r.y1 };
+    let wide_part = wide_rect(nb, &left_rect, pool, scratch)?;
+    // The right part's halo: the tile's top halo from column x0 + c - 2 on, and the wide
+    // part's last two columns.
+    let Scratch { top8, left8, .. } = scratch;
+    let n = w - c;
+    let mut sub_top = Vec::with_capacity(2 * (n + 2));
+    for row in 0..2 {
+        sub_top.extend_from_slice(&top8[row * (w + 2) + c..(row + 1) * (w + 2)]);
+    }
+    left8.clear();
+    for row in 0..h {
+        left8.extend_from_slice(&wide_part.row(row)[c - 2..c]);
+    }
+    if !in_range(&sub_top) || !in_range(left8) {
+        return Ok(None);
+    }
+    let mut right = TileBuf::pooled(pool, n, h);
+    if !kernel(&sub_top, left8, n, h, &mut right) {
+        return Ok(None);
+    }
+    let mut cells = TileBuf::pooled(pool, w, h);
+    for row in 0..h {
+        let dst = cells.row_mut(row);
+        dst[..c].copy_from_slice(wide_part.row(row));
+        dst[c..].copy_from_slice(right.row(row));
+    }
+    let narrow = (n * h) as u64;
+    Ok(Some((Tile::Cells(cells), Made { narrow, wide: r.cells() - narrow, ..Made::default() })))
 }
 
 /// The wide path: exact halo, exact kernel, then the 8-bit store (refusing values that do
@@ -223,17 +297,13 @@ fn wide(
     pool: &Arc<BufPool>,
     scratch: &mut Scratch,
 ) -> Result<TileBuf> {
+    if closed_form {
+        return wide_rect(nb, r, pool, scratch);
+    }
     let k = nb.layout.k;
     let Scratch { top, left, out, .. } = scratch;
-    nb.halo_exact(top, left);
+    nb.halo_exact(r, top, left);
     let (w, h) = (r.w(), r.h());
-    if closed_form {
-        let mut cells = TileBuf::pooled(pool, w, h);
-        casing_tile(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells).map_err(|(i, row, value)| {
-            Error::ValueRange { x: u64::from(r.x0) + i as u64, y: u64::from(r.y0) + row as u64, value }
-        })?;
-        return Ok(cells);
-    }
     out.clear();
     out.resize(w * h, 0);
     wide_tile(top, left, w, h, out);
