@@ -193,7 +193,11 @@ fn baseline_rows(k: u32, size: u32, mut f: impl FnMut(u64, &[i8])) {
         let hood = (hood_len(k, y) as usize).min(n);
         for (x, (c, &p)) in row.iter_mut().zip(pn).enumerate() {
             let v = i64::from(p) - i64::from(k);
-            *c = if x < hood { v.max(-128) as i8 } else { i8::try_from(v).expect("v outside the hood fits i8") };
+            *c = if x < hood {
+                v.max(-128) as i8
+            } else {
+                i8::try_from(v).expect("v outside the hood fits i8")
+            };
         }
         f(y, &row);
     }
@@ -283,7 +287,8 @@ pub fn run(k: u32, size: u32, kernel: KernelChoice, threads: &[usize], quiet: bo
 
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mib = |b: Option<u64>| b.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
+        let mib =
+            |b: Option<u64>| b.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
         writeln!(
             f,
             "k = {}, board {} x {} ({} cells), statistics only (timed); digest of every cell compared (untimed)",
@@ -292,9 +297,14 @@ impl std::fmt::Display for BenchReport {
             self.size,
             u64::from(self.size).pow(2)
         )?;
-        writeln!(f, "{:<34} {:>7} {:>9} {:>9} {:>14} {:>11}", "run", "threads", "wall s", "cpu s", "cells/s", "peak RSS")?;
+        writeln!(
+            f,
+            "{:<34} {:>7} {:>9} {:>9} {:>14} {:>11}",
+            "run", "threads", "wall s", "cpu s", "cells/s", "peak RSS"
+        )?;
         for r in std::iter::once(&self.baseline).chain(&self.fast) {
-            let name = if r.engine.is_some() { format!("{} ({})", r.name, self.kernel) } else { r.name.clone() };
+            let name =
+                if r.engine.is_some() { format!("{} ({})", r.name, self.kernel) } else { r.name.clone() };
             writeln!(
                 f,
                 "{name:<34} {:>7} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
@@ -340,7 +350,12 @@ mod tests {
         for k in [1u32, 7, 50] {
             let (s, d) = (baseline(k, 300), baseline_digest(k, 300));
             for threads in [1, 2, 3] {
-                let opts = EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
+                let opts = EngineOptions {
+                    threads,
+                    tile_width: Some(64),
+                    band_height: Some(32),
+                    ..Default::default()
+                };
                 assert_eq!(fast(k, 300, &opts).unwrap().0, s, "k={k}");
                 assert_eq!(fast_digest(k, 300, &opts).unwrap(), d, "k={k}");
             }

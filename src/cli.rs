@@ -107,6 +107,12 @@ pub struct RunArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Tile width in columns (tuning; default chosen from the width and threads).
+    #[arg(long, value_name = "W", hide = true)]
+    pub tile_width: Option<u32>,
+    /// Band height in rows (tuning; default 128).
+    #[arg(long, value_name = "H", hide = true)]
+    pub band_height: Option<u32>,
 }
 
 /// `palace render`.
@@ -270,8 +276,19 @@ impl RunArgs {
                 self.kernel.name()
             )));
         }
+        for (flag, v) in [("--tile-width", self.tile_width), ("--band-height", self.band_height)] {
+            if v.is_some_and(|v| !(2..=1 << 20).contains(&v)) {
+                return Err(Error::Usage(format!("{flag} must lie in 2..=1048576")));
+            }
+        }
         Ok(RunConfig {
-            engine: EngineOptions { threads: self.threads, kernel: self.kernel, ..EngineOptions::default() },
+            engine: EngineOptions {
+                threads: self.threads,
+                kernel: self.kernel,
+                tile_width: self.tile_width,
+                band_height: self.band_height,
+                ..EngineOptions::default()
+            },
             quiet: self.quiet,
         })
     }
@@ -342,9 +359,23 @@ impl Cli {
             }
             Command::Bench(a) => {
                 Board::new(a.k, a.size, a.size)?;
-                let run = RunArgs { threads: a.threads, kernel: a.kernel, quiet: a.quiet }.resolve()?;
+                let run = RunArgs {
+                    threads: a.threads,
+                    kernel: a.kernel,
+                    quiet: a.quiet,
+                    tile_width: None,
+                    band_height: None,
+                }
+                .resolve()?;
                 let most = run.engine.resolved_threads();
-                Config::Bench { k: a.k, size: a.size, threads: vec![1, most], kernel: a.kernel, json: a.json, quiet: a.quiet }
+                Config::Bench {
+                    k: a.k,
+                    size: a.size,
+                    threads: vec![1, most],
+                    kernel: a.kernel,
+                    json: a.json,
+                    quiet: a.quiet,
+                }
             }
             Command::Check(a) => {
                 if a.max_k == 0 {

@@ -89,9 +89,13 @@ pub fn run(config: Config) -> Result<ExitCode> {
 fn out(text: &str) -> Result<()> {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
-    let r = o.write_all(text.as_bytes()).and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
+    let r = o
+        .write_all(text.as_bytes())
+        .and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
     match r.and_then(|()| o.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::error::Error::io("standard output", e)),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(crate::error::Error::io("standard output", e))
+        }
         _ => Ok(()),
     }
 }

@@ -177,7 +177,11 @@ mod tests {
         };
         for spread in [1u64, 5, 7, 40, 256] {
             let rows: Vec<Vec<i8>> = (0..40)
-                .map(|i| (0..(i * 37 + i * i) % 700).map(|_| ((rnd() % spread) as i64 - spread as i64 / 2) as i8).collect())
+                .map(|i| {
+                    (0..(i * 37 + i * i) % 700)
+                        .map(|_| ((rnd() % spread) as i64 - spread as i64 / 2) as i8)
+                        .collect()
+                })
                 .collect();
             let slices: Vec<&[i8]> = rows.iter().map(|r| &r[..]).collect();
             let mut want = [0u64; 256];

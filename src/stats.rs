@@ -113,26 +113,32 @@ impl StatsAcc {
         }
         let mut local = [0u64; 256];
         histogram::count(rests.clone(), &mut local);
+        self.add_counts(&local, y0, x0, |v| {
+            for (i, r) in rests.clone().enumerate() {
+                if let Some(p) = r.iter().position(|&c| i64::from(c) == v) {
+                    let y = y0 + i as u64;
+                    return (x0 + hood(y, usize::MAX) as u64 + p as u64, y);
+                }
+            }
+            unreachable!("the value was counted")
+        });
+    }
+
+    /// Adds counts (by `v + 128`) of cells outside the hood in rows from `y0` on, columns from
+    /// `x0` on; `first(v)` finds the first cell (row-major) holding `v`, asked only when it
+    /// could become a new first occurrence of an extreme.
+    fn add_counts(&mut self, local: &[u64; 256], y0: u64, x0: u64, first: impl Fn(i64) -> (u64, u64)) {
         let (Some(lo), Some(hi)) = (local.iter().position(|&c| c > 0), local.iter().rposition(|&c| c > 0))
         else {
-            return; // all hood
+            return;
         };
         for (a, b) in self.hist.iter_mut().zip(local) {
             *a += b;
         }
         let (lo, hi) = (lo as i64 - 128, hi as i64 - 128);
-        // Look for first positions only where these rows could hold a new first occurrence:
-        // a more extreme value, or an equal one starting earlier in row-major order.
-        let could = |m: Option<Extreme>, v: i64, more: bool| m.is_none_or(|m| more || (v == m.v && (y0, x0) < (m.y, m.x)));
-        let first = |v: i64| -> (u64, u64) {
-            for (i, r) in rests.clone().enumerate() {
-                if let Some(p) = r.iter().position(|&c| i64::from(c) == v) {
-                    let y = y0 + i as u64;
-                    let xr = x0 + hood(y, usize::MAX) as u64;
-                    return (xr + p as u64, y);
-                }
-            }
-            unreachable!("the value was counted")
+        // A more extreme value, or an equal one that may lie earlier in row-major order.
+        let could = |m: Option<Extreme>, v: i64, more: bool| {
+            m.is_none_or(|m| more || (v == m.v && (y0, x0) < (m.y, m.x)))
         };
         if could(self.rest.min, lo, self.rest.min.is_none_or(|m| lo < m.v)) {
             let (x, y) = first(lo);
@@ -177,6 +183,24 @@ impl StatsAcc {
         match t.kind {
             TileKind::Zero => self.add_zero_block(y0, y1, x0, x1),
             TileKind::Hood => self.add_hood_block(y0, y1, x0, x1),
+            TileKind::Cells { buf, origin: (tx, ty) } if hood_len(self.k, y0) <= x0 => {
+                // No hood cell in view: count the cells in whatever order the tile keeps them.
+                let (ry0, ry1) = ((t.y0 - ty) as usize, (t.y1 - ty) as usize);
+                let (cx0, cx1) = ((t.x0 - tx) as usize, (t.x1 - tx) as usize);
+                let mut runs = Vec::new();
+                buf.for_each_run(ry0, ry1, cx0, cx1, |r| runs.push(r));
+                let mut local = [0u64; 256];
+                histogram::count(runs.into_iter(), &mut local);
+                self.add_counts(&local, y0, x0, |v| {
+                    for y in t.y0..t.y1 {
+                        let row = t.row(y).expect("cells");
+                        if let Some(p) = row.iter().position(|&c| i64::from(c) == v) {
+                            return (x0 + p as u64, u64::from(y));
+                        }
+                    }
+                    unreachable!("the value was counted")
+                });
+            }
             TileKind::Cells { .. } => {
                 self.add_rows(y0, x0, (t.y0..t.y1).map(|y| t.row(y).expect("cells")));
             }

@@ -4,7 +4,7 @@
 //! exactly when some exact value leaves the limit (never a silent wrong answer).
 
 use palace::kernel::wide::wide_tile;
-use palace::kernel::{KernelChoice, NARROW_LIMIT, TileBuf, available_kernels};
+use palace::kernel::{Arrangement, KernelChoice, NARROW_LIMIT, TileBuf, available_kernels};
 use proptest::prelude::*;
 
 fn narrow_kernels() -> Vec<KernelChoice> {
@@ -20,25 +20,63 @@ fn check(top: &[i8], left: &[i8], w: usize, h: usize) -> Result<bool, TestCaseEr
     let in_range = want.iter().all(|v| (-lim..=lim).contains(v));
     for k in narrow_kernels() {
         let f = k.narrow_fn().unwrap();
-        let mut out = TileBuf::new(w, h);
-        let ok = f(top, left, w, h, &mut out);
-        prop_assert_eq!(ok, in_range, "kernel {:?} w={} h={}: flag", k, w, h);
-        if ok {
+        let arrangements =
+            std::iter::once(Arrangement::Rows).chain(k.diagonal_lanes().map(Arrangement::Diagonal));
+        for arr in arrangements {
+            let mut out = TileBuf::arranged(w, h, arr);
+            let ok = f(top, left, w, h, &mut out);
+            prop_assert_eq!(ok, in_range, "kernel {:?} {:?} w={} h={}: flag", k, arr, w, h);
+            if !ok {
+                continue;
+            }
             for r in 0..h {
                 let got: Vec<i64> = out.row(r).iter().map(|&v| i64::from(v)).collect();
                 prop_assert_eq!(
                     &got[..],
                     &want[r * w..(r + 1) * w],
-                    "kernel {:?} w={} h={} row {}",
+                    "kernel {:?} {:?} w={} h={} row {}",
                     k,
+                    arr,
                     w,
                     h,
                     r
                 );
+                for c in [0, w / 2, w - 1] {
+                    prop_assert_eq!(i64::from(out.at(r, c)), want[r * w + c]);
+                }
             }
+            check_runs(&out, &want, w, h)?;
         }
     }
     Ok(in_range)
+}
+
+/// `for_each_run` covers every sub-rectangle exactly once: compare value counts.
+fn check_runs(out: &TileBuf, want: &[i64], w: usize, h: usize) -> Result<(), TestCaseError> {
+    for (r0, r1, c0, c1) in
+        [(0, h, 0, w), (h / 3, h, w / 4, w), (0, (h + 1) / 2, 0, (w + 1) / 2), (h / 2, h / 2 + 1, w / 3, w)]
+    {
+        if r0 >= r1 || c0 >= c1 {
+            continue;
+        }
+        let mut got = std::collections::BTreeMap::new();
+        let mut cells = 0;
+        out.for_each_run(r0, r1, c0, c1, |run| {
+            cells += run.len();
+            for &v in run {
+                *got.entry(i64::from(v)).or_insert(0) += 1;
+            }
+        });
+        let mut exp = std::collections::BTreeMap::new();
+        for r in r0..r1 {
+            for c in c0..c1 {
+                *exp.entry(want[r * w + c]).or_insert(0) += 1;
+            }
+        }
+        prop_assert_eq!(cells, (r1 - r0) * (c1 - c0), "{:?}: run cells", out.arrangement());
+        prop_assert_eq!(got, exp, "{:?} rows {}..{} cols {}..{}", out.arrangement(), r0, r1, c0, c1);
+    }
+    Ok(())
 }
 
 /// Halo values: mostly the small values the CA produces, sometimes up to the limit.

@@ -91,7 +91,12 @@ pub(crate) struct Counters {
 
 impl Counters {
     fn add(&self, made: Made) {
-        for (c, n) in [(&self.hood, made.hood), (&self.zero, made.zero), (&self.narrow, made.narrow), (&self.wide, made.wide)] {
+        for (c, n) in [
+            (&self.hood, made.hood),
+            (&self.zero, made.zero),
+            (&self.narrow, made.narrow),
+            (&self.wide, made.wide),
+        ] {
             c.fetch_add(n, Ordering::Relaxed);
         }
         self.tiles.fetch_add(1, Ordering::Relaxed);

@@ -27,7 +27,7 @@ use super::{TileView, TileVisitor};
 use crate::error::{Error, Result};
 use crate::geometry::Window;
 use crate::interrupt;
-use crate::kernel::{BufPool, NarrowFn};
+use crate::kernel::{Arrangement, BufPool, NarrowFn};
 use crate::sink::{Row, RowSink};
 use indicatif::ProgressBar;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,6 +72,8 @@ struct Scheduler {
 struct Shared {
     layout: Layout,
     narrow: Option<NarrowFn>,
+    /// How narrow tiles are stored: diagonally when only a tile visitor reads them.
+    arrangement: Arrangement,
     skip: bool,
     pool: Arc<BufPool>,
     sched: Mutex<Scheduler>,
@@ -142,7 +144,7 @@ impl Shared {
                     above: prev.as_ref().map(|p| p.tiles[j].wait()),
                     left: if j > 0 { cur.tiles[j - 1].get() } else { None },
                 };
-                match compute_tile(&nb, self.narrow, self.skip, &self.pool, &mut scratch) {
+                match compute_tile(&nb, self.narrow, self.arrangement, self.skip, &self.pool, &mut scratch) {
                     Ok((tile, made)) => {
                         let rect = self.layout.rect(j, cur.index);
                         self.counters.add(made);
@@ -208,9 +210,14 @@ pub(crate) fn run(
         permit_tx.send(()).expect("fresh channel has room");
     }
     let (band_tx, band_rx) = channel::<Arc<Band>>();
+    let arrangement = match (&output, opts.kernel.diagonal_lanes()) {
+        (Output::Tiles(_), Some(lanes)) => Arrangement::Diagonal(lanes),
+        _ => Arrangement::Rows,
+    };
     let shared = Shared {
         layout,
         narrow,
+        arrangement,
         skip: opts.skip,
         pool: Arc::default(),
         sched: Mutex::new(Scheduler { next: 0, last: None, to_consumer: Some(band_tx), permits: permit_rx }),

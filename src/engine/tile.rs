@@ -14,7 +14,7 @@
 use super::layout::{Layout, Rect};
 use crate::error::{Error, Result};
 use crate::kernel::wide::{casing_tile, wide_tile};
-use crate::kernel::{BufPool, NARROW_LIMIT, NarrowFn, TileBuf};
+use crate::kernel::{Arrangement, BufPool, NARROW_LIMIT, NarrowFn, TileBuf};
 use crate::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ impl Tile {
         match self {
             Tile::Zero => 0,
             Tile::Hood => hood_sentinel(k, u64::from(x), u64::from(y)),
-            Tile::Cells(c) => c.row((y - rect.y0) as usize)[(x - rect.x0) as usize],
+            Tile::Cells(c) => c.at((y - rect.y0) as usize, (x - rect.x0) as usize),
             Tile::Aborted => unreachable!("an aborted tile is never read"),
         }
     }
@@ -47,9 +47,9 @@ impl Tile {
         debug_assert_eq!(out.len(), (xb - xa) as usize);
         match self {
             Tile::Zero => out.fill(0),
-            Tile::Cells(c) => out.copy_from_slice(
-                &c.row((y - rect.y0) as usize)[(xa - rect.x0) as usize..(xb - rect.x0) as usize],
-            ),
+            Tile::Cells(c) => {
+                c.copy_row((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize, out)
+            }
             Tile::Hood => {
                 for (o, x) in out.iter_mut().zip(xa..xb) {
                     *o = hood_sentinel(k, u64::from(x), u64::from(y));
@@ -167,11 +167,16 @@ impl Neighbourhood<'_> {
 
 /// The wide path with the hood from the closed form, for `r`: the tile's rectangle or its left
 /// part (same top-left corner).
-fn wide_rect(nb: &Neighbourhood<'_>, r: &Rect, pool: &Arc<BufPool>, scratch: &mut Scratch) -> Result<TileBuf> {
+fn wide_rect(
+    nb: &Neighbourhood<'_>,
+    r: &Rect,
+    pool: &Arc<BufPool>,
+    scratch: &mut Scratch,
+) -> Result<TileBuf> {
     let k = nb.layout.k;
     let Scratch { top, left, .. } = scratch;
     nb.halo_exact(r, top, left);
-    let mut cells = TileBuf::pooled(pool, r.w(), r.h());
+    let mut cells = TileBuf::pooled(pool, r.w(), r.h(), Arrangement::Rows);
     casing_tile(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells).map_err(|(i, row, value)| {
         Error::ValueRange { x: u64::from(r.x0) + i as u64, y: u64::from(r.y0) + row as u64, value }
     })?;
@@ -188,11 +193,12 @@ pub(crate) struct Scratch {
     out: Vec<i64>,
 }
 
-/// Computes one tile. `narrow` is the narrow kernel to try (or none), `skip` enables the
-/// closed-form and quiet-region fills.
+/// Computes one tile. `narrow` is the narrow kernel to try (or none), and `arrangement` how
+/// it should store the tile; `skip` enables the closed-form and quiet-region fills.
 pub(crate) fn compute_tile(
     nb: &Neighbourhood<'_>,
     narrow: Option<NarrowFn>,
+    arrangement: Arrangement,
     skip: bool,
     pool: &Arc<BufPool>,
     scratch: &mut Scratch,
@@ -218,7 +224,7 @@ pub(crate) fn compute_tile(
                 && in_range(top8)
                 && in_range(left8)
             {
-                let mut cells = TileBuf::pooled(pool, r.w(), r.h());
+                let mut cells = TileBuf::pooled(pool, r.w(), r.h(), arrangement);
                 if kernel(top8, left8, r.w(), r.h(), &mut cells) {
                     return Ok((Tile::Cells(cells), Made { narrow: all, ..Made::default() }));
                 }
@@ -273,11 +279,11 @@ fn split_casing(
     if !in_range(&sub_top) || !in_range(left8) {
         return Ok(None);
     }
-    let mut right = TileBuf::pooled(pool, n, h);
+    let mut right = TileBuf::pooled(pool, n, h, Arrangement::Rows);
     if !kernel(&sub_top, left8, n, h, &mut right) {
         return Ok(None);
     }
-    let mut cells = TileBuf::pooled(pool, w, h);
+    let mut cells = TileBuf::pooled(pool, w, h, Arrangement::Rows);
     for row in 0..h {
         let dst = cells.row_mut(row);
         dst[..c].copy_from_slice(wide_part.row(row));
@@ -307,7 +313,7 @@ fn wide(
     out.clear();
     out.resize(w * h, 0);
     wide_tile(top, left, w, h, out);
-    let mut cells = TileBuf::pooled(pool, w, h);
+    let mut cells = TileBuf::pooled(pool, w, h, Arrangement::Rows);
     for row in 0..h {
         let y = r.y0 + row as u32;
         let hood_end = hood_len(k, u64::from(y)).saturating_sub(u64::from(r.x0)) as usize;

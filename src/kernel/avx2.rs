@@ -20,7 +20,7 @@
 //! two blocks of 32 rows run interleaved: the lower block lags the upper one by 32 steps and
 //! takes its two halo rows straight from the upper block's vector of the same iteration.
 
-use super::{HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
+use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
 use std::arch::x86_64::*;
 
 const L: usize = 32;
@@ -61,6 +61,8 @@ struct Chain {
     acc: [__m256i; 4],
     range: __m256i,
     chunk: [__m256i; L],
+    /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
+    diag: Option<*mut i8>,
 }
 
 impl Chain {
@@ -79,6 +81,7 @@ impl Chain {
             acc: [zero; 4],
             range: zero,
             chunk: [zero; L],
+            diag: None,
         }
     }
 
@@ -129,13 +132,19 @@ impl Chain {
         ];
     }
 
-    /// Keeps `V_t` for the transpose; true when a full (or the last) chunk is ready.
+    /// Keeps `V_t`: stores it in place (diagonal arrangement) or for the transpose (rows);
+    /// true when a full (or the last) chunk is ready to transpose.
     #[inline(always)]
     fn keep(&mut self, v: __m256i, t: isize, last: isize) -> bool {
         if t < 0 {
             return false;
         }
         let s = t as usize;
+        if let Some(base) = self.diag {
+            // SAFETY: the block holds w + L - 1 steps of L bytes and t < last = w + L - 1.
+            unsafe { _mm256_storeu_si256(base.add(s * L).cast(), v) };
+            return false;
+        }
         self.chunk[s % L] = v;
         s % L == L - 1 || t == last - 1
     }
@@ -174,8 +183,18 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
     let rows_b = L.min(h - r0 - rows_a);
     let mut a = Chain::new(left, r0, rows_a);
     let mut b = Chain::new(left, r0 + rows_a, rows_b);
-    let col0: Vec<usize> = (0..h).map(|r| out.col0(r)).collect();
+    let diagonal = out.arrangement() == Arrangement::Diagonal(L);
+    assert!(diagonal || out.arrangement() == Arrangement::Rows, "unsupported arrangement");
+    let col0: Vec<usize> = if diagonal { Vec::new() } else { (0..h).map(|r| out.col0(r)).collect() };
+    let (blk_a, blk_b) = if diagonal { (out.block0(r0 / L), out.block0(r0 / L + 1)) } else { (0, 0) };
     let base = out.raw_mut().as_mut_ptr();
+    if diagonal {
+        // SAFETY: both offsets lie inside the buffer (block r0 / L + 1 exists when rows_b > 0).
+        unsafe {
+            a.diag = Some(base.add(blk_a));
+            b.diag = (rows_b > 0).then(|| base.add(blk_b));
+        }
+    }
     let last = (w + L - 1) as isize; // each block's steps run over -4..last
     let end = if rows_b > 0 { last + L as isize } else { last };
     let zero = _mm256_setzero_si256();

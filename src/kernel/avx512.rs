@@ -5,7 +5,7 @@
 //! two-table byte permute (`vpermt2b`, VBMI) against a broadcast of the halo pair; palace
 //! signs are mask registers (`vpmovb2m`), and the palace terms are masked adds.
 
-use super::{HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
+use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
 use std::arch::x86_64::*;
 
 const L: usize = 64;
@@ -28,7 +28,9 @@ pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBu
     assert_eq!((out.width(), out.height()), (w, h));
     let mut btop = vec![0i8; 2 * (w + 2)];
     let mut hal = vec![0i8; HOFF + 2 * (w + L + 8)];
-    let col0: Vec<usize> = (0..h).map(|r| out.col0(r)).collect();
+    let diagonal = out.arrangement() == Arrangement::Diagonal(L);
+    assert!(diagonal || out.arrangement() == Arrangement::Rows, "unsupported arrangement");
+    let col0: Vec<usize> = if diagonal { Vec::new() } else { (0..h).map(|r| out.col0(r)).collect() };
     let mut ok = true;
     for r0 in (0..h).step_by(2 * L) {
         block_top(top, left, out, r0, &mut btop);
@@ -61,6 +63,8 @@ struct Chain {
     acc: [__m512i; 4],
     range: __m512i,
     chunk: [__m512i; L],
+    /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
+    diag: Option<*mut i8>,
 }
 
 impl Chain {
@@ -78,6 +82,7 @@ impl Chain {
             acc: [zero; 4],
             range: zero,
             chunk: [zero; L],
+            diag: None,
         }
     }
 
@@ -126,13 +131,19 @@ impl Chain {
         ];
     }
 
-    /// Keeps `V_t` for the transpose; true when a full (or the last) chunk is ready.
+    /// Keeps `V_t`: stores it in place (diagonal arrangement) or for the transpose (rows);
+    /// true when a full (or the last) chunk is ready to transpose.
     #[inline(always)]
     fn keep(&mut self, v: __m512i, t: isize, last: isize) -> bool {
         if t < 0 {
             return false;
         }
         let s = t as usize;
+        if let Some(base) = self.diag {
+            // SAFETY: the block holds w + L - 1 steps of L bytes and t < last = w + L - 1.
+            unsafe { _mm512_storeu_si512(base.add(s * L).cast(), v) };
+            return false;
+        }
         self.chunk[s % L] = v;
         s % L == L - 1 || t == last - 1
     }
@@ -176,6 +187,15 @@ unsafe fn block_pair(
     let rows_b = L.min(h - r0 - rows_a);
     let mut a = Chain::new(left, r0, rows_a);
     let mut b = Chain::new(left, r0 + rows_a, rows_b);
+    if out.arrangement() == Arrangement::Diagonal(L) {
+        let (blk_a, blk_b) = (out.block0(r0 / L), out.block0(r0 / L + 1));
+        let base = out.raw_mut().as_mut_ptr();
+        // SAFETY: both offsets lie inside the buffer (block r0 / L + 1 exists when rows_b > 0).
+        unsafe {
+            a.diag = Some(base.add(blk_a));
+            b.diag = (rows_b > 0).then(|| base.add(blk_b));
+        }
+    }
     // Permute indices: lane j takes lane j - 1 (S1) or j - 2 (S2) of V; the bottom lanes take
     // bytes 62 and 63 of the second table, which hold the rows above the block.
     let mut i1 = [0i8; L];

@@ -22,7 +22,7 @@ pub mod portable;
 pub mod wide;
 
 use clap::ValueEnum;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Values the narrow kernels accept as inputs and produce without flagging. With all six
 /// inputs within +-24, `|a - b - c + e + f + p| <= 5 * 24 + 5 = 125`, so 8-bit arithmetic is
@@ -36,7 +36,9 @@ pub const ROW_SKEW: usize = 64;
 /// 125 columns past the row's end plus a skew of at most 63 minus the lane; see the kernels).
 const ROW_SLACK: usize = 126;
 
-/// A narrow kernel: computes a `w x h` tile from its 8-bit halo into `out` and returns
+/// A narrow kernel: computes a `w x h` tile from its 8-bit halo into `out` (in `out`'s
+/// arrangement, which must be rows unless the kernel has [`KernelChoice::diagonal_lanes`]) and
+/// returns
 /// `false` if some value left `-NARROW_LIMIT..=NARROW_LIMIT` (the tile must then be recomputed
 /// by the wide kernel). The halo layout is that of [`wide::wide_tile`]: `top` holds rows
 /// `y0 - 2` and `y0 - 1` over columns `x0 - 2 .. x0 + w`, `left` the two cells left of each
@@ -47,46 +49,80 @@ pub type NarrowFn = fn(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut Ti
 #[derive(Debug, Default)]
 pub struct BufPool(Mutex<Vec<Box<[i8]>>>);
 
-/// The cells of a computed tile: `h` rows of `w` values. Row `r` starts at
-/// `r * stride + r % ROW_SKEW` from a 64-byte aligned origin, with slack after it that vector
-/// kernels may scribble on (see [`TileBuf::col0`]).
+/// How a [`TileBuf`] arranges its cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrangement {
+    /// Row-major: row `r` starts at `r * stride + r % ROW_SKEW` from a 64-byte aligned origin,
+    /// with slack after it that vector kernels may scribble on (see [`TileBuf::col0`]).
+    Rows,
+    /// As a vector kernel computes them: blocks of `lanes` rows, each block the sequence of its
+    /// steps, step `s` holding lane `i` = the cell at row `block * lanes + i`, column `s - i`.
+    /// No transpose is needed; rows are assembled on demand. For consumers that do not care
+    /// about order (statistics), and only from the vector kernels.
+    Diagonal(usize),
+}
+
+/// The cells of a computed tile, `h` rows of `w` values, in one of two [`Arrangement`]s.
 #[derive(Debug)]
 pub struct TileBuf {
     data: Box<[i8]>,
     origin: usize,
     w: usize,
     h: usize,
+    arrangement: Arrangement,
+    /// Rows: the row stride. Diagonal: the block stride.
     stride: usize,
+    /// Diagonal only: the cells row-major, made on first demand.
+    rows: OnceLock<Box<[i8]>>,
     pool: Option<Arc<BufPool>>,
 }
 
 impl TileBuf {
-    fn layout(w: usize, h: usize) -> (usize, usize) {
-        let stride = (w + ROW_SLACK).next_multiple_of(64);
-        (stride, stride * h + 64)
+    fn layout(w: usize, h: usize, arrangement: Arrangement) -> (usize, usize) {
+        match arrangement {
+            Arrangement::Rows => {
+                let stride = (w + ROW_SLACK).next_multiple_of(64);
+                (stride, stride * h + 64)
+            }
+            Arrangement::Diagonal(lanes) => {
+                let stride = (w + lanes - 1) * lanes;
+                (stride, stride * h.div_ceil(lanes) + 64)
+            }
+        }
     }
 
-    fn with_data(data: Box<[i8]>, w: usize, h: usize, pool: Option<Arc<BufPool>>) -> Self {
-        let (stride, _) = Self::layout(w, h);
+    fn with_data(
+        data: Box<[i8]>,
+        w: usize,
+        h: usize,
+        arrangement: Arrangement,
+        pool: Option<Arc<BufPool>>,
+    ) -> Self {
+        let (stride, _) = Self::layout(w, h, arrangement);
         let origin = data.as_ptr().align_offset(64);
-        TileBuf { data, origin, w, h, stride, pool }
+        TileBuf { data, origin, w, h, arrangement, stride, rows: OnceLock::new(), pool }
     }
 
-    /// A fresh zeroed buffer.
+    /// A fresh zeroed row-major buffer.
     pub fn new(w: usize, h: usize) -> Self {
-        let (_, len) = Self::layout(w, h);
-        Self::with_data(vec![0i8; len].into_boxed_slice(), w, h, None)
+        Self::arranged(w, h, Arrangement::Rows)
+    }
+
+    /// A fresh zeroed buffer in the given arrangement.
+    pub fn arranged(w: usize, h: usize, arrangement: Arrangement) -> Self {
+        let (_, len) = Self::layout(w, h, arrangement);
+        Self::with_data(vec![0i8; len].into_boxed_slice(), w, h, arrangement, None)
     }
 
     /// A buffer from `pool` (contents unspecified), returned to it on drop.
-    pub fn pooled(pool: &Arc<BufPool>, w: usize, h: usize) -> Self {
-        let (_, need) = Self::layout(w, h);
+    pub fn pooled(pool: &Arc<BufPool>, w: usize, h: usize, arrangement: Arrangement) -> Self {
+        let (_, need) = Self::layout(w, h, arrangement);
         let recycled = {
             let mut free = pool.0.lock().expect("pool lock");
             free.iter().position(|b| b.len() == need).map(|i| free.swap_remove(i))
         };
         let data = recycled.unwrap_or_else(|| vec![0i8; need].into_boxed_slice());
-        Self::with_data(data, w, h, Some(Arc::clone(pool)))
+        Self::with_data(data, w, h, arrangement, Some(Arc::clone(pool)))
     }
 
     /// Width in cells.
@@ -99,32 +135,137 @@ impl TileBuf {
         self.h
     }
 
-    /// Offset in the raw buffer of row `r`, column 0. A vector kernel may write row `r` from
-    /// `col0(r) - r % ROW_SKEW` to `col0(r) + w + 126 - r % ROW_SKEW`.
+    /// How the cells are arranged.
+    pub fn arrangement(&self) -> Arrangement {
+        self.arrangement
+    }
+
+    /// Rows arrangement: offset in the raw buffer of row `r`, column 0. A vector kernel may
+    /// write row `r` from `col0(r) - r % ROW_SKEW` to `col0(r) + w + 126 - r % ROW_SKEW`.
     #[inline]
     pub fn col0(&self, r: usize) -> usize {
+        debug_assert_eq!(self.arrangement, Arrangement::Rows);
         self.origin + r * self.stride + r % ROW_SKEW
     }
 
-    /// Row `r`.
+    /// Diagonal arrangement: offset in the raw buffer of block `b`'s step 0.
+    #[inline]
+    pub fn block0(&self, b: usize) -> usize {
+        debug_assert!(matches!(self.arrangement, Arrangement::Diagonal(_)));
+        self.origin + b * self.stride
+    }
+
+    /// The cell at row `r`, column `c`.
+    #[inline]
+    pub fn at(&self, r: usize, c: usize) -> i8 {
+        debug_assert!(r < self.h && c < self.w);
+        match self.arrangement {
+            Arrangement::Rows => self.data[self.col0(r) + c],
+            Arrangement::Diagonal(l) => self.data[self.block0(r / l) + (c + r % l) * l + r % l],
+        }
+    }
+
+    /// Copies row `r`, columns `c0..c1`, to `out` (without assembling the whole row).
+    pub fn copy_row(&self, r: usize, c0: usize, c1: usize, out: &mut [i8]) {
+        match self.arrangement {
+            Arrangement::Rows => out.copy_from_slice(&self.row(r)[c0..c1]),
+            Arrangement::Diagonal(l) => {
+                let (base, lane) = (self.block0(r / l), r % l);
+                for (o, c) in out.iter_mut().zip(c0..c1) {
+                    *o = self.data[base + (c + lane) * l + lane];
+                }
+            }
+        }
+    }
+
+    /// Row `r`. In the diagonal arrangement the first call assembles all rows (kept with the
+    /// tile), so call it only where rows are really needed.
     #[inline]
     pub fn row(&self, r: usize) -> &[i8] {
         debug_assert!(r < self.h);
-        &self.data[self.col0(r)..][..self.w]
+        match self.arrangement {
+            Arrangement::Rows => &self.data[self.col0(r)..][..self.w],
+            Arrangement::Diagonal(_) => {
+                let rows = self.rows.get_or_init(|| {
+                    let mut all = vec![0i8; self.w * self.h];
+                    for (rr, row) in all.chunks_exact_mut(self.w).enumerate() {
+                        self.copy_row(rr, 0, self.w, row);
+                    }
+                    all.into_boxed_slice()
+                });
+                &rows[r * self.w..][..self.w]
+            }
+        }
     }
 
-    /// Row `r`, writable.
+    /// Row `r`, writable (rows arrangement only).
     #[inline]
     pub fn row_mut(&mut self, r: usize) -> &mut [i8] {
+        assert_eq!(self.arrangement, Arrangement::Rows, "row_mut on a diagonal tile");
         debug_assert!(r < self.h);
         let c = self.col0(r);
         &mut self.data[c..][..self.w]
     }
 
-    /// The raw buffer, for vector kernels (see [`TileBuf::col0`] for where they may write).
+    /// The raw buffer, for vector kernels (see [`TileBuf::col0`] and [`TileBuf::block0`] for
+    /// where they may write).
     #[inline]
     pub fn raw_mut(&mut self) -> &mut [i8] {
         &mut self.data
+    }
+
+    /// Calls `f` on contiguous runs of cells that together cover rows `r0..r1`, columns
+    /// `c0..c1` exactly once, in no particular order: for order-independent consumers, without
+    /// assembling rows.
+    pub fn for_each_run<'s>(
+        &'s self,
+        r0: usize,
+        r1: usize,
+        c0: usize,
+        c1: usize,
+        mut f: impl FnMut(&'s [i8]),
+    ) {
+        match self.arrangement {
+            Arrangement::Rows => {
+                for r in r0..r1 {
+                    f(&self.row(r)[c0..c1]);
+                }
+            }
+            Arrangement::Diagonal(l) => {
+                for b in r0 / l..r1.div_ceil(l) {
+                    let base = self.block0(b);
+                    let top = b * l;
+                    // Lanes of this block inside the rows wanted.
+                    let (la, lb) = (r0.saturating_sub(top), (r1 - top).min(l));
+                    if la >= lb {
+                        continue;
+                    }
+                    let (c0, c1) = (c0 as isize, c1 as isize);
+                    let (la, lb) = (la as isize, lb as isize);
+                    // Step s holds lanes i with c0 <= s - i < c1: a contiguous range.
+                    let lanes = |s: isize| ((s - c1 + 1).max(la), (s - c0 + 1).min(lb));
+                    let (first, last) = (c0 + la, c1 - 1 + lb - 1);
+                    // Steps whose lanes are the whole block form one contiguous run.
+                    let (full0, full1) =
+                        if la == 0 && lb == l as isize { (lb - 1 + c0, c1 - 1 + la) } else { (1, 0) };
+                    let mut s = first;
+                    while s <= last {
+                        if s == full0 && full0 <= full1 {
+                            let start = base + s as usize * l;
+                            f(&self.data[start..start + (full1 - full0 + 1) as usize * l]);
+                            s = full1 + 1;
+                            continue;
+                        }
+                        let (a, z) = lanes(s);
+                        if a < z {
+                            let start = base + s as usize * l;
+                            f(&self.data[start + a as usize..start + z as usize]);
+                        }
+                        s += 1;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -154,7 +295,7 @@ pub(crate) fn block_top(top: &[i8], left: &[i8], out: &TileBuf, r0: usize, btop:
         let dst = &mut btop[q * (w + 2)..(q + 1) * (w + 2)];
         dst[0] = left[2 * r];
         dst[1] = left[2 * r + 1];
-        dst[2..].copy_from_slice(out.row(r));
+        out.copy_row(r, 0, w, &mut dst[2..]);
     }
 }
 
@@ -265,6 +406,16 @@ impl KernelChoice {
                 }
             }
             k => k,
+        }
+    }
+
+    /// The rows per block of the resolved kernel if it can store tiles in the diagonal
+    /// [`Arrangement`] (the vector kernels), else `None`.
+    pub fn diagonal_lanes(self) -> Option<usize> {
+        match self.resolve() {
+            KernelChoice::Avx2 => Some(32),
+            KernelChoice::Avx512 => Some(64),
+            _ => None,
         }
     }
 
