@@ -53,9 +53,12 @@ fn check(top: &[i8], left: &[i8], w: usize, h: usize) -> Result<bool, TestCaseEr
 
 /// `for_each_run` covers every sub-rectangle exactly once: compare value counts.
 fn check_runs(out: &TileBuf, want: &[i64], w: usize, h: usize) -> Result<(), TestCaseError> {
-    for (r0, r1, c0, c1) in
-        [(0, h, 0, w), (h / 3, h, w / 4, w), (0, (h + 1) / 2, 0, (w + 1) / 2), (h / 2, h / 2 + 1, w / 3, w)]
-    {
+    for (r0, r1, c0, c1) in [
+        (0, h, 0, w),
+        (h / 3, h, w / 4, w),
+        (0, h.div_ceil(2), 0, w.div_ceil(2)),
+        (h / 2, h / 2 + 1, w / 3, w),
+    ] {
         if r0 >= r1 || c0 >= c1 {
             continue;
         }

@@ -229,10 +229,11 @@ pub(crate) fn compute_tile(
                     return Ok((Tile::Cells(cells), Made { narrow: all, ..Made::default() }));
                 }
             }
-        } else if skip && let Some(kernel) = narrow {
-            if let Some(done) = split_casing(nb, &r, kernel, pool, scratch)? {
-                return Ok(done);
-            }
+        } else if skip
+            && let Some(kernel) = narrow
+            && let Some(done) = split_casing(nb, &r, kernel, pool, scratch)?
+        {
+            return Ok(done);
         }
     }
     Ok((Tile::Cells(wide(nb, &r, skip, pool, scratch)?), Made { wide: all, ..Made::default() }))
