@@ -113,21 +113,27 @@ impl StatsAcc {
         }
         let mut local = [0u64; 256];
         histogram::count(rests.clone(), &mut local);
-        self.add_counts(&local, y0, x0, |v| {
-            for (i, r) in rests.clone().enumerate() {
+        self.add_counts(&local, y0, x0, |v, until| {
+            for (i, r) in rests.clone().enumerate().take_while(|(i, _)| y0 + *i as u64 <= until) {
                 if let Some(p) = r.iter().position(|&c| i64::from(c) == v) {
                     let y = y0 + i as u64;
-                    return (x0 + hood(y, usize::MAX) as u64 + p as u64, y);
+                    return Some((x0 + hood(y, usize::MAX) as u64 + p as u64, y));
                 }
             }
-            unreachable!("the value was counted")
+            None
         });
     }
 
     /// Adds counts (by `v + 128`) of cells outside the hood in rows from `y0` on, columns from
-    /// `x0` on; `first(v)` finds the first cell (row-major) holding `v`, asked only when it
-    /// could become a new first occurrence of an extreme.
-    fn add_counts(&mut self, local: &[u64; 256], y0: u64, x0: u64, first: impl Fn(i64) -> (u64, u64)) {
+    /// `x0` on. `first(v, until)` finds the first cell `(x, y)` (row-major) holding `v` in rows up
+    /// to `until`; it is asked only when that could be a new first occurrence of an extreme.
+    fn add_counts(
+        &mut self,
+        local: &[u64; 256],
+        y0: u64,
+        x0: u64,
+        mut first: impl FnMut(i64, u64) -> Option<(u64, u64)>,
+    ) {
         let (Some(lo), Some(hi)) = (local.iter().position(|&c| c > 0), local.iter().rposition(|&c| c > 0))
         else {
             return;
@@ -140,12 +146,16 @@ impl StatsAcc {
         let could = |m: Option<Extreme>, v: i64, more: bool| {
             m.is_none_or(|m| more || (v == m.v && (y0, x0) < (m.y, m.x)))
         };
-        if could(self.rest.min, lo, self.rest.min.is_none_or(|m| lo < m.v)) {
-            let (x, y) = first(lo);
+        // Rows after the current extreme's cannot hold an earlier occurrence of the same value.
+        let until = |m: Option<Extreme>, v: i64| m.filter(|m| m.v == v).map_or(u64::MAX, |m| m.y);
+        if could(self.rest.min, lo, self.rest.min.is_none_or(|m| lo < m.v))
+            && let Some((x, y)) = first(lo, until(self.rest.min, lo))
+        {
             self.rest.see_min(lo, x, y);
         }
-        if could(self.rest.max, hi, self.rest.max.is_none_or(|m| hi > m.v)) {
-            let (x, y) = first(hi);
+        if could(self.rest.max, hi, self.rest.max.is_none_or(|m| hi > m.v))
+            && let Some((x, y)) = first(hi, until(self.rest.max, hi))
+        {
             self.rest.see_max(hi, x, y);
         }
     }
@@ -191,14 +201,16 @@ impl StatsAcc {
                 buf.for_each_run(ry0, ry1, cx0, cx1, |r| runs.push(r));
                 let mut local = [0u64; 256];
                 histogram::count(runs.into_iter(), &mut local);
-                self.add_counts(&local, y0, x0, |v| {
-                    for y in t.y0..t.y1 {
-                        let row = t.row(y).expect("cells");
+                let mut row = vec![0i8; cx1 - cx0];
+                self.add_counts(&local, y0, x0, |v, until| {
+                    // Row by row without assembling the tile's rows (rarely needed).
+                    for y in (t.y0..t.y1).take_while(|&y| u64::from(y) <= until) {
+                        buf.copy_row((y - ty) as usize, cx0, cx1, &mut row);
                         if let Some(p) = row.iter().position(|&c| i64::from(c) == v) {
-                            return (x0 + p as u64, u64::from(y));
+                            return Some((x0 + p as u64, u64::from(y)));
                         }
                     }
-                    unreachable!("the value was counted")
+                    None
                 });
             }
             TileKind::Cells { .. } => {

@@ -57,10 +57,18 @@ pub fn casing_tile(
         cur[0] = left[2 * r];
         cur[1] = left[2 * r + 1];
         let dst = out.row_mut(r);
-        for i in 0..hood {
+        // Along a row the hood's values rise by 1 or 2 per column up to -1, so all but its
+        // last 128 cells are below -128 (stored as -128), and the rule reads back only its
+        // last few cells (the neighbourhood reaches two columns left and two rows up, and the
+        // hood's edge moves at most two columns per row).
+        let deep = hood.saturating_sub(128);
+        dst[..deep].fill(i8::MIN);
+        for i in deep..hood {
             let v = hood_value(k, x0 + i as u64, y);
-            cur[i + 2] = v;
             dst[i] = v.max(i64::from(i8::MIN)) as i8;
+            if i + 8 >= hood {
+                cur[i + 2] = v;
+            }
         }
         for i in hood..w {
             let v = rule(up2[i], up2[i + 1], up1[i], up1[i + 1], cur[i + 1], up1[i + 2]);
