@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use palace::engine::EngineOptions;
+use palace::engine::{EngineOptions, TileKind, TileView, TileVisitor, sweep_tiles};
 use palace::geometry::Window;
 use palace::kernel::KernelChoice;
 use palace::reference::reference_values;
@@ -59,6 +59,33 @@ fn fills_agree_with_computation() {
 }
 
 #[test]
+fn casing_tiles_split_at_every_offset() {
+    // Tiles along the casing are split into a wide part and a narrow part; sweep many tile
+    // widths and band heights so the split column takes every offset from the tile's edge.
+    for k in [40u32, 77, 130] {
+        let win = Window::new(0, 0, 3 * k, 3 * k);
+        let want = direct_window(k, win);
+        for tile_width in (66..140).step_by(3) {
+            for band_height in [2u32, 3, 5, 8, 13] {
+                let o = EngineOptions {
+                    threads: 2,
+                    kernel: KernelChoice::Auto,
+                    skip: true,
+                    tile_width: Some(tile_width),
+                    band_height: Some(band_height),
+                };
+                assert_same(
+                    &engine_window(k, win, &o),
+                    &want,
+                    win.width(),
+                    &format!("k={k} tiles {tile_width}x{band_height}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn reference_ca_equals_direct_definition() {
     for k in [1u32, 2, 3, 5, 7, 10, 37, 100] {
         let n = (3 * k as usize).max(90);
@@ -89,8 +116,62 @@ fn hood_closed_form_and_symmetry() {
     }
 }
 
+/// Collects the window's exact values from tile views (the tile-visitor mode, where the
+/// vector kernels keep tiles in their diagonal arrangement).
+struct Grid {
+    win: Window,
+    cells: std::sync::Mutex<Vec<Option<i64>>>,
+}
+
+impl TileVisitor for Grid {
+    fn visit(&self, _worker: usize, t: &TileView<'_>) {
+        let mut cells = self.cells.lock().unwrap();
+        let w = self.win.width() as usize;
+        for y in t.y0..t.y1 {
+            for x in t.x0..t.x1 {
+                let v = match t.kind {
+                    TileKind::Zero => 0,
+                    TileKind::Hood => hood_value(t.k, u64::from(x), u64::from(y)),
+                    TileKind::Cells { .. } if in_hood(t.k, u64::from(x), u64::from(y)) => {
+                        hood_value(t.k, u64::from(x), u64::from(y))
+                    }
+                    TileKind::Cells { .. } => i64::from(t.row(y).unwrap()[(x - t.x0) as usize]),
+                };
+                let i = (y - self.win.y0) as usize * w + (x - self.win.x0) as usize;
+                assert!(cells[i].is_none(), "cell ({x}, {y}) visited twice");
+                cells[i] = Some(v);
+            }
+        }
+    }
+}
+
+fn tiles_window(k: u32, win: Window, o: &EngineOptions) -> Vec<i64> {
+    let g = Grid { win, cells: std::sync::Mutex::new(vec![None; win.cells() as usize]) };
+    sweep_tiles(k, win, o, &g, &indicatif::ProgressBar::hidden()).unwrap();
+    g.cells.into_inner().unwrap().into_iter().map(|c| c.expect("every cell visited")).collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// The tile-visitor mode (diagonal tiles for the vector kernels) on random windows and
+    /// tilings: every cell visited once, with the direct definition's value.
+    #[test]
+    fn tile_visitor_mode_matches(
+        k in 1u32..200,
+        n in 40u32..400,
+        fx in 0.0f64..0.5, fy in 0.0f64..0.5,
+        tile_width in prop_oneof![2u32..40, 60u32..300],
+        band_height in prop_oneof![2u32..40, 60u32..200],
+        threads in 1usize..4,
+        kernel_i in 0usize..8,
+    ) {
+        let win = Window::new((n as f64 * fx) as u32, (n as f64 * fy) as u32, n, n);
+        let ks = kernels();
+        let kernel = ks[kernel_i % ks.len()];
+        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height) };
+        prop_assert_eq!(tiles_window(k, win, &o), direct_window(k, win));
+    }
 
     /// Random k, board, window, tiling, kernel and thread count.
     #[test]

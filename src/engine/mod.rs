@@ -276,6 +276,25 @@ mod tests {
         out
     }
 
+    /// A panicking visitor must surface as a panic of the caller, not hang the sweep.
+    #[test]
+    fn a_worker_panic_is_raised_not_hung() {
+        struct Boom;
+        impl TileVisitor for Boom {
+            fn visit(&self, _: usize, t: &TileView<'_>) {
+                assert!(t.y0 < 300, "deliberate test panic");
+            }
+        }
+        for threads in [1, 2, 3] {
+            let o =
+                EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
+            let r = std::panic::catch_unwind(|| {
+                sweep_tiles(5, Window::new(0, 0, 400, 600), &o, &Boom, &ProgressBar::hidden())
+            });
+            assert!(r.is_err(), "threads={threads}: the panic reaches the caller");
+        }
+    }
+
     #[test]
     fn small_tiles_match_direct_definition() {
         for k in [1u32, 2, 3, 4, 7, 12, 30] {

@@ -80,6 +80,8 @@ struct Shared {
     permit_tx: SyncSender<()>,
     abort: AtomicBool,
     error: Mutex<Option<Error>>,
+    /// The first panic of a worker, re-raised on the calling thread after the sweep.
+    panicked: Mutex<Option<Box<dyn std::any::Any + Send>>>,
     counters: Counters,
 }
 
@@ -144,15 +146,37 @@ impl Shared {
                     above: prev.as_ref().map(|p| p.tiles[j].wait()),
                     left: if j > 0 { cur.tiles[j - 1].get() } else { None },
                 };
-                match compute_tile(&nb, self.narrow, self.arrangement, self.skip, &self.pool, &mut scratch) {
+                // A panic must not leave the band half done (the consumer and the worker below
+                // would wait on it forever): abort the sweep and re-raise it afterwards.
+                let rect = self.layout.rect(j, cur.index);
+                let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let (tile, made) = compute_tile(
+                        &nb,
+                        self.narrow,
+                        self.arrangement,
+                        self.skip,
+                        &self.pool,
+                        &mut scratch,
+                    )?;
+                    if let Some(v) = visitor
+                        && let Some(view) = TileView::new(self.layout.k, &tile, &rect, window)
+                    {
+                        v.visit(id, &view);
+                    }
+                    Ok((tile, made))
+                }));
+                let computed: Result<_> = match computed {
+                    Ok(c) => c,
+                    Err(payload) => {
+                        self.panicked.lock().unwrap().get_or_insert(payload);
+                        self.abort.store(true, Ordering::SeqCst);
+                        cur.abort_from(j);
+                        break;
+                    }
+                };
+                match computed {
                     Ok((tile, made)) => {
-                        let rect = self.layout.rect(j, cur.index);
                         self.counters.add(made);
-                        if let Some(v) = visitor
-                            && let Some(view) = TileView::new(self.layout.k, &tile, &rect, window)
-                        {
-                            v.visit(id, &view);
-                        }
                         let _ = cur.tiles[j].set(tile);
                     }
                     Err(e) => {
@@ -224,6 +248,7 @@ pub(crate) fn run(
         permit_tx,
         abort: AtomicBool::new(false),
         error: Mutex::new(None),
+        panicked: Mutex::new(None),
         counters: Counters::default(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -247,6 +272,9 @@ pub(crate) fn run(
         workers.join().expect("sweep worker panicked");
         result
     });
+    if let Some(payload) = shared.panicked.lock().unwrap().take() {
+        std::panic::resume_unwind(payload);
+    }
     if let Some(e) = shared.error.lock().unwrap().take() {
         return Err(e);
     }

@@ -226,6 +226,7 @@ pub(crate) fn compute_tile(
             {
                 let mut cells = TileBuf::pooled(pool, r.w(), r.h(), arrangement);
                 if kernel(top8, left8, r.w(), r.h(), &mut cells) {
+                    cells.keep_bottom_rows();
                     return Ok((Tile::Cells(cells), Made { narrow: all, ..Made::default() }));
                 }
             }
@@ -258,7 +259,8 @@ fn split_casing(
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
     let widest = hood_len(k, u64::from(r.y0.saturating_sub(2)));
-    let c = (widest + 2).saturating_sub(u64::from(r.x0)) as usize;
+    // At least two columns: the narrow part's left halo comes from the wide part.
+    let c = ((widest + 2).saturating_sub(u64::from(r.x0)) as usize).max(2);
     if c + 64 > w {
         return Ok(None);
     }

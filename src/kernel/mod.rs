@@ -74,6 +74,9 @@ pub struct TileBuf {
     stride: usize,
     /// Diagonal only: the cells row-major, made on first demand.
     rows: OnceLock<Box<[i8]>>,
+    /// Diagonal only: the last two rows, kept by [`TileBuf::keep_bottom_rows`] while the tile is
+    /// still in cache, for the halo of the tile below (a row is strided across every step).
+    bottom: Option<Box<[i8]>>,
     pool: Option<Arc<BufPool>>,
 }
 
@@ -100,7 +103,7 @@ impl TileBuf {
     ) -> Self {
         let (stride, _) = Self::layout(w, h, arrangement);
         let origin = data.as_ptr().align_offset(64);
-        TileBuf { data, origin, w, h, arrangement, stride, rows: OnceLock::new(), pool }
+        TileBuf { data, origin, w, h, arrangement, stride, rows: OnceLock::new(), bottom: None, pool }
     }
 
     /// A fresh zeroed row-major buffer.
@@ -165,8 +168,27 @@ impl TileBuf {
         }
     }
 
+    /// Diagonal arrangement: copies the last two rows aside, to be called right after the
+    /// kernel while the tile is in cache.
+    pub fn keep_bottom_rows(&mut self) {
+        if matches!(self.arrangement, Arrangement::Diagonal(_)) && self.h >= 2 {
+            let mut b = vec![0i8; 2 * self.w];
+            let (r0, r1) = b.split_at_mut(self.w);
+            self.copy_row(self.h - 2, 0, self.w, r0);
+            self.copy_row(self.h - 1, 0, self.w, r1);
+            self.bottom = Some(b.into_boxed_slice());
+        }
+    }
+
     /// Copies row `r`, columns `c0..c1`, to `out` (without assembling the whole row).
     pub fn copy_row(&self, r: usize, c0: usize, c1: usize, out: &mut [i8]) {
+        if let Some(b) = &self.bottom
+            && r + 2 >= self.h
+        {
+            let i = r + 2 - self.h;
+            out.copy_from_slice(&b[i * self.w + c0..i * self.w + c1]);
+            return;
+        }
         match self.arrangement {
             Arrangement::Rows => out.copy_from_slice(&self.row(r)[c0..c1]),
             Arrangement::Diagonal(l) => {
