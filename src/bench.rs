@@ -100,11 +100,15 @@ pub struct Run {
     pub name: String,
     /// Worker threads (1 for the baseline).
     pub threads: usize,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds of the fastest repetition.
     pub seconds: f64,
-    /// CPU seconds of the whole process during the run (all threads).
+    /// Median wall-clock seconds over the repetitions.
+    pub median_seconds: f64,
+    /// Repetitions timed.
+    pub repeats: usize,
+    /// CPU seconds of the whole process during the fastest repetition (all threads).
     pub cpu_seconds: f64,
-    /// Board cells per wall-clock second.
+    /// Board cells per wall-clock second, fastest repetition.
     pub cells_per_second: f64,
     /// Peak resident memory during the run, in bytes (None where the OS does not tell).
     pub peak_rss_bytes: Option<u64>,
@@ -161,25 +165,53 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn timed<T>(name: &str, threads: usize, cells: u64, f: impl FnOnce() -> Result<T>) -> Result<(T, Run)> {
-    let can_reset = reset_peak_rss();
-    let cpu0 = cpu_time();
-    let t0 = Instant::now();
-    let out = f()?;
-    let secs = t0.elapsed().as_secs_f64();
-    let cpu = match (cpu0, cpu_time()) {
-        (Some(a), Some(b)) => (b - a).as_secs_f64(),
-        _ => f64::NAN,
-    };
-    let run = Run {
-        name: name.to_string(),
-        threads,
-        seconds: secs,
-        cpu_seconds: cpu,
-        cells_per_second: cells as f64 / secs,
-        peak_rss_bytes: if can_reset { peak_rss() } else { None },
-        engine: None,
-    };
+/// Runs `f` `repeat` times and reports the fastest run (the least disturbed by the rest of
+/// the machine) and the median. Every run's output must be the same.
+fn timed<T: PartialEq>(
+    name: &str,
+    threads: usize,
+    cells: u64,
+    repeat: usize,
+    mut f: impl FnMut() -> Result<T>,
+) -> Result<(T, Run)> {
+    let mut best: Option<(T, Run)> = None;
+    let mut times = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let can_reset = reset_peak_rss();
+        let cpu0 = cpu_time();
+        let t0 = Instant::now();
+        let out = f()?;
+        let secs = t0.elapsed().as_secs_f64();
+        let cpu = match (cpu0, cpu_time()) {
+            (Some(a), Some(b)) => (b - a).as_secs_f64(),
+            _ => f64::NAN,
+        };
+        times.push(secs);
+        let run = Run {
+            name: name.to_string(),
+            threads,
+            seconds: secs,
+            median_seconds: secs,
+            repeats: 1,
+            cpu_seconds: cpu,
+            cells_per_second: cells as f64 / secs,
+            peak_rss_bytes: if can_reset { peak_rss() } else { None },
+            engine: None,
+        };
+        match &best {
+            Some((o, _)) if *o != out => {
+                return Err(Error::Usage(format!(
+                    "{name}: two runs gave different outputs; this is a bug, please report it"
+                )));
+            }
+            Some((_, b)) if b.seconds <= secs => {}
+            _ => best = Some((out, run)),
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let (out, mut run) = best.expect("at least one run");
+    run.median_seconds = times[times.len() / 2];
+    run.repeats = times.len();
     Ok((out, run))
 }
 
@@ -232,7 +264,14 @@ pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
 
 /// Runs the whole benchmark: baseline once, the fast engine at 1 thread and at each count in
 /// `threads` (ascending, 1 first if absent).
-pub fn run(k: u32, size: u32, kernel: KernelChoice, threads: &[usize], quiet: bool) -> Result<BenchReport> {
+pub fn run(
+    k: u32,
+    size: u32,
+    kernel: KernelChoice,
+    threads: &[usize],
+    repeat: usize,
+    quiet: bool,
+) -> Result<BenchReport> {
     let cells = u64::from(size) * u64::from(size);
     let say = |m: &str| {
         if !quiet {
@@ -240,7 +279,8 @@ pub fn run(k: u32, size: u32, kernel: KernelChoice, threads: &[usize], quiet: bo
         }
     };
     say(&format!("baseline: three-counter programme, k = {k}, {size} x {size}, 1 thread ..."));
-    let (base_stats, baseline) = timed("baseline (three counters)", 1, cells, || Ok(baseline(k, size)))?;
+    let (base_stats, baseline) =
+        timed("baseline (three counters)", 1, cells, repeat, || Ok(baseline(k, size)))?;
     let mut counts: Vec<usize> = threads.to_vec();
     if !counts.contains(&1) {
         counts.push(1);
@@ -253,9 +293,14 @@ pub fn run(k: u32, size: u32, kernel: KernelChoice, threads: &[usize], quiet: bo
         say(&format!("fast engine ({}), {t} thread(s) ...", kernel.resolve().name()));
         // Tile width: a multiple of the digest segment, wide enough to keep both cores busy.
         let opts = EngineOptions { threads: t, kernel, ..EngineOptions::default() };
-        let ((s, report), mut r) = timed("fast engine", t, cells, || fast(k, size, &opts))?;
+        let mut report = None;
+        let (s, mut r) = timed("fast engine", t, cells, repeat, || {
+            let (s, rep) = fast(k, size, &opts)?;
+            report = Some(rep);
+            Ok(s)
+        })?;
         agree &= s == base_stats;
-        r.engine = Some(report);
+        r.engine = report;
         fast_runs.push(r);
     }
     say("verifying: digest of every cell, baseline and fast engine (untimed) ...");
@@ -291,25 +336,27 @@ impl std::fmt::Display for BenchReport {
             |b: Option<u64>| b.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
         writeln!(
             f,
-            "k = {}, board {} x {} ({} cells), statistics only (timed); digest of every cell compared (untimed)",
+            "k = {}, board {} x {} ({} cells), statistics only (timed, best of {}); digest of every cell compared (untimed)",
             self.k,
             self.size,
             self.size,
-            u64::from(self.size).pow(2)
+            u64::from(self.size).pow(2),
+            self.baseline.repeats
         )?;
         writeln!(
             f,
-            "{:<34} {:>7} {:>9} {:>9} {:>14} {:>11}",
-            "run", "threads", "wall s", "cpu s", "cells/s", "peak RSS"
+            "{:<34} {:>7} {:>9} {:>9} {:>9} {:>14} {:>11}",
+            "run", "threads", "best s", "median s", "cpu s", "cells/s", "peak RSS"
         )?;
         for r in std::iter::once(&self.baseline).chain(&self.fast) {
             let name =
                 if r.engine.is_some() { format!("{} ({})", r.name, self.kernel) } else { r.name.clone() };
             writeln!(
                 f,
-                "{name:<34} {:>7} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
+                "{name:<34} {:>7} {:>9.3} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
                 r.threads,
                 r.seconds,
+                r.median_seconds,
                 r.cpu_seconds,
                 r.cells_per_second / 1e9,
                 mib(r.peak_rss_bytes)

@@ -67,6 +67,9 @@ pub struct BenchArgs {
     /// The fast engine's kernel.
     #[arg(long, value_enum, default_value_t = KernelChoice::Auto)]
     pub kernel: KernelChoice,
+    /// Time every run this many times and report the fastest (and the median).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub repeat: usize,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -236,6 +239,8 @@ pub enum Config {
         threads: Vec<usize>,
         /// Kernel.
         kernel: KernelChoice,
+        /// Repetitions per run.
+        repeat: usize,
         /// JSON output.
         json: bool,
         /// No progress messages.
@@ -368,11 +373,15 @@ impl Cli {
                 }
                 .resolve()?;
                 let most = run.engine.resolved_threads();
+                if a.repeat == 0 || a.repeat > 100 {
+                    return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
+                }
                 Config::Bench {
                     k: a.k,
                     size: a.size,
                     threads: vec![1, most],
                     kernel: a.kernel,
+                    repeat: a.repeat,
                     json: a.json,
                     quiet: a.quiet,
                 }

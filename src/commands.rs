@@ -61,8 +61,8 @@ pub fn run(config: Config) -> Result<ExitCode> {
             }
             Ok(0)
         }
-        Config::Bench { k, size, threads, kernel, json, quiet } => {
-            let report = bench::run(k, size, kernel, &threads, quiet)?;
+        Config::Bench { k, size, threads, kernel, repeat, json, quiet } => {
+            let report = bench::run(k, size, kernel, &threads, repeat, quiet)?;
             if json {
                 out(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
             } else {
