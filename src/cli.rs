@@ -44,12 +44,94 @@ pub enum Command {
     ///
     /// Exits 1 if any cell disagrees.
     Check(CheckArgs),
+    /// Compare two games cell by cell (the paper's Fig. 4).
+    ///
+    /// Cell (x, y) of game K matches when N_K2(x + dx, y + dy) = N_K(x, y) + d. Prints the match
+    /// fraction overall and per region of game K, and draws game K with non-matching cells
+    /// white. The paper's cases: --k 497 --k2 500 --shift 1,1 --offset 3 and --k 499 --k2 500
+    /// --shift 1,0 --offset 1.
+    Compare(CompareArgs),
+    /// Label every cell with its region (hood, outer space, épaulettes, fabric, arms, rest).
+    ///
+    /// Hood: closed form. Outer space: quiet v = 0 columns/rows beyond the shoulders.
+    /// Épaulettes: the (5,1)/(4,3)-periodic pattern. Fabric: reproduced by game k+3 shifted
+    /// (1,1). Arms: reproduced by game k+1 shifted (1,0) or (0,1). Rest: warps and inner
+    /// sector. The last three are decided on 4 x 4 blocks. Prints per-region counts, palace
+    /// densities and histograms, and the junctions it can locate; draws the region map.
+    Regions(RegionsArgs),
     /// Time the baseline (the paper's three-counter programme) against the fast engine.
     ///
     /// Both compute every cell of the board with statistics and a digest; their outputs must
     /// agree. Prints cells per second, the speed-up on one thread, the thread scaling and the
     /// peak memory of each run.
     Bench(BenchArgs),
+}
+
+/// `palace compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// The second game.
+    #[arg(long, value_name = "K2")]
+    pub k2: u32,
+    /// Shift dx,dy from a cell of game K to the cell of game K2 it is compared with (>= 0).
+    #[arg(long, value_name = "dx,dy", default_value = "0,0")]
+    pub shift: Shift,
+    /// Offset d: a cell matches when N_K2 = N_K + d.
+    #[arg(long, value_name = "d", default_value_t = 0, allow_negative_numbers = true)]
+    pub offset: i64,
+    /// Draw game K with non-matching cells white to this PNG.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// One pixel per S x S cells (the block's top-left cell).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub scale: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace regions`.
+#[derive(Debug, Args)]
+pub struct RegionsArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// The region map PNG to write.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// One pixel per S x S cells (the block's top-left cell).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub scale: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A shift `dx,dy` between two games' cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shift(pub u32, pub u32);
+
+impl std::str::FromStr for Shift {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let (a, b) = s.split_once(',').ok_or_else(|| format!("expected dx,dy, got {s:?}"))?;
+        let p = |t: &str| {
+            t.trim().parse::<u32>().map_err(|_| {
+                format!("{t:?} is not a non-negative whole number (for a negative shift swap --k and --k2 and negate --offset)")
+            })
+        };
+        Ok(Shift(p(a)?, p(b)?))
+    }
 }
 
 /// `palace bench`.
@@ -229,6 +311,38 @@ pub enum Config {
         /// Engine settings.
         run: RunConfig,
     },
+    /// Compare two games.
+    Compare {
+        /// Game, board and window of the first game.
+        board: Board,
+        /// Window.
+        window: Window,
+        /// What to compare.
+        comparison: crate::compare::Comparison,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// Picture scale.
+        scale: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
+    /// Region map.
+    Regions {
+        /// Game and board.
+        board: Board,
+        /// Window.
+        window: Window,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// Picture scale.
+        scale: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
     /// Benchmark.
     Bench {
         /// The game.
@@ -328,6 +442,13 @@ impl BoardArgs {
     }
 }
 
+fn check_scale(scale: u32) -> Result<()> {
+    if scale == 0 {
+        return Err(Error::Usage("--scale 0: the scale is the block side in cells; use --scale 1 or more".into()));
+    }
+    Ok(())
+}
+
 impl Cli {
     /// Validates the parsed arguments into a [`Config`].
     pub fn into_config(self) -> Result<Config> {
@@ -361,6 +482,35 @@ impl Cli {
             Command::Stats(a) => {
                 let (board, window) = a.board.resolve()?;
                 Config::Stats { board, window, json: a.json, run: a.run.resolve()? }
+            }
+            Command::Compare(a) => {
+                let (board, window) = a.board.resolve()?;
+                Board::new(a.k2, 1, 1).map_err(|_| {
+                    Error::Usage(format!("--k2 {} is not a game: use 1 <= k2 <= {}", a.k2, crate::rule::MAX_K))
+                })?;
+                check_scale(a.scale)?;
+                Config::Compare {
+                    board,
+                    window,
+                    comparison: crate::compare::Comparison {
+                        a: board.k,
+                        b: a.k2,
+                        shift: (a.shift.0, a.shift.1),
+                        offset: a.offset,
+                    },
+                    output: a.output,
+                    scale: a.scale,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                }
+            }
+            Command::Regions(a) => {
+                let (board, window) = a.board.resolve()?;
+                check_scale(a.scale)?;
+                if board.k > crate::rule::MAX_K - 3 {
+                    return Err(Error::Usage(format!("--k {}: regions also plays k + 3; use a smaller k", board.k)));
+                }
+                Config::Regions { board, window, output: a.output, scale: a.scale, json: a.json, run: a.run.resolve()? }
             }
             Command::Bench(a) => {
                 Board::new(a.k, a.size, a.size)?;

@@ -4,6 +4,8 @@
 
 use crate::bench;
 use crate::check;
+use crate::compare;
+use crate::regions;
 use crate::cli::{Config, RunConfig};
 use crate::engine::{SweepReport, sweep};
 use crate::error::Result;
@@ -54,19 +56,53 @@ pub fn run(config: Config) -> Result<ExitCode> {
             pb.finish_and_clear();
             if json {
                 let v = serde_json::json!({ "stats": stats, "engine": report });
-                out(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+                out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
             } else {
-                out(&stats.to_string())?;
+                out_text(&stats.to_string())?;
                 summary(&run, "", &report);
+            }
+            Ok(0)
+        }
+        Config::Compare { board: _, window, comparison, output, scale, json, run } => {
+            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let pb = progress::bar(run.quiet, "compare", "rows");
+            let (report, path) = compare::run(comparison, window, scale, out, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if json {
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+            } else {
+                out_text(&report.to_string())?;
+            }
+            if let Some(p) = path
+                && !run.quiet
+            {
+                eprintln!("wrote {}", p.display());
+            }
+            Ok(0)
+        }
+        Config::Regions { board, window, output, scale, json, run } => {
+            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let pb = progress::bar(run.quiet, "regions", "rows");
+            let (report, path) = regions::run(board.k, window, scale, out, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if json {
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+            } else {
+                out_text(&report.to_string())?;
+            }
+            if let Some(p) = path
+                && !run.quiet
+            {
+                eprintln!("wrote {}", p.display());
             }
             Ok(0)
         }
         Config::Bench { k, size, threads, kernel, repeat, json, quiet } => {
             let report = bench::run(k, size, kernel, &threads, repeat, quiet)?;
             if json {
-                out(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
             } else {
-                out(&report.to_string())?;
+                out_text(&report.to_string())?;
             }
             Ok(0)
         }
@@ -75,9 +111,9 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
             pb.finish_and_clear();
             if json {
-                out(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
             } else {
-                out(&report.to_string())?;
+                out_text(&report.to_string())?;
             }
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
@@ -86,7 +122,7 @@ pub fn run(config: Config) -> Result<ExitCode> {
 
 /// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
 /// error.
-fn out(text: &str) -> Result<()> {
+fn out_text(text: &str) -> Result<()> {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     let r = o

@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod cli;
 pub mod commands;
 pub mod engine;
@@ -21,11 +22,13 @@ pub mod geometry;
 pub mod histogram;
 pub mod interrupt;
 pub mod kernel;
+pub mod multi;
 pub mod npy;
 pub mod output;
 pub mod palette;
 pub mod progress;
 pub mod reference;
+pub mod regions;
 pub mod render;
 pub mod rule;
 pub mod sink;

@@ -1,0 +1,186 @@
+//! `palace compare`: the paper's Fig. 4. Cell `(x, y)` of game `A` *matches* when
+//! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept in lockstep, with the region
+//! labels of game `A` ([`crate::regions`]) so that matches are reported per region.
+//!
+//! The paper's cases: k = 497 against 500 with shift (1, 1) and offset 3 (hood, épaulettes and
+//! fabric match), and k = 499 against 500 with shift (1, 0) and offset 1 (épaulette, arm and
+//! half the hood match).
+
+use crate::engine::EngineOptions;
+use crate::error::Result;
+use crate::geometry::Window;
+use crate::multi::Lane;
+use crate::output::AtomicOutput;
+use crate::palette;
+use crate::regions::{self, ALL, Region};
+use crate::render::{PngStream, picture_size};
+use crate::sink::Row;
+use indicatif::ProgressBar;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// What to compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comparison {
+    /// Game A (its cells are counted and drawn).
+    pub a: u32,
+    /// Game B.
+    pub b: u32,
+    /// Shift `(dx, dy)` from A's cell to B's, both >= 0.
+    pub shift: (u32, u32),
+    /// Offset `d` in `N_B = N_A + d`.
+    pub offset: i64,
+}
+
+/// Matches in one region.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegionMatch {
+    /// The region (of game A).
+    pub region: Region,
+    /// Its cells in the window.
+    pub cells: u64,
+    /// How many match.
+    pub matched: u64,
+    /// `matched / cells`.
+    pub fraction: f64,
+}
+
+/// The result of a comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// Game A.
+    pub a: u32,
+    /// Game B.
+    pub b: u32,
+    /// The shift.
+    pub shift: (u32, u32),
+    /// The offset.
+    pub offset: i64,
+    /// The window (of game A).
+    pub window: [u32; 4],
+    /// Cells compared.
+    pub cells: u64,
+    /// Cells that match.
+    pub matched: u64,
+    /// `matched / cells`.
+    pub fraction: f64,
+    /// Per region of game A.
+    pub per_region: Vec<RegionMatch>,
+}
+
+/// Compares `window` of game `c.a` with game `c.b`; draws the mask picture to `out` if given
+/// (game A's palette, non-matching cells white, `scale` x `scale` cells per pixel taking each
+/// block's top-left cell).
+pub fn run(
+    c: Comparison,
+    window: Window,
+    scale: u32,
+    out: Option<AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &ProgressBar,
+) -> Result<(CompareReport, Option<PathBuf>)> {
+    let (dx, dy) = c.shift;
+    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
+    let mut png = match out {
+        Some(o) => {
+            let (w, h) = picture_size(window, scale);
+            let text = vec![(
+                "Comment".to_string(),
+                format!(
+                    "palace compare: k = {} vs {}, shift ({dx}, {dy}), offset {}; white = no match; window {window}",
+                    c.a, c.b, c.offset
+                ),
+            )];
+            Some(PngStream::create(o, w, h, palette::plte(), text)?)
+        }
+        None => None,
+    };
+    let mut counts = vec![(0u64, 0u64); ALL.len()];
+    let mut line = Vec::new();
+    regions::label(
+        c.a,
+        window,
+        opts,
+        progress,
+        &[b_lane],
+        |rows: &[Row<'_>]| {
+            let (a, b) = (&rows[0], &rows[4]);
+            (0..a.cells.len()).map(|i| b.palace_number(i) == a.palace_number(i) + c.offset).collect::<Vec<bool>>()
+        },
+        |r| {
+            let xs = window.x0 as usize..window.x1 as usize;
+            for x in xs.clone() {
+                let e = &mut counts[r.labels[x].index()];
+                e.0 += 1;
+                e.1 += u64::from(r.extra[x]);
+            }
+            if let Some(p) = &mut png
+                && (r.y - window.y0) % scale == 0
+            {
+                let row = Row { k: c.a, y: r.y, x0: 0, cells: &r.cells };
+                let hood = row.hood_cells();
+                line.clear();
+                line.extend(xs.step_by(scale as usize).map(|x| {
+                    if !r.extra[x] {
+                        palette::MASKED
+                    } else if x < hood {
+                        palette::HOOD
+                    } else {
+                        palette::index(r.cells[x])
+                    }
+                }));
+                p.push_row(&line)?;
+            }
+            Ok(())
+        },
+    )?;
+    let path = match png {
+        Some(p) => Some(p.finish()?),
+        None => None,
+    };
+    let frac = |m: u64, n: u64| if n > 0 { m as f64 / n as f64 } else { 0.0 };
+    let cells: u64 = counts.iter().map(|c| c.0).sum();
+    let matched: u64 = counts.iter().map(|c| c.1).sum();
+    let per_region = ALL
+        .iter()
+        .zip(&counts)
+        .map(|(&region, &(n, m))| RegionMatch { region, cells: n, matched: m, fraction: frac(m, n) })
+        .collect();
+    let w = window;
+    Ok((
+        CompareReport {
+            a: c.a,
+            b: c.b,
+            shift: c.shift,
+            offset: c.offset,
+            window: [w.x0, w.y0, w.x1, w.y1],
+            cells,
+            matched,
+            fraction: frac(matched, cells),
+            per_region,
+        },
+        path,
+    ))
+}
+
+impl std::fmt::Display for CompareReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "N_{}(x + {}, y + {}) = N_{}(x, y) {:+}: {} of {} cells match ({:.4}%)",
+            self.b,
+            self.shift.0,
+            self.shift.1,
+            self.a,
+            self.offset,
+            self.matched,
+            self.cells,
+            100.0 * self.fraction
+        )?;
+        writeln!(f, "{:<22} {:>14} {:>14} {:>10}", "region (of game A)", "cells", "match", "fraction")?;
+        for r in &self.per_region {
+            writeln!(f, "{:<22} {:>14} {:>14} {:>9.4}%", r.region.name(), r.cells, r.matched, 100.0 * r.fraction)?;
+        }
+        Ok(())
+    }
+}

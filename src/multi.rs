@@ -1,0 +1,147 @@
+//! Several sweeps in lockstep: games (or windows) that are compared cell by cell, such as the
+//! paper's Fig. 4 comparisons of k = 497 with k = 500. Each sweep runs on its own thread with
+//! its own worker pool and hands its rows through a small bounded channel; the caller sees
+//! the i-th row of every sweep together. Memory stays bounded by the widths.
+
+use crate::engine::{EngineOptions, SweepReport, sweep};
+use crate::error::{Error, Result};
+use crate::geometry::Window;
+use crate::sink::{Row, RowSink};
+use indicatif::ProgressBar;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// One sweep of a lockstep group: game `k` over `window`. All windows must have the same size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lane {
+    /// The game.
+    pub k: u32,
+    /// Its window.
+    pub window: Window,
+}
+
+/// An owned row, sent between threads.
+struct OwnedRow {
+    y: u32,
+    cells: Vec<i8>,
+}
+
+/// Sends every row into a channel (and stops quietly when the receiver is gone).
+struct Forward {
+    tx: SyncSender<OwnedRow>,
+    recycle: Receiver<Vec<i8>>,
+}
+
+impl RowSink for Forward {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let mut cells = self.recycle.try_recv().unwrap_or_default();
+        cells.clear();
+        cells.extend_from_slice(row.cells);
+        self.tx.send(OwnedRow { y: row.y, cells }).map_err(|_| Error::Aborted)
+    }
+}
+
+/// Runs the sweeps of `lanes` together and calls `f` with their `i`-th rows, for every row of
+/// the windows in order. Each sweep gets `opts` with its share of the threads. Returns the
+/// sweeps' reports.
+pub fn lockstep(
+    lanes: &[Lane],
+    opts: &EngineOptions,
+    progress: &ProgressBar,
+    mut f: impl FnMut(&[Row<'_>]) -> Result<()>,
+) -> Result<Vec<SweepReport>> {
+    assert!(!lanes.is_empty());
+    let (w, h) = (lanes[0].window.width(), lanes[0].window.height());
+    assert!(lanes.iter().all(|l| l.window.width() == w && l.window.height() == h), "windows of one size");
+    // Each sweep gets an equal share of the threads: oversubscribed pools would spin.
+    let threads = (opts.resolved_threads() / lanes.len()).max(1);
+    let sub = EngineOptions { threads, ..opts.clone() };
+    progress.set_length(u64::from(h));
+    std::thread::scope(|scope| {
+        let mut rxs = Vec::new();
+        let mut back = Vec::new();
+        let mut handles = Vec::new();
+        for lane in lanes {
+            let (tx, rx) = sync_channel::<OwnedRow>(64);
+            let (recycle_tx, recycle_rx) = sync_channel::<Vec<i8>>(64);
+            let sub = &sub;
+            let lane = *lane;
+            handles.push(scope.spawn(move || {
+                let mut fwd = Forward { tx, recycle: recycle_rx };
+                sweep(lane.k, lane.window, sub, &mut fwd, &ProgressBar::hidden())
+            }));
+            rxs.push(rx);
+            back.push(recycle_tx);
+        }
+        let mut result = Ok(());
+        let mut got: Vec<OwnedRow> = Vec::with_capacity(lanes.len());
+        for _ in 0..h {
+            got.clear();
+            for rx in &rxs {
+                match rx.recv() {
+                    Ok(r) => got.push(r),
+                    Err(_) => break, // that sweep failed: its error is collected below
+                }
+            }
+            if got.len() < lanes.len() {
+                break;
+            }
+            let rows: Vec<Row<'_>> = got
+                .iter()
+                .zip(lanes)
+                .map(|(r, l)| Row { k: l.k, y: r.y, x0: l.window.x0, cells: &r.cells })
+                .collect();
+            if let Err(e) = f(&rows) {
+                result = Err(e);
+                break;
+            }
+            progress.inc(1);
+            for (r, b) in got.drain(..).zip(&back) {
+                let _ = b.try_send(r.cells);
+            }
+        }
+        // Dropping the receivers stops the other sweeps if we stopped early.
+        drop(rxs);
+        let mut reports = Vec::new();
+        for hnd in handles {
+            match hnd.join().expect("sweep thread panicked") {
+                Ok(r) => reports.push(r),
+                Err(Error::Aborted) => {}
+                Err(e) => {
+                    if result.is_ok() {
+                        result = Err(e);
+                    }
+                }
+            }
+        }
+        result.map(|()| reports)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::direct_values;
+
+    #[test]
+    fn lockstep_rows_line_up() {
+        let a = Lane { k: 17, window: Window::new(3, 5, 63, 45) };
+        let b = Lane { k: 20, window: Window::new(4, 6, 64, 46) };
+        let va = direct_values(17, 63, 45);
+        let vb = direct_values(20, 64, 46);
+        let mut seen = 0;
+        let opts = EngineOptions { threads: 2, ..Default::default() };
+        lockstep(&[a, b], &opts, &ProgressBar::hidden(), |rows| {
+            let (ra, rb) = (&rows[0], &rows[1]);
+            assert_eq!(ra.y + 1, rb.y);
+            for i in 0..ra.cells.len() {
+                let (xa, ya) = (3 + i, ra.y as usize);
+                assert_eq!(ra.v(i), i64::from(va[ya * 63 + xa]));
+                assert_eq!(rb.v(i), i64::from(vb[(ya + 1) * 64 + xa + 1]));
+            }
+            seen += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, 40);
+    }
+}

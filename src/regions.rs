@@ -1,0 +1,548 @@
+//! Telling the paper's regions apart (§3.1) by properties one can measure.
+//!
+//! * **hood**: the closed form `max(x, y) + 2 min(x, y) < k` (RULE.md);
+//! * **outer space**: the quiet region beyond the shoulders: columns `x >= k` whose cells are
+//!   all 0 from row 0 down, and rows `y >= k` whose cells are all 0 from column 0 across;
+//! * **épaulettes**: the two-dimensional periodic pattern with periods (5, 1) and (4, 3) and
+//!   values `k-1, k, k+1` (§3.2): `v(x, y) = v(x-5, y-1) = v(x-4, y-3)` with `|v| <= 1` for the
+//!   lower épaulette, and the mirrored periods (1, 5) and (3, 4) for the upper one (the picture
+//!   is symmetric, `v(x, y) = v(y, x)`);
+//! * **fabric**: the part that game `k + 3` reproduces shifted by (1, 1) with palace numbers
+//!   raised by 3 (Fig. 4 left: hood, épaulettes and fabric match; the fabric depends on
+//!   `k mod 3` only, §3.3);
+//! * **arms**: the part that game `k + 1` reproduces shifted by (1, 0) (upper arm) or (0, 1)
+//!   (lower arm) with palace numbers raised by 1 (Fig. 4 right: épaulette and arm match). The
+//!   fabric and arm labels are thus *defined* by the invariances the paper observed; that the
+//!   matching cells form the connected regions of the pictures is what the labels show;
+//! * **rest**: everything else — the warps and the inner sector (not separated).
+//!
+//! The tests other than the closed form and the quiet prefix are decided on blocks of
+//! [`BLOCK`] x [`BLOCK`] cells, all of whose cells (outside hood and outer space) must pass:
+//! single cells of chaotic regions agree by chance, whole blocks practically never do. The
+//! labels are computed in one lockstep sweep of the four games ([`crate::multi`]) from row 0
+//! and column 0, in memory that grows with the width.
+
+use crate::engine::EngineOptions;
+use crate::error::Result;
+use crate::geometry::Window;
+use crate::multi::{Lane, lockstep};
+use crate::rule::{hood_len, in_hood};
+use crate::sink::Row;
+use clap::ValueEnum;
+use indicatif::ProgressBar;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Side of the blocks on which the matching and periodicity tests are decided: large enough
+/// that whole blocks of the chaotic regions do not pass by chance.
+pub const BLOCK: usize = 8;
+
+/// A region of the picture (paper §3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Region {
+    /// The hood (closed form).
+    Hood,
+    /// Outer space: the quiet v = 0 region beyond the shoulders.
+    OuterSpace,
+    /// The upper épaulette: the (1,5)/(3,4)-periodic pattern.
+    EpauletteUpper,
+    /// The lower épaulette: the (5,1)/(4,3)-periodic pattern.
+    EpauletteLower,
+    /// The fabric: what game k+3 reproduces shifted by (1,1).
+    Fabric,
+    /// The upper arm: what game k+1 reproduces shifted by (1,0).
+    ArmUpper,
+    /// The lower arm: what game k+1 reproduces shifted by (0,1).
+    ArmLower,
+    /// Everything else: warps and inner sector.
+    Rest,
+}
+
+/// All regions, in palette order.
+pub const ALL: [Region; 8] = [
+    Region::Hood,
+    Region::OuterSpace,
+    Region::EpauletteUpper,
+    Region::EpauletteLower,
+    Region::Fabric,
+    Region::ArmUpper,
+    Region::ArmLower,
+    Region::Rest,
+];
+
+impl Region {
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Region::Hood => "hood",
+            Region::OuterSpace => "outer space",
+            Region::EpauletteUpper => "epaulette (upper)",
+            Region::EpauletteLower => "epaulette (lower)",
+            Region::Fabric => "fabric",
+            Region::ArmUpper => "arm (upper)",
+            Region::ArmLower => "arm (lower)",
+            Region::Rest => "warps + inner sector",
+        }
+    }
+
+    /// Index into [`ALL`] and the region map's palette.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The region map's palette (flat RGB), in [`ALL`] order, then white for masked cells.
+pub fn plte() -> Vec<u8> {
+    [
+        [0x5c, 0x33, 0x17], // hood: dark brown
+        [0x00, 0x00, 0x00], // outer space: black
+        [0xb5, 0xb3, 0x5c], // upper épaulette: light olive
+        [0x9a, 0x98, 0x48], // lower épaulette: olive
+        [0x3a, 0x6e, 0xe8], // fabric: blue
+        [0xff, 0xd7, 0x00], // upper arm: gold
+        [0xe8, 0xb0, 0x00], // lower arm: dark gold
+        [0x8a, 0x3f, 0xa8], // warps + inner sector: purple
+        [0xff, 0xff, 0xff], // masked
+    ]
+    .iter()
+    .flatten()
+    .copied()
+    .collect()
+}
+
+/// The four games the labels need, over `[0, x1) x [0, y1)`: `k`, `k+1` shifted (1, 0),
+/// `k+1` shifted (0, 1), `k+3` shifted (1, 1).
+pub fn lanes(k: u32, x1: u32, y1: u32) -> [Lane; 4] {
+    let w = |dx: u32, dy: u32| Window::new(dx, dy, x1 + dx, y1 + dy);
+    [
+        Lane { k, window: w(0, 0) },
+        Lane { k: k + 1, window: w(1, 0) },
+        Lane { k: k + 1, window: w(0, 1) },
+        Lane { k: k + 3, window: w(1, 1) },
+    ]
+}
+
+const F_HOOD: u8 = 1;
+const F_OUTER: u8 = 2;
+const F_UPPER: u8 = 4; // matches k+1 shifted (1,0)
+const F_LOWER: u8 = 8; // matches k+1 shifted (0,1)
+const F_PLUS3: u8 = 16; // matches k+3 shifted (1,1)
+const F_PER_LOWER: u8 = 32; // the lower épaulette's periods (5,1), (4,3) hold and |v| <= 1
+const F_PER_UPPER: u8 = 64; // the upper épaulette's periods (1,5), (3,4) hold and |v| <= 1
+const F_UNTESTABLE: u8 = 128; // a period partner lies in the hood or off the board
+
+/// A labelled row of the game `k`, from column 0.
+pub struct LabelledRow<E> {
+    /// The row.
+    pub y: u32,
+    /// The engine's cells of the row (hood cells as their stand-in), from column 0.
+    pub cells: Vec<i8>,
+    /// The region of every cell.
+    pub labels: Vec<Region>,
+    /// What the caller attached to the row.
+    pub extra: E,
+}
+
+/// Streams rows of the four [`lanes`] (from row 0, column 0) and hands out labelled rows, a
+/// block of rows at a time.
+pub struct Labeler<E> {
+    k: u32,
+    width: usize,
+    /// The last six rows of game k (for the periods reaching five rows up).
+    ring: [Vec<i8>; 6],
+    col_zero: Vec<bool>,
+    pending: Vec<(u32, Vec<i8>, Vec<u8>, E)>,
+}
+
+impl<E> Labeler<E> {
+    /// A labeller for game `k` on rows `width` wide.
+    pub fn new(k: u32, width: usize) -> Self {
+        Labeler {
+            k,
+            width,
+            ring: std::array::from_fn(|_| vec![0; width]),
+            col_zero: vec![true; width],
+            pending: Vec::with_capacity(BLOCK),
+        }
+    }
+
+    /// Adds the next row of each of the four games (in [`lanes`] order) with `extra`
+    /// attached; returns the rows whose labels are now decided.
+    pub fn push(&mut self, rows: &[Row<'_>], extra: E) -> Vec<LabelledRow<E>> {
+        let [a, up, lo, p3] = rows else { panic!("four lanes") };
+        let (k, n) = (self.k, self.width);
+        let y = a.y;
+        let yy = u64::from(y);
+        let hood = (hood_len(k, yy) as usize).min(n);
+        let mut flags = vec![0u8; n];
+        // ring[y % 6] will hold this row; row y - d is at (y + 6 - d) % 6.
+        let back = |d: u32| ((y + 6 - d) % 6) as usize;
+        let mut row_zero = yy >= u64::from(k);
+        for x in 0..n {
+            let v = a.cells[x];
+            let mut f = 0u8;
+            if x < hood {
+                f |= F_HOOD;
+            } else {
+                if x as u64 >= u64::from(k) {
+                    self.col_zero[x] &= v == 0;
+                    if self.col_zero[x] {
+                        f |= F_OUTER;
+                    }
+                }
+                row_zero &= v == 0;
+                if row_zero {
+                    f |= F_OUTER;
+                }
+                let na = a.palace_number(x);
+                if up.palace_number(x) == na + 1 {
+                    f |= F_UPPER;
+                }
+                if lo.palace_number(x) == na + 1 {
+                    f |= F_LOWER;
+                }
+                if p3.palace_number(x) == na + 3 {
+                    f |= F_PLUS3;
+                }
+                // Both épaulettes' periods, when their partners are on the board and off the hood.
+                let partner = |dx: usize, dy: u32| -> Option<i8> {
+                    (x >= dx && y >= dy && !in_hood(k, (x - dx) as u64, yy - u64::from(dy)))
+                        .then(|| self.ring[back(dy)][x - dx])
+                };
+                match (partner(5, 1), partner(4, 3), partner(1, 5), partner(3, 4)) {
+                    (Some(a1), Some(a2), Some(b1), Some(b2)) => {
+                        if v.abs() <= 1 && a1 == v && a2 == v {
+                            f |= F_PER_LOWER;
+                        }
+                        if v.abs() <= 1 && b1 == v && b2 == v {
+                            f |= F_PER_UPPER;
+                        }
+                    }
+                    _ => f |= F_UNTESTABLE,
+                }
+            }
+            flags[x] = f;
+        }
+        self.ring[(y % 6) as usize].copy_from_slice(a.cells);
+        self.pending.push((y, a.cells.to_vec(), flags, extra));
+        if self.pending.len() == BLOCK { self.decide() } else { Vec::new() }
+    }
+
+    /// Decides the labels of the rows still pending (at the end of the sweep).
+    pub fn finish(&mut self) -> Vec<LabelledRow<E>> {
+        if self.pending.is_empty() { Vec::new() } else { self.decide() }
+    }
+
+    fn decide(&mut self) -> Vec<LabelledRow<E>> {
+        let n = self.width;
+        let mut labels: Vec<Vec<Region>> = self.pending.iter().map(|_| vec![Region::Rest; n]).collect();
+        for bx in (0..n).step_by(BLOCK) {
+            let xs = bx..(bx + BLOCK).min(n);
+            let (mut cand, mut all_up, mut all_lo, mut all3) = (0, true, true, true);
+            let (mut tested, mut per_lo, mut per_up) = (0, true, true);
+            for (_, _, flags, _) in &self.pending {
+                for &f in &flags[xs.clone()] {
+                    if f & (F_HOOD | F_OUTER) != 0 {
+                        continue;
+                    }
+                    cand += 1;
+                    all_up &= f & F_UPPER != 0;
+                    all_lo &= f & F_LOWER != 0;
+                    all3 &= f & F_PLUS3 != 0;
+                    if f & F_UNTESTABLE == 0 {
+                        tested += 1;
+                        per_lo &= f & F_PER_LOWER != 0;
+                        per_up &= f & F_PER_UPPER != 0;
+                    }
+                }
+            }
+            let periodic = 2 * tested >= cand && tested > 0;
+            let block_label = if cand == 0 {
+                Region::Rest
+            } else if periodic && per_lo {
+                Region::EpauletteLower
+            } else if periodic && per_up {
+                Region::EpauletteUpper
+            } else if all3 {
+                Region::Fabric
+            } else if all_up {
+                Region::ArmUpper
+            } else if all_lo {
+                Region::ArmLower
+            } else {
+                Region::Rest
+            };
+            for ((_, _, flags, _), lab) in self.pending.iter().zip(labels.iter_mut()) {
+                for x in xs.clone() {
+                    lab[x] = if flags[x] & F_HOOD != 0 {
+                        Region::Hood
+                    } else if flags[x] & F_OUTER != 0 {
+                        Region::OuterSpace
+                    } else {
+                        block_label
+                    };
+                }
+            }
+        }
+        self.pending
+            .drain(..)
+            .zip(labels)
+            .map(|((y, cells, _, extra), labels)| LabelledRow { y, cells, labels, extra })
+            .collect()
+    }
+}
+
+/// Per-region counts.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RegionStats {
+    /// Cells in the region.
+    pub cells: u64,
+    /// Palaces (v < 0) in it.
+    pub palaces: u64,
+    /// Palace density.
+    pub density: f64,
+    /// `(v, count)` for the values in the region (the hood's are summarised by its range).
+    pub histogram: Vec<(i64, u64)>,
+    /// Smallest and largest v.
+    pub v_range: Option<(i64, i64)>,
+}
+
+/// A located junction (§3.1).
+#[derive(Debug, Clone, Serialize)]
+pub struct Junction {
+    /// Its name.
+    pub name: &'static str,
+    /// Column.
+    pub x: u64,
+    /// Row.
+    pub y: u64,
+    /// How it was located.
+    pub how: String,
+}
+
+/// The result of `palace regions`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegionsReport {
+    /// The game.
+    pub k: u32,
+    /// The window reported.
+    pub window: [u32; 4],
+    /// Block side of the block tests.
+    pub block: usize,
+    /// Per region, in [`ALL`] order.
+    pub regions: Vec<(Region, RegionStats)>,
+    /// The junctions that could be located.
+    pub junctions: Vec<Junction>,
+}
+
+/// Accumulates per-region statistics and the junctions over labelled rows.
+pub struct RegionAcc {
+    k: u32,
+    window: Window,
+    hist: Vec<BTreeMap<i64, u64>>,
+    hood_range: Option<(i64, i64)>,
+    hood_cells: u64,
+    /// The hottest cell above and below the diagonal: (v, x, y), first in row-major order.
+    hottest: [Option<(i64, u64, u64)>; 2],
+    /// The farthest fabric cell on the diagonal.
+    prism: Option<u64>,
+}
+
+impl RegionAcc {
+    /// Empty statistics of `window` of game `k`.
+    pub fn new(k: u32, window: Window) -> Self {
+        RegionAcc { k, window, hist: vec![BTreeMap::new(); ALL.len()], hood_range: None, hood_cells: 0, hottest: [None; 2], prism: None }
+    }
+
+    /// Adds a labelled row (cells from column 0); only its part inside the window counts.
+    pub fn add<E>(&mut self, r: &LabelledRow<E>) {
+        if !(self.window.y0..self.window.y1).contains(&r.y) {
+            return;
+        }
+        let y = u64::from(r.y);
+        let row = Row { k: self.k, y: r.y, x0: 0, cells: &r.cells };
+        for x in self.window.x0 as usize..self.window.x1 as usize {
+            let v = row.v(x);
+            let reg = r.labels[x];
+            if reg == Region::Hood {
+                self.hood_cells += 1;
+                self.hood_range = Some(self.hood_range.map_or((v, v), |(a, b)| (a.min(v), b.max(v))));
+            } else {
+                *self.hist[reg.index()].entry(v).or_insert(0) += 1;
+            }
+            let side = usize::from((x as u64) < y);
+            if self.hottest[side].is_none_or(|(h, _, _)| v > h) {
+                self.hottest[side] = Some((v, x as u64, y));
+            }
+            if x as u64 == y && reg == Region::Fabric {
+                self.prism = Some(y);
+            }
+        }
+    }
+
+    /// The finished report.
+    pub fn finish(self) -> RegionsReport {
+        let k = self.k;
+        let mut regions = Vec::new();
+        for reg in ALL {
+            let mut s = RegionStats::default();
+            if reg == Region::Hood {
+                s.cells = self.hood_cells;
+                s.palaces = self.hood_cells;
+                s.v_range = self.hood_range;
+            } else {
+                let h = &self.hist[reg.index()];
+                s.cells = h.values().sum();
+                s.palaces = h.iter().filter(|&(&v, _)| v < 0).map(|(_, c)| c).sum();
+                s.histogram = h.iter().map(|(&v, &c)| (v, c)).collect();
+                s.v_range = h.keys().next().copied().zip(h.keys().next_back().copied());
+            }
+            s.density = if s.cells > 0 { s.palaces as f64 / s.cells as f64 } else { 0.0 };
+            regions.push((reg, s));
+        }
+        let mut junctions = Vec::new();
+        let m = u64::from(k.saturating_sub(1) / 3);
+        let within = |x: u64, y: u64| self.window.contains(x, y);
+        if within(m, m) {
+            junctions.push(Junction {
+                name: "nose",
+                x: m,
+                y: m,
+                how: "closed form: the hood's last cell on the diagonal (max + 2 min < k)".into(),
+            });
+        }
+        for (x, y) in [(u64::from(k), 0), (0, u64::from(k))] {
+            if within(x, y) {
+                junctions.push(Junction {
+                    name: "shoulder",
+                    x,
+                    y,
+                    how: "closed form: first cell past the hood on the border, where outer space begins".into(),
+                });
+            }
+        }
+        for (side, name) in [(0usize, "armpit (upper)"), (1, "armpit (lower)")] {
+            if let Some((v, x, y)) = self.hottest[side] {
+                junctions.push(Junction {
+                    name,
+                    x,
+                    y,
+                    how: format!(
+                        "hottest cell {} the diagonal: v = {v} (palace number k{v:+}), first in row-major order",
+                        if side == 0 { "on or above" } else { "below" }
+                    ),
+                });
+            }
+        }
+        if let Some(d) = self.prism {
+            junctions.push(Junction {
+                name: "prism",
+                x: d,
+                y: d,
+                how: "farthest fabric cell on the main diagonal (where the frays meet)".into(),
+            });
+        }
+        let w = self.window;
+        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions }
+    }
+}
+
+/// Labels `window` of game `k` and hands every labelled row to `f` (rows of the window only,
+/// cells from column 0). `extra_lanes` are swept in the same lockstep (over rows from 0, of the
+/// same width `window.x1`); `extra` sees all rows of a step (the four label lanes first) and
+/// its result travels with the labelled row.
+pub fn label<E>(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    progress: &ProgressBar,
+    extra_lanes: &[Lane],
+    mut extra: impl FnMut(&[Row<'_>]) -> E,
+    mut f: impl FnMut(&LabelledRow<E>) -> Result<()>,
+) -> Result<()> {
+    let mut all: Vec<Lane> = lanes(k, window.x1, window.y1).to_vec();
+    all.extend_from_slice(extra_lanes);
+    let mut lab = Labeler::new(k, window.x1 as usize);
+    let mut emit = |rows: Vec<LabelledRow<E>>| -> Result<()> {
+        for r in rows.iter().filter(|r| r.y >= window.y0) {
+            f(r)?;
+        }
+        Ok(())
+    };
+    lockstep(&all, opts, progress, |rows| {
+        let e = extra(rows);
+        emit(lab.push(&rows[..4], e))
+    })?;
+    emit(lab.finish())
+}
+
+impl std::fmt::Display for RegionsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x0, y0, x1, y1] = self.window;
+        writeln!(f, "k = {}, window [{x0}, {x1}) x [{y0}, {y1}); block tests on {} x {} blocks", self.k, self.block, self.block)?;
+        let total: u64 = self.regions.iter().map(|(_, s)| s.cells).sum();
+        writeln!(f, "{:<22} {:>14} {:>8} {:>14} {:>9}   v range   histogram of v", "region", "cells", "share", "palaces", "density")?;
+        for (r, s) in &self.regions {
+            let share = if total > 0 { 100.0 * s.cells as f64 / total as f64 } else { 0.0 };
+            let range = s.v_range.map_or("-".to_string(), |(a, b)| format!("{a}..{b}"));
+            let hist: Vec<String> = s.histogram.iter().map(|(v, c)| format!("{v}:{c}")).collect();
+            writeln!(
+                f,
+                "{:<22} {:>14} {:>7.2}% {:>14} {:>9.4}   {:<9} {}",
+                r.name(),
+                s.cells,
+                share,
+                s.palaces,
+                s.density,
+                range,
+                hist.join(" ")
+            )?;
+        }
+        writeln!(f, "junctions:")?;
+        for j in &self.junctions {
+            writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
+        }
+        Ok(())
+    }
+}
+
+/// `palace regions`: the region map of `window` (a PNG, `scale` x `scale` cells per pixel, top-left
+/// cell of each block) and the per-region report.
+pub fn run(
+    k: u32,
+    window: Window,
+    scale: u32,
+    out: Option<crate::output::AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &ProgressBar,
+) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
+    let mut acc = RegionAcc::new(k, window);
+    let mut png = match out {
+        Some(o) => {
+            let (w, h) = crate::render::picture_size(window, scale);
+            let text = vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))];
+            Some(crate::render::PngStream::create(o, w, h, plte(), text)?)
+        }
+        None => None,
+    };
+    let mut line = Vec::new();
+    label(k, window, opts, progress, &[], |_| (), |r| {
+        acc.add(r);
+        if let Some(p) = &mut png
+            && (r.y - window.y0) % scale == 0
+        {
+            line.clear();
+            line.extend(
+                (window.x0..window.x1).step_by(scale as usize).map(|x| r.labels[x as usize].index() as u8),
+            );
+            p.push_row(&line)?;
+        }
+        Ok(())
+    })?;
+    let path = match png {
+        Some(p) => Some(p.finish()?),
+        None => None,
+    };
+    Ok((acc.finish(), path))
+}
