@@ -59,6 +59,13 @@ pub enum Command {
     /// sector. The last three are decided on 4 x 4 blocks. Prints per-region counts, palace
     /// densities and histograms, and the junctions it can locate; draws the region map.
     Regions(RegionsArgs),
+    /// Follow the upper arm's skin from the shoulder (k, 0) out to column X (paper §3.4).
+    ///
+    /// Measures per column the skin's top row and vertical and diagonal thickness, per row its
+    /// horizontal thickness, and from these the skin's levels n (vertical thickness f(2n), or
+    /// f(2n)+1 where a line is emitted), where each level begins, its periods, slope and the
+    /// step pattern of its outer boundary. Computes only the rows the skin needs.
+    Skin(SkinArgs),
     /// Time the baseline (the paper's three-counter programme) against the fast engine.
     ///
     /// Both compute every cell of the board with statistics and a digest; their outputs must
@@ -108,6 +115,29 @@ pub struct RegionsArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace skin`.
+#[derive(Debug, Args)]
+pub struct SkinArgs {
+    /// The game.
+    #[arg(long, value_name = "K")]
+    pub k: u32,
+    /// Follow the skin up to this column (exclusive).
+    #[arg(long, value_name = "X")]
+    pub to: u64,
+    /// Write the per-column measurements (x, top, top_v, vertical, diagonal, level) as CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Plot the vertical thickness against the column (log axis) to this PNG.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -343,6 +373,21 @@ pub enum Config {
         /// Engine settings.
         run: RunConfig,
     },
+    /// Skin analysis.
+    Skin {
+        /// The game.
+        k: u32,
+        /// Last column (exclusive).
+        to: u64,
+        /// CSV output.
+        csv: Option<PathBuf>,
+        /// Plot output.
+        plot: Option<PathBuf>,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
     /// Benchmark.
     Bench {
         /// The game.
@@ -444,7 +489,9 @@ impl BoardArgs {
 
 fn check_scale(scale: u32) -> Result<()> {
     if scale == 0 {
-        return Err(Error::Usage("--scale 0: the scale is the block side in cells; use --scale 1 or more".into()));
+        return Err(Error::Usage(
+            "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
+        ));
     }
     Ok(())
 }
@@ -486,7 +533,11 @@ impl Cli {
             Command::Compare(a) => {
                 let (board, window) = a.board.resolve()?;
                 Board::new(a.k2, 1, 1).map_err(|_| {
-                    Error::Usage(format!("--k2 {} is not a game: use 1 <= k2 <= {}", a.k2, crate::rule::MAX_K))
+                    Error::Usage(format!(
+                        "--k2 {} is not a game: use 1 <= k2 <= {}",
+                        a.k2,
+                        crate::rule::MAX_K
+                    ))
                 })?;
                 check_scale(a.scale)?;
                 Config::Compare {
@@ -508,9 +559,39 @@ impl Cli {
                 let (board, window) = a.board.resolve()?;
                 check_scale(a.scale)?;
                 if board.k > crate::rule::MAX_K - 3 {
-                    return Err(Error::Usage(format!("--k {}: regions also plays k + 3; use a smaller k", board.k)));
+                    return Err(Error::Usage(format!(
+                        "--k {}: regions also plays k + 3; use a smaller k",
+                        board.k
+                    )));
                 }
-                Config::Regions { board, window, output: a.output, scale: a.scale, json: a.json, run: a.run.resolve()? }
+                Config::Regions {
+                    board,
+                    window,
+                    output: a.output,
+                    scale: a.scale,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                }
+            }
+            Command::Skin(a) => {
+                Board::new(a.k, 1, 1)?;
+                if a.to <= u64::from(a.k) || a.to > u64::from(u32::MAX) {
+                    return Err(Error::Usage(format!(
+                        "--to {}: the skin starts at the shoulder ({}, 0); use {} < X <= {}",
+                        a.to,
+                        a.k,
+                        a.k,
+                        u32::MAX
+                    )));
+                }
+                Config::Skin {
+                    k: a.k,
+                    to: a.to,
+                    csv: a.csv,
+                    plot: a.plot,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                }
             }
             Command::Bench(a) => {
                 Board::new(a.k, a.size, a.size)?;

@@ -4,15 +4,16 @@
 
 use crate::bench;
 use crate::check;
-use crate::compare;
-use crate::regions;
 use crate::cli::{Config, RunConfig};
+use crate::compare;
 use crate::engine::{SweepReport, sweep};
 use crate::error::Result;
 use crate::npy::NpyWriter;
 use crate::output::AtomicOutput;
 use crate::progress;
+use crate::regions;
 use crate::render::{PngWriter, picture_size};
+use crate::skin;
 use crate::stats;
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
@@ -94,6 +95,29 @@ pub fn run(config: Config) -> Result<ExitCode> {
                 && !run.quiet
             {
                 eprintln!("wrote {}", p.display());
+            }
+            Ok(0)
+        }
+        Config::Skin { k, to, csv, plot, json, run } => {
+            // Check the output paths before the sweep.
+            let csv_out = csv.as_deref().map(|p| AtomicOutput::create(p, "--csv")).transpose()?;
+            let plot_out = plot.as_deref().map(|p| AtomicOutput::create(p, "--plot")).transpose()?;
+            let pb = progress::bar(run.quiet, "skin", "rows");
+            let (report, cols) = skin::follow(k, to, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if let Some(mut o) = csv_out {
+                let path = o.path().to_path_buf();
+                std::io::Write::write_all(o.file(), skin::csv(&cols).as_bytes())
+                    .map_err(|e| crate::error::Error::io(&path, e))?;
+                o.commit()?;
+            }
+            if let Some(o) = plot_out {
+                skin::plot(&report, &cols, o)?;
+            }
+            if json {
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+            } else {
+                out_text(&report.to_string())?;
             }
             Ok(0)
         }

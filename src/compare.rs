@@ -105,7 +105,9 @@ pub fn run(
         &[b_lane],
         |rows: &[Row<'_>]| {
             let (a, b) = (&rows[0], &rows[4]);
-            (0..a.cells.len()).map(|i| b.palace_number(i) == a.palace_number(i) + c.offset).collect::<Vec<bool>>()
+            (0..a.cells.len())
+                .map(|i| b.palace_number(i) == a.palace_number(i) + c.offset)
+                .collect::<Vec<bool>>()
         },
         |r| {
             let xs = window.x0 as usize..window.x1 as usize;
@@ -115,7 +117,7 @@ pub fn run(
                 e.1 += u64::from(r.extra[x]);
             }
             if let Some(p) = &mut png
-                && (r.y - window.y0) % scale == 0
+                && (r.y - window.y0).is_multiple_of(scale)
             {
                 let row = Row { k: c.a, y: r.y, x0: 0, cells: &r.cells };
                 let hood = row.hood_cells();
@@ -179,7 +181,14 @@ impl std::fmt::Display for CompareReport {
         )?;
         writeln!(f, "{:<22} {:>14} {:>14} {:>10}", "region (of game A)", "cells", "match", "fraction")?;
         for r in &self.per_region {
-            writeln!(f, "{:<22} {:>14} {:>14} {:>9.4}%", r.region.name(), r.cells, r.matched, 100.0 * r.fraction)?;
+            writeln!(
+                f,
+                "{:<22} {:>14} {:>14} {:>9.4}%",
+                r.region.name(),
+                r.cells,
+                r.matched,
+                100.0 * r.fraction
+            )?;
         }
         Ok(())
     }

@@ -13,9 +13,9 @@
 
 pub mod bench;
 pub mod check;
-pub mod compare;
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod engine;
 pub mod error;
 pub mod geometry;
@@ -32,6 +32,7 @@ pub mod regions;
 pub mod render;
 pub mod rule;
 pub mod sink;
+pub mod skin;
 pub mod solver;
 pub mod stats;
 pub mod wythoff;

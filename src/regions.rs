@@ -179,7 +179,7 @@ impl<E> Labeler<E> {
         // ring[y % 6] will hold this row; row y - d is at (y + 6 - d) % 6.
         let back = |d: u32| ((y + 6 - d) % 6) as usize;
         let mut row_zero = yy >= u64::from(k);
-        for x in 0..n {
+        for (x, flag) in flags.iter_mut().enumerate() {
             let v = a.cells[x];
             let mut f = 0u8;
             if x < hood {
@@ -222,7 +222,7 @@ impl<E> Labeler<E> {
                     _ => f |= F_UNTESTABLE,
                 }
             }
-            flags[x] = f;
+            *flag = f;
         }
         self.ring[(y % 6) as usize].copy_from_slice(a.cells);
         self.pending.push((y, a.cells.to_vec(), flags, extra));
@@ -352,7 +352,15 @@ pub struct RegionAcc {
 impl RegionAcc {
     /// Empty statistics of `window` of game `k`.
     pub fn new(k: u32, window: Window) -> Self {
-        RegionAcc { k, window, hist: vec![BTreeMap::new(); ALL.len()], hood_range: None, hood_cells: 0, hottest: [None; 2], prism: None }
+        RegionAcc {
+            k,
+            window,
+            hist: vec![BTreeMap::new(); ALL.len()],
+            hood_range: None,
+            hood_cells: 0,
+            hottest: [None; 2],
+            prism: None,
+        }
     }
 
     /// Adds a labelled row (cells from column 0); only its part inside the window counts.
@@ -418,7 +426,8 @@ impl RegionAcc {
                     name: "shoulder",
                     x,
                     y,
-                    how: "closed form: first cell past the hood on the border, where outer space begins".into(),
+                    how: "closed form: first cell past the hood on the border, where outer space begins"
+                        .into(),
                 });
             }
         }
@@ -480,9 +489,17 @@ pub fn label<E>(
 impl std::fmt::Display for RegionsReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let [x0, y0, x1, y1] = self.window;
-        writeln!(f, "k = {}, window [{x0}, {x1}) x [{y0}, {y1}); block tests on {} x {} blocks", self.k, self.block, self.block)?;
+        writeln!(
+            f,
+            "k = {}, window [{x0}, {x1}) x [{y0}, {y1}); block tests on {} x {} blocks",
+            self.k, self.block, self.block
+        )?;
         let total: u64 = self.regions.iter().map(|(_, s)| s.cells).sum();
-        writeln!(f, "{:<22} {:>14} {:>8} {:>14} {:>9}   v range   histogram of v", "region", "cells", "share", "palaces", "density")?;
+        writeln!(
+            f,
+            "{:<22} {:>14} {:>8} {:>14} {:>9}   v range   histogram of v",
+            "region", "cells", "share", "palaces", "density"
+        )?;
         for (r, s) in &self.regions {
             let share = if total > 0 { 100.0 * s.cells as f64 / total as f64 } else { 0.0 };
             let range = s.v_range.map_or("-".to_string(), |(a, b)| format!("{a}..{b}"));
@@ -521,25 +538,38 @@ pub fn run(
     let mut png = match out {
         Some(o) => {
             let (w, h) = crate::render::picture_size(window, scale);
-            let text = vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))];
+            let text = vec![(
+                "Comment".to_string(),
+                format!("palace regions, k = {k}, window {window}, scale {scale}"),
+            )];
             Some(crate::render::PngStream::create(o, w, h, plte(), text)?)
         }
         None => None,
     };
     let mut line = Vec::new();
-    label(k, window, opts, progress, &[], |_| (), |r| {
-        acc.add(r);
-        if let Some(p) = &mut png
-            && (r.y - window.y0) % scale == 0
-        {
-            line.clear();
-            line.extend(
-                (window.x0..window.x1).step_by(scale as usize).map(|x| r.labels[x as usize].index() as u8),
-            );
-            p.push_row(&line)?;
-        }
-        Ok(())
-    })?;
+    label(
+        k,
+        window,
+        opts,
+        progress,
+        &[],
+        |_| (),
+        |r| {
+            acc.add(r);
+            if let Some(p) = &mut png
+                && (r.y - window.y0).is_multiple_of(scale)
+            {
+                line.clear();
+                line.extend(
+                    (window.x0..window.x1)
+                        .step_by(scale as usize)
+                        .map(|x| r.labels[x as usize].index() as u8),
+                );
+                p.push_row(&line)?;
+            }
+            Ok(())
+        },
+    )?;
     let path = match png {
         Some(p) => Some(p.finish()?),
         None => None,

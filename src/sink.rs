@@ -56,13 +56,25 @@ impl Row<'_> {
 
 /// A consumer of the rows of one sweep.
 pub trait RowSink {
-    /// Receives the next row of the window (rows arrive in order, top first).
+    /// Receives the next row of the window (rows arrive in order, top first). `row.x0` is the
+    /// column of `row.cells[0]`.
     fn row(&mut self, row: &Row<'_>) -> Result<()>;
+
+    /// Asked before each band of rows `y0 .. y0 + rows`: the columns `[x0, x1)` this sink
+    /// needs from them (clamped to the window). `None`, the default, means the whole window;
+    /// a sink that follows a narrow feature saves assembling the rest of every row.
+    fn columns(&mut self, _y0: u32, _rows: u32) -> Option<(u32, u32)> {
+        None
+    }
 }
 
 impl<S: RowSink + ?Sized> RowSink for &mut S {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         (**self).row(row)
+    }
+
+    fn columns(&mut self, y0: u32, rows: u32) -> Option<(u32, u32)> {
+        (**self).columns(y0, rows)
     }
 }
 

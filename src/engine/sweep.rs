@@ -319,14 +319,24 @@ fn consume(
             progress.set_position(u64::from(y1));
             continue;
         };
-        for y in y0.max(window.y0)..y1.min(window.y1) {
-            for (tile, rect) in &tiles {
-                let xa = rect.x0.max(window.x0);
-                let xb = rect.x1.min(window.x1);
-                let out = &mut row[(xa - window.x0) as usize..(xb - window.x0) as usize];
-                tile.copy_row(k, rect, y, xa, xb, out);
+        let ya = y0.max(window.y0);
+        let yb = y1.min(window.y1);
+        if ya < yb {
+            let (ca, cb) = match sink.columns(ya, yb - ya) {
+                Some((a, b)) => (a.clamp(window.x0, window.x1), b.clamp(window.x0, window.x1)),
+                None => (window.x0, window.x1),
+            };
+            for y in ya..yb {
+                let row = &mut row[..(cb.max(ca) - ca) as usize];
+                for (tile, rect) in &tiles {
+                    let xa = rect.x0.max(ca);
+                    let xb = rect.x1.min(cb);
+                    if xa < xb {
+                        tile.copy_row(k, rect, y, xa, xb, &mut row[(xa - ca) as usize..(xb - ca) as usize]);
+                    }
+                }
+                sink.row(&Row { k, y, x0: ca, cells: row })?;
             }
-            sink.row(&Row { k, y, x0: window.x0, cells: &row })?;
         }
         progress.set_position(u64::from(y1));
     }
