@@ -59,6 +59,12 @@ pub enum Command {
     /// sector. The last three are decided on 4 x 4 blocks. Prints per-region counts, palace
     /// densities and histograms, and the junctions it can locate; draws the region map.
     Regions(RegionsArgs),
+    /// The three fabrics (paper Fig. 7): the nose of one k of each class mod 3, side by side.
+    ///
+    /// Also measures each fabric (cells that game k+3 reproduces shifted by (1,1), on 8 x 8
+    /// blocks) and checks that it is a prefix of one infinite fabric: how much of it games
+    /// k+6 and k+30, aligned at their noses, reproduce as well.
+    Fabric(FabricArgs),
     /// Follow the upper arm's skin from the shoulder (k, 0) out to column X (paper §3.4).
     ///
     /// Measures per column the skin's top row and vertical and diagonal thickness, per row its
@@ -115,6 +121,26 @@ pub struct RegionsArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// `palace fabric`.
+#[derive(Debug, Args)]
+pub struct FabricArgs {
+    /// The first of the three consecutive games drawn (k, k+1, k+2 cover every class mod 3).
+    #[arg(long, value_name = "K", default_value_t = 998)]
+    pub k: u32,
+    /// Side of each game's window around its nose.
+    #[arg(long, value_name = "N")]
+    pub size: u32,
+    /// The picture to write.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -373,6 +399,19 @@ pub enum Config {
         /// Engine settings.
         run: RunConfig,
     },
+    /// The three fabrics.
+    Fabric {
+        /// First game.
+        k: u32,
+        /// Panel side.
+        size: u32,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
     /// Skin analysis.
     Skin {
         /// The game.
@@ -572,6 +611,22 @@ impl Cli {
                     json: a.json,
                     run: a.run.resolve()?,
                 }
+            }
+            Command::Fabric(a) => {
+                if a.k < 4 || a.k > 1 << 24 {
+                    return Err(Error::Usage(format!(
+                        "--k {}: use 4 <= k <= {} for the fabric",
+                        a.k,
+                        1 << 24
+                    )));
+                }
+                if a.size == 0 || a.size > 8192 {
+                    return Err(Error::Usage(format!(
+                        "--size {}: the panels are held in memory; use 1..=8192",
+                        a.size
+                    )));
+                }
+                Config::Fabric { k: a.k, size: a.size, output: a.output, json: a.json, run: a.run.resolve()? }
             }
             Command::Skin(a) => {
                 Board::new(a.k, 1, 1)?;

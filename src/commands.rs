@@ -8,6 +8,7 @@ use crate::cli::{Config, RunConfig};
 use crate::compare;
 use crate::engine::{SweepReport, sweep};
 use crate::error::Result;
+use crate::fabric;
 use crate::npy::NpyWriter;
 use crate::output::AtomicOutput;
 use crate::progress;
@@ -85,6 +86,23 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
             let pb = progress::bar(run.quiet, "regions", "rows");
             let (report, path) = regions::run(board.k, window, scale, out, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if json {
+                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
+            } else {
+                out_text(&report.to_string())?;
+            }
+            if let Some(p) = path
+                && !run.quiet
+            {
+                eprintln!("wrote {}", p.display());
+            }
+            Ok(0)
+        }
+        Config::Fabric { k, size, output, json, run } => {
+            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let pb = progress::bar(run.quiet, "fabric", "rows");
+            let (report, path) = fabric::run(k, size, out, &run.engine, &pb)?;
             pb.finish_and_clear();
             if json {
                 out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;

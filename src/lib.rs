@@ -18,6 +18,7 @@ pub mod commands;
 pub mod compare;
 pub mod engine;
 pub mod error;
+pub mod fabric;
 pub mod geometry;
 pub mod histogram;
 pub mod interrupt;

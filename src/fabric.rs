@@ -1,0 +1,198 @@
+//! `palace fabric`: the paper's Fig. 7 and §3.3. Around the nose the picture takes one of
+//! three forms, decided by `k mod 3`, and the fabric that grows from it is a prefix of one of
+//! three infinite fabrics.
+//!
+//! For one `k` of each class the command draws the window around the nose side by side, and
+//! measures the fabric of each: its cells are those that game `k + 3` reproduces shifted by
+//! (1, 1) with palace numbers raised by 3 ([`crate::regions`], decided on 8 x 8 blocks), so by
+//! construction they agree with `k + 3`. The prefix claim is then tested independently: over
+//! that fabric, do games `k + 6` (shift (2, 2), +6) and `k + 30` (shift (10, 10), +30) agree as
+//! well? If the fabric is a prefix of one infinite fabric, all do.
+
+use crate::engine::EngineOptions;
+use crate::error::{Error, Result};
+use crate::geometry::Window;
+use crate::multi::Lane;
+use crate::output::AtomicOutput;
+use crate::palette;
+use crate::regions::{self, Region};
+use crate::render::PngStream;
+use crate::sink::Row;
+use indicatif::ProgressBar;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The farther games the prefix claim is tested against: `k + step` shifted by
+/// `(step / 3, step / 3)`.
+pub const PREFIX_STEPS: [u32; 2] = [6, 30];
+
+/// One class of `k mod 3`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FabricClass {
+    /// The game.
+    pub k: u32,
+    /// `k mod 3`.
+    pub class: u32,
+    /// The nose, `((k - 1) / 3, (k - 1) / 3)`.
+    pub nose: u32,
+    /// The window drawn, around the nose.
+    pub window: [u32; 4],
+    /// Cells of the fabric (agreeing with `k + 3` on whole 8 x 8 blocks) in the window.
+    pub fabric_cells: u64,
+    /// Farthest fabric cell on the diagonal (the prism end), if in the window.
+    pub fabric_diagonal_end: Option<u32>,
+    /// For each of [`PREFIX_STEPS`]: `(k + step, cells of the fabric that agree)`.
+    pub prefix_agreement: Vec<(u32, u64)>,
+    /// The fraction agreeing with the farthest game.
+    pub prefix_fraction: f64,
+}
+
+/// The result of `palace fabric`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FabricReport {
+    /// Window side.
+    pub size: u32,
+    /// One entry per class `k mod 3 = 0, 1, 2`.
+    pub classes: Vec<FabricClass>,
+}
+
+/// Draws and measures the fabric for `k0, k0 + 1, k0 + 2` (sorted by class) in windows of
+/// `size x size` cells around their noses.
+pub fn run(
+    k0: u32,
+    size: u32,
+    out: Option<AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &ProgressBar,
+) -> Result<(FabricReport, Option<PathBuf>)> {
+    if size == 0 || size > 8192 {
+        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
+    }
+    let mut ks: Vec<u32> = (k0..k0 + 3).collect();
+    ks.sort_by_key(|k| k % 3);
+    let n = size as usize;
+    let gap = 8usize;
+    let mut picture = vec![palette::MASKED; (3 * n + 2 * gap) * n];
+    let mut classes = Vec::new();
+    for (panel, &k) in ks.iter().enumerate() {
+        let nose = (k - 1) / 3;
+        let x0 = nose.saturating_sub(size / 8);
+        let window = Window::new(x0, x0, x0 + size, x0 + size);
+        let extra: Vec<Lane> = PREFIX_STEPS
+            .iter()
+            .map(|&s| {
+                let d = s / 3;
+                Lane { k: k + s, window: Window::new(d, d, window.x1 + d, window.y1 + d) }
+            })
+            .collect();
+        let mut fabric = 0u64;
+        let mut agree = vec![0u64; PREFIX_STEPS.len()];
+        let mut diag_end = None;
+        regions::label(
+            k,
+            window,
+            opts,
+            progress,
+            &extra,
+            |rows: &[Row<'_>]| {
+                let a = &rows[0];
+                PREFIX_STEPS
+                    .iter()
+                    .zip(&rows[4..])
+                    .map(|(&s, b)| {
+                        (0..a.cells.len())
+                            .map(|i| b.palace_number(i) == a.palace_number(i) + i64::from(s))
+                            .collect::<Vec<bool>>()
+                    })
+                    .collect::<Vec<_>>()
+            },
+            |r| {
+                let row = Row { k, y: r.y, x0: 0, cells: &r.cells };
+                let hood = row.hood_cells();
+                let py = (r.y - window.y0) as usize;
+                for x in window.x0 as usize..window.x1 as usize {
+                    if r.labels[x] == Region::Fabric {
+                        fabric += 1;
+                        for (a, m) in agree.iter_mut().zip(&r.extra) {
+                            *a += u64::from(m[x]);
+                        }
+                        if x as u32 == r.y {
+                            diag_end = Some(r.y);
+                        }
+                    }
+                    let px = panel * (n + gap) + (x - window.x0 as usize);
+                    picture[py * (3 * n + 2 * gap) + px] =
+                        if x < hood { palette::HOOD } else { palette::index(r.cells[x]) };
+                }
+                Ok(())
+            },
+        )?;
+        let w = window;
+        classes.push(FabricClass {
+            k,
+            class: k % 3,
+            nose,
+            window: [w.x0, w.y0, w.x1, w.y1],
+            fabric_cells: fabric,
+            fabric_diagonal_end: diag_end,
+            prefix_fraction: if fabric > 0 {
+                *agree.last().expect("steps") as f64 / fabric as f64
+            } else {
+                0.0
+            },
+            prefix_agreement: PREFIX_STEPS.iter().zip(agree).map(|(&s, a)| (k + s, a)).collect(),
+        });
+    }
+    let path = match out {
+        Some(o) => {
+            let width = (3 * n + 2 * gap) as u32;
+            let text = vec![(
+                "Comment".to_string(),
+                format!(
+                    "palace fabric: the nose of k = {} (mod 3 = 0, 1, 2), {size} x {size} each",
+                    ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            )];
+            let mut png = PngStream::create(o, width, size, palette::plte(), text)?;
+            for row in picture.chunks_exact(width as usize) {
+                png.push_row(row)?;
+            }
+            Some(png.finish()?)
+        }
+        None => None,
+    };
+    Ok((FabricReport { size, classes }, path))
+}
+
+impl std::fmt::Display for FabricReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "the fabric around the nose, {} x {} cells per game", self.size, self.size)?;
+        writeln!(
+            f,
+            "{:>7} {:>5} {:>7} {:>12} {:>10}  fabric (cells agreeing with k+3, shift (1,1), on 8x8 blocks) also agreeing with",
+            "k", "mod 3", "nose", "fabric", "ends at"
+        )?;
+        for c in &self.classes {
+            let agree: Vec<String> = c
+                .prefix_agreement
+                .iter()
+                .map(|(k2, a)| {
+                    let frac =
+                        if c.fabric_cells > 0 { 100.0 * *a as f64 / c.fabric_cells as f64 } else { 0.0 };
+                    format!("k = {k2}: {a} ({frac:.4}%)")
+                })
+                .collect();
+            writeln!(
+                f,
+                "{:>7} {:>5} {:>7} {:>12} {:>10}  {}",
+                c.k,
+                c.class,
+                c.nose,
+                c.fabric_cells,
+                c.fabric_diagonal_end.map_or("-".into(), |d| format!("({d}, {d})")),
+                agree.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}
