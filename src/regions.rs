@@ -153,6 +153,8 @@ pub struct Labeler<E> {
     ring: [Vec<i8>; 6],
     col_zero: Vec<bool>,
     pending: Vec<(u32, Vec<i8>, Vec<u8>, E)>,
+    /// The block labels of the previous block row.
+    above: Vec<Region>,
 }
 
 impl<E> Labeler<E> {
@@ -164,6 +166,7 @@ impl<E> Labeler<E> {
             ring: std::array::from_fn(|_| vec![0; width]),
             col_zero: vec![true; width],
             pending: Vec::with_capacity(BLOCK),
+            above: Vec::new(),
         }
     }
 
@@ -236,17 +239,22 @@ impl<E> Labeler<E> {
 
     fn decide(&mut self) -> Vec<LabelledRow<E>> {
         let n = self.width;
-        let mut labels: Vec<Vec<Region>> = self.pending.iter().map(|_| vec![Region::Rest; n]).collect();
-        for bx in (0..n).step_by(BLOCK) {
+        let blocks = n.div_ceil(BLOCK);
+        let mut block_labels = vec![Region::Rest; blocks];
+        let y_mid = 2 * u64::from(self.pending[0].0) + self.pending.len() as u64;
+        for (bi, bx) in (0..n).step_by(BLOCK).enumerate() {
             let xs = bx..(bx + BLOCK).min(n);
             let (mut cand, mut all_up, mut all_lo, mut all3) = (0, true, true, true);
             let (mut tested, mut per_lo, mut per_up) = (0, true, true);
-            for (_, _, flags, _) in &self.pending {
-                for &f in &flags[xs.clone()] {
+            let (mut lo_v, mut hi_v) = (i8::MAX, i8::MIN);
+            for (_, cells, flags, _) in &self.pending {
+                for x in xs.clone() {
+                    let f = flags[x];
                     if f & (F_HOOD | F_OUTER) != 0 {
                         continue;
                     }
                     cand += 1;
+                    (lo_v, hi_v) = (lo_v.min(cells[x]), hi_v.max(cells[x]));
                     all_up &= f & F_UPPER != 0;
                     all_lo &= f & F_LOWER != 0;
                     all3 &= f & F_PLUS3 != 0;
@@ -257,34 +265,63 @@ impl<E> Labeler<E> {
                     }
                 }
             }
-            let periodic = 2 * tested >= cand && tested > 0;
-            let block_label = if cand == 0 {
+            // The épaulette pattern has palaces and k+1 cells in every block: a uniform block
+            // is periodic with any period and is no épaulette.
+            let periodic = 2 * tested >= cand && tested > 0 && lo_v == -1 && hi_v == 1;
+            // Where a block passes both mirrored tests, its side of the diagonal decides, so
+            // the labels keep the picture's symmetry.
+            let upper_side = 2 * bx as u64 + (xs.end - xs.start) as u64 >= y_mid;
+            let label = if cand == 0 {
                 Region::Rest
-            } else if periodic && per_lo {
+            } else if periodic && per_lo && (!per_up || !upper_side) {
                 Region::EpauletteLower
             } else if periodic && per_up {
                 Region::EpauletteUpper
+            } else if lo_v == hi_v {
+                // A uniform block (a quiet patch) passes the invariance tests trivially: it
+                // belongs to the region it continues — the block to its left above the
+                // diagonal, the block above it below the diagonal — if it passes that test.
+                let before = if upper_side {
+                    bi.checked_sub(1).map(|b| block_labels[b])
+                } else {
+                    self.above.get(bi).copied()
+                };
+                match before {
+                    Some(Region::Fabric) if all3 => Region::Fabric,
+                    Some(Region::ArmUpper) if all_up => Region::ArmUpper,
+                    Some(Region::ArmLower) if all_lo => Region::ArmLower,
+                    _ => Region::Rest,
+                }
             } else if all3 {
                 Region::Fabric
-            } else if all_up {
+            } else if all_up && (!all_lo || upper_side) {
                 Region::ArmUpper
             } else if all_lo {
                 Region::ArmLower
             } else {
                 Region::Rest
             };
-            for ((_, _, flags, _), lab) in self.pending.iter().zip(labels.iter_mut()) {
-                for x in xs.clone() {
-                    lab[x] = if flags[x] & F_HOOD != 0 {
-                        Region::Hood
-                    } else if flags[x] & F_OUTER != 0 {
-                        Region::OuterSpace
-                    } else {
-                        block_label
-                    };
-                }
-            }
+            block_labels[bi] = label;
         }
+        let mut labels: Vec<Vec<Region>> = Vec::with_capacity(self.pending.len());
+        for (_, _, flags, _) in &self.pending {
+            labels.push(
+                flags
+                    .iter()
+                    .enumerate()
+                    .map(|(x, &f)| {
+                        if f & F_HOOD != 0 {
+                            Region::Hood
+                        } else if f & F_OUTER != 0 {
+                            Region::OuterSpace
+                        } else {
+                            block_labels[x / BLOCK]
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        self.above = block_labels;
         self.pending
             .drain(..)
             .zip(labels)

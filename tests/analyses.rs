@@ -1,0 +1,255 @@
+//! The analyses of the paper's §3 (compare, regions, fabric, skin) on small boards, against
+//! values each test computes itself from the direct definition (the three-counter programme),
+//! never copied from the commands' output.
+
+use indicatif::ProgressBar;
+use palace::compare::{self, Comparison};
+use palace::engine::EngineOptions;
+use palace::fabric;
+use palace::geometry::Window;
+use palace::reference::{DirectDp, direct_palace_numbers};
+use palace::regions::{self, ALL, Region};
+use palace::rule::in_hood;
+use palace::skin::{self, fib};
+
+fn opts() -> EngineOptions {
+    EngineOptions { threads: 2, ..EngineOptions::default() }
+}
+
+/// Palace numbers of game k on a board, as a closure.
+fn game(k: u32, w: usize, h: usize) -> impl Fn(usize, usize) -> i64 {
+    let n = direct_palace_numbers(k, w, h);
+    move |x, y| i64::from(n[y * w + x])
+}
+
+/// Fig. 4 on small games: every cell's match computed here, and the hood's share.
+#[test]
+fn compare_counts_matches_like_the_definition() {
+    for (a, b, shift, offset) in
+        [(47u32, 50u32, (1u32, 1u32), 3i64), (49, 50, (1, 0), 1), (30, 31, (0, 1), 1)]
+    {
+        let (w, h) = (160usize, 150usize);
+        let win = Window::new(0, 0, w as u32, h as u32);
+        let c = Comparison { a, b, shift, offset };
+        let (rep, _) = compare::run(c, win, 1, None, &opts(), &ProgressBar::hidden()).unwrap();
+        let na = game(a, w, h);
+        let nb = game(b, w + 2, h + 2);
+        let (mut matched, mut hood, mut hood_matched) = (0u64, 0u64, 0u64);
+        for y in 0..h {
+            for x in 0..w {
+                let m = nb(x + shift.0 as usize, y + shift.1 as usize) == na(x, y) + offset;
+                matched += u64::from(m);
+                if in_hood(a, x as u64, y as u64) {
+                    hood += 1;
+                    hood_matched += u64::from(m);
+                }
+            }
+        }
+        assert_eq!(rep.cells, (w * h) as u64);
+        assert_eq!(rep.matched, matched, "{a} vs {b}");
+        let hood_rep = rep.per_region.iter().find(|r| r.region == Region::Hood).unwrap();
+        assert_eq!((hood_rep.cells, hood_rep.matched), (hood, hood_matched), "{a} vs {b} hood");
+        if shift == (1, 1) {
+            // Fig. 4 left: the hood matches perfectly.
+            assert_eq!(hood_matched, hood);
+        } else {
+            // Fig. 4 right: half of the hood (the side the shift runs along) matches.
+            let frac = hood_matched as f64 / hood as f64;
+            assert!((0.45..0.56).contains(&frac), "half the hood: {frac}");
+        }
+    }
+}
+
+/// Region labels: hood and outer space against their definitions, the épaulettes' periods,
+/// values and proportions (§3.2), the fabric and arm invariances, and the mirror symmetry.
+#[test]
+fn regions_have_the_papers_properties() {
+    let k = 150u32;
+    let (w, h) = (464usize, 464usize);
+    let win = Window::new(0, 0, w as u32, h as u32);
+    let mut labels = vec![Region::Rest; w * h];
+    regions::label(
+        k,
+        win,
+        &opts(),
+        &ProgressBar::hidden(),
+        &[],
+        |_| (),
+        |r| {
+            labels[r.y as usize * w..(r.y as usize + 1) * w].copy_from_slice(&r.labels);
+            Ok(())
+        },
+    )
+    .unwrap();
+    let n = game(k, w + 2, h + 2);
+    let n1 = game(k + 1, w + 2, h + 2);
+    let n3 = game(k + 3, w + 2, h + 2);
+    let v = |x: usize, y: usize| n(x, y) - i64::from(k);
+    let lab = |x: usize, y: usize| labels[y * w + x];
+    // The lattice of the periods (5, 1) and (4, 3) has index 11: cell (x, y) lies in class
+    // (3x - 4y) mod 11, and a periodic region has one value per class.
+    let mut class_values: Vec<std::collections::BTreeSet<i64>> = vec![Default::default(); 11];
+    for y in 0..h {
+        for x in 0..w {
+            let l = lab(x, y);
+            // Hood: the closed form.
+            assert_eq!(l == Region::Hood, in_hood(k, x as u64, y as u64), "hood at ({x},{y})");
+            // Outer space: all zero from the top (x >= k) or from the left (y >= k).
+            let from_top = x >= k as usize && (0..=y).all(|yy| v(x, yy) == 0);
+            let from_left = y >= k as usize && (0..=x).all(|xx| v(xx, y) == 0);
+            if l != Region::Hood {
+                assert_eq!(l == Region::OuterSpace, from_top || from_left, "outer space at ({x},{y})");
+            }
+            // Mirror symmetry of the labels (blocks align with rows and columns).
+            let mirror = match l {
+                Region::EpauletteUpper => Region::EpauletteLower,
+                Region::EpauletteLower => Region::EpauletteUpper,
+                Region::ArmUpper => Region::ArmLower,
+                Region::ArmLower => Region::ArmUpper,
+                other => other,
+            };
+            assert_eq!(lab(y, x), mirror, "symmetry at ({x},{y})");
+            match l {
+                Region::EpauletteLower => {
+                    // Periods (5, 1) and (4, 3), palace numbers k-1, k, k+1.
+                    assert!((-1..=1).contains(&v(x, y)));
+                    // (Cells whose period partners fall in the hood, along the casing, are not
+                    // required to repeat.)
+                    if x >= 5
+                        && y >= 3
+                        && !in_hood(k, x as u64 - 5, y as u64 - 1)
+                        && !in_hood(k, x as u64 - 4, y as u64 - 3)
+                    {
+                        assert_eq!(v(x, y), v(x - 5, y - 1), "period (5,1) at ({x},{y})");
+                        assert_eq!(v(x, y), v(x - 4, y - 3), "period (4,3) at ({x},{y})");
+                        class_values[(3 * x as i64 - 4 * y as i64).rem_euclid(11) as usize].insert(v(x, y));
+                    }
+                }
+                Region::Fabric => assert_eq!(n3(x + 1, y + 1), n(x, y) + 3, "fabric at ({x},{y})"),
+                Region::ArmUpper => assert_eq!(n1(x + 1, y), n(x, y) + 1, "upper arm at ({x},{y})"),
+                Region::ArmLower => assert_eq!(n1(x, y + 1), n(x, y) + 1, "lower arm at ({x},{y})"),
+                _ => {}
+            }
+        }
+    }
+    // In the épaulette's periodic region of 11 cells, k-1 appears 5 times, k and k+1 3 times.
+    assert!(class_values.iter().all(|s| s.len() == 1), "one value per class: {class_values:?}");
+    let mut counts = [0; 3];
+    for s in &class_values {
+        counts[(s.first().unwrap() + 1) as usize] += 1;
+    }
+    assert_eq!(counts, [5, 3, 3], "palace numbers k-1, k, k+1 over one period");
+    for r in ALL {
+        assert!(labels.contains(&r), "{r:?} present");
+    }
+}
+
+/// The fabric's prefix check counts what the definition says, and the nose is where the
+/// hood ends on the diagonal.
+#[test]
+fn fabric_prefix_counts_and_noses() {
+    let size = 180u32;
+    let (rep, _) = fabric::run(60, size, None, &opts(), &ProgressBar::hidden()).unwrap();
+    assert_eq!(rep.classes.iter().map(|c| c.class).collect::<Vec<_>>(), vec![0, 1, 2]);
+    for c in &rep.classes {
+        let k = c.k;
+        let m = u64::from(c.nose);
+        assert!(in_hood(k, m, m) && !in_hood(k, m + 1, m + 1), "nose of k = {k}");
+        // Recount the agreement over the fabric cells from the labels and the direct definition.
+        let win = Window::new(c.window[0], c.window[1], c.window[2], c.window[3]);
+        let (w, h) = (win.x1 as usize + 12, win.y1 as usize + 12);
+        let n = game(k, w, h);
+        let far: Vec<_> = fabric::PREFIX_STEPS.iter().map(|&s| (s, game(k + s, w, h))).collect();
+        let mut fab = 0u64;
+        let mut agree = vec![0u64; far.len()];
+        regions::label(
+            k,
+            win,
+            &opts(),
+            &ProgressBar::hidden(),
+            &[],
+            |_| (),
+            |r| {
+                for x in win.x0 as usize..win.x1 as usize {
+                    if r.labels[x] == Region::Fabric {
+                        fab += 1;
+                        let y = r.y as usize;
+                        for ((s, g), a) in far.iter().zip(agree.iter_mut()) {
+                            let d = (*s / 3) as usize;
+                            *a += u64::from(g(x + d, y + d) == n(x, y) + i64::from(*s));
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(fab > 1000, "k = {k}: a fabric was found");
+        assert_eq!(c.fabric_cells, fab);
+        let got: Vec<u64> = c.prefix_agreement.iter().map(|&(_, a)| a).collect();
+        assert_eq!(got, agree, "k = {k}");
+    }
+}
+
+/// The skin of k = 500 over its first 9000 columns: the command's per-column tops and
+/// thicknesses against a plain scan of the direct definition, and the paper's first levels.
+#[test]
+fn skin_follows_the_first_levels() {
+    let k = 500u32;
+    let to = 9500u64;
+    let (rep, cols) = skin::follow(k, to, &opts(), &ProgressBar::hidden()).unwrap();
+    // Independent scan, row by row with the three-counter programme.
+    let w = to as usize;
+    let mut dp = DirectDp::new(k, w);
+    let mut top = vec![None::<u32>; w];
+    let mut vert = vec![0u32; w];
+    let mut open = vec![false; w];
+    let mut zero = vec![true; w];
+    for y in 0..rep.rows {
+        let row = dp.next_row();
+        for x in k as usize..w {
+            let v = i64::from(row[x]) - i64::from(k);
+            if zero[x] {
+                if v != 0 {
+                    zero[x] = false;
+                    top[x] = Some(y);
+                    vert[x] = u32::from(v < 0);
+                    open[x] = v < 0;
+                }
+            } else if open[x] {
+                if v < 0 {
+                    vert[x] += 1;
+                } else {
+                    open[x] = false;
+                }
+            }
+        }
+    }
+    assert_eq!(cols.len(), w - k as usize);
+    for c in &cols {
+        assert_eq!(Some(c.top), top[c.x as usize], "top of column {}", c.x);
+        assert_eq!(c.vertical, vert[c.x as usize], "vertical thickness of column {}", c.x);
+    }
+    // The paper (§3.4): n = 1 at the shoulder, n = 2 after about 200 columns, n = 3 after
+    // about 7700; at level n the vertical thickness is f(2n), or f(2n) + 1 where a line is
+    // emitted once per horizontal period f(2n + 3).
+    let levels: Vec<usize> = rep.levels.iter().map(|l| l.n).collect();
+    assert_eq!(levels, vec![1, 2, 3]);
+    let begin = |n: usize| rep.levels.iter().find(|l| l.n == n).unwrap().begins_at - u64::from(k);
+    assert!((150..250).contains(&begin(2)), "n = 2 after about 200 columns: {}", begin(2));
+    assert!((7000..8500).contains(&begin(3)), "n = 3 after about 7700 columns: {}", begin(3));
+    // From the independent scan: in level 2 the thicknesses are 3 and 4, lines 13 apart, and
+    // one horizontal period descends f(5) = 5 rows.
+    let (a, b) = ((u64::from(k) + begin(2)) as usize, (u64::from(k) + begin(3)) as usize);
+    // The level's first period still carries the thickening from level 1; skip it.
+    let core = a + 2 * fib(7) as usize..b - 800;
+    assert!(core.clone().all(|x| vert[x] == 3 || vert[x] == 4));
+    let lines: Vec<usize> = core.clone().filter(|&x| vert[x] == fib(4) as u32 + 1).collect();
+    assert!(
+        lines.len() > 100 && lines.windows(2).all(|p| p[1] - p[0] == fib(7) as usize),
+        "lines f(7) = 13 apart"
+    );
+    assert!(core.clone().all(|x| top[x + 13].unwrap() - top[x].unwrap() == fib(5) as u32));
+    let l2 = rep.levels.iter().find(|l| l.n == 2).unwrap();
+    assert_eq!((l2.horizontal_period, l2.vertical_period), (Some(13), Some(5)));
+}
