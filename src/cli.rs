@@ -268,6 +268,12 @@ pub struct RenderArgs {
     /// How a block is combined under --scale: `min` keeps one-cell palace threads visible.
     #[arg(long, value_enum, default_value_t = Aggregate::Min)]
     pub aggregate: Aggregate,
+    /// Draw each cell as Z x Z pixels (for small boards such as the paper's Fig. 1).
+    #[arg(long, value_name = "Z", default_value_t = 1, conflicts_with = "scale")]
+    pub zoom: u32,
+    /// Colour scheme.
+    #[arg(long, value_enum, default_value_t = crate::palette::Scheme::Paper)]
+    pub palette: crate::palette::Scheme,
     /// The PNG file to write.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: PathBuf,
@@ -546,10 +552,22 @@ impl Cli {
                         "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
                     ));
                 }
+                if a.zoom == 0 || u64::from(a.zoom) * u64::from(window.width().max(window.height())) > 1 << 20
+                {
+                    return Err(Error::Usage(format!(
+                        "--zoom {}: use 1 or more, with the zoomed picture at most 1048576 pixels wide",
+                        a.zoom
+                    )));
+                }
                 Config::Render {
                     board,
                     window,
-                    png: PngOptions { scale: a.scale, aggregate: a.aggregate },
+                    png: PngOptions {
+                        scale: a.scale,
+                        aggregate: a.aggregate,
+                        zoom: a.zoom,
+                        scheme: a.palette,
+                    },
                     output: a.output,
                     run: a.run.resolve()?,
                 }

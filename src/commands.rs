@@ -32,6 +32,7 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let path = writer.finish()?;
             pb.finish_and_clear();
             let (w, h) = picture_size(window, png.scale);
+            let (w, h) = (w * png.zoom, h * png.zoom);
             summary(&run, &format!("wrote {} ({w} x {h} pixels)", path.display()), &report);
             Ok(0)
         }

@@ -41,6 +41,23 @@ pub fn index(v: i8) -> u8 {
     (v.clamp(-4, 3) + 5) as u8
 }
 
+/// How cells are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Scheme {
+    /// The hood dark brown, every other cell by its value v (the pictures of Fig. 3 to 8).
+    #[default]
+    Paper,
+    /// Every cell by its value, hood included: v <= -5 dark brown, then the olives, yellow,
+    /// black, blue, indigo, violet — the colours of the paper's Fig. 1 (k = 5).
+    Values,
+}
+
+/// Palette index of a cell under [`Scheme::Values`]: `v <= -5` is the hood colour.
+#[inline(always)]
+pub fn value_index(v: i8) -> u8 {
+    if v <= -5 { HOOD } else { index(v) }
+}
+
 /// Palette indices of one row: the first `hood` cells are hood, the rest by value. Written so
 /// the compiler vectorises it.
 pub fn indices(cells: &[i8], hood: usize, out: &mut [u8]) {

@@ -224,6 +224,10 @@ pub struct PngOptions {
     pub scale: u32,
     /// How a block is combined.
     pub aggregate: Aggregate,
+    /// Each cell becomes `zoom x zoom` pixels (for small boards; with `scale` 1 only).
+    pub zoom: u32,
+    /// How cells are coloured.
+    pub scheme: palette::Scheme,
 }
 
 /// The picture size for a window under `scale`.
@@ -236,12 +240,16 @@ pub struct PngWriter {
     stream: PngStream,
     scale: Option<Downscale>,
     indices: Vec<u8>,
+    zoom: usize,
+    zoomed: Vec<u8>,
+    scheme: palette::Scheme,
 }
 
 impl PngWriter {
     /// Starts the picture of `window` of game `k`, to be written to `out`.
     pub fn create(out: AtomicOutput, k: u32, window: Window, opts: PngOptions) -> Result<Self> {
         let (w, h) = picture_size(window, opts.scale);
+        let (w, h) = (w * opts.zoom, h * opts.zoom);
         let text = vec![
             ("Software".to_string(), format!("palace {}", env!("CARGO_PKG_VERSION"))),
             (
@@ -255,7 +263,14 @@ impl PngWriter {
         let stream = PngStream::create(out, w, h, palette::plte(), text)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
-        Ok(PngWriter { stream, scale, indices: vec![0; window.width() as usize] })
+        Ok(PngWriter {
+            stream,
+            scale,
+            indices: vec![0; window.width() as usize],
+            zoom: opts.zoom as usize,
+            zoomed: Vec::new(),
+            scheme: opts.scheme,
+        })
     }
 
     /// Writes the last partial block row, if any, and renames the picture into place.
@@ -271,7 +286,26 @@ impl PngWriter {
 
 impl RowSink for PngWriter {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        palette::indices(row.cells, row.hood_cells(), &mut self.indices);
+        match self.scheme {
+            palette::Scheme::Paper => palette::indices(row.cells, row.hood_cells(), &mut self.indices),
+            palette::Scheme::Values => {
+                // The stored hood stand-in is clamped at -128 but keeps v <= -5 exactly where
+                // the exact value is.
+                for (o, &v) in self.indices.iter_mut().zip(row.cells) {
+                    *o = palette::value_index(v);
+                }
+            }
+        }
+        if self.zoom > 1 {
+            self.zoomed.clear();
+            for &i in &self.indices {
+                self.zoomed.extend(std::iter::repeat_n(i, self.zoom));
+            }
+            for _ in 0..self.zoom {
+                self.stream.push_row(&self.zoomed)?;
+            }
+            return Ok(());
+        }
         match &mut self.scale {
             None => self.stream.push_row(&self.indices),
             Some(s) => match s.push(&self.indices) {

@@ -55,6 +55,31 @@ fn render_tiny_board_decodes_to_the_palette_indices() {
     assert_eq!(px[5], 5);
 }
 
+/// The paper's Fig. 1 (k = 5, 11 x 11): colours by palace number, 0 dark brown, 1 dark olive,
+/// 2 olive, 3 light olive, 4 yellow, 5 black, 6 blue, 7 indigo; the queen at (3, 3) is yellow.
+#[test]
+fn figure_1_colours_with_zoom() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fig1.png");
+    palace()
+        .args(["render", "--k", "5", "--size", "11", "--zoom", "3", "--palette", "values", "-q", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let (w, h, _, px) = decode_png(&out);
+    assert_eq!((w, h), (33, 33));
+    let cell = |x: usize, y: usize| px[(3 * y + 1) * 33 + 3 * x + 1];
+    // Row 0: the first five cells are palaces with palace numbers 0..4, then black.
+    assert_eq!((0..6).map(|x| cell(x, 0)).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(cell(3, 3), 4, "the queen's square (3, 3) is yellow: palace number 4");
+    // Each cell is a 3 x 3 block.
+    for y in 0..33 {
+        for x in 0..33 {
+            assert_eq!(px[y * 33 + x], cell(x / 3, y / 3));
+        }
+    }
+}
+
 #[test]
 fn render_window_and_scale() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,7 +211,7 @@ fn check_passes() {
 
 #[test]
 fn every_command_has_help() {
-    for c in ["render", "dump", "stats", "check"] {
+    for c in ["render", "dump", "stats", "check", "bench", "compare", "regions", "fabric", "skin"] {
         palace().args([c, "--help"]).assert().success().stdout(predicate::str::contains("Usage"));
     }
 }
@@ -210,6 +235,14 @@ fn bad_inputs_exit_2_and_write_nothing() {
         (vec!["dump", "--k", "3", "--size", "10", "--values", "nope", "-o", o], "--values"),
         (vec!["render", "--k", "3", "--size", "10"], "--output"),
         (vec!["render", "--k", "3", "--size", "10", "--width", "4", "-o", o], "--size"),
+        (vec!["render", "--k", "3", "--size", "10", "--zoom", "0", "-o", o], "--zoom 0"),
+        (vec!["compare", "--k", "3", "--k2", "6", "--shift=-1,0", "--size", "10", "-o", o], "--shift"),
+        (vec!["compare", "--k", "3", "--k2", "0", "--size", "10", "-o", o], "--k2 0"),
+        (vec!["regions", "--k", "3", "--size", "10", "--scale", "0", "-o", o], "--scale 0"),
+        (vec!["fabric", "--size", "0", "-o", o], "--size 0"),
+        (vec!["skin", "--k", "50", "--to", "50", "--plot", o], "--to 50"),
+        (vec!["skin", "--k", "50", "--to", "60", "--plot", "/nonexistent-dir/p.png"], "--plot"),
+        (vec!["bench", "--repeat", "0"], "--repeat 0"),
     ];
     for (args, needle) in cases {
         palace().args(&args).assert().code(2).stderr(predicate::str::contains(needle));
