@@ -26,7 +26,7 @@ use crate::engine::EngineOptions;
 use crate::error::Result;
 use crate::geometry::Window;
 use crate::multi::{Lane, lockstep};
-use crate::rule::{hood_len, in_hood};
+use crate::rule::hood_len;
 use crate::sink::Row;
 use clap::ValueEnum;
 use indicatif::ProgressBar;
@@ -182,6 +182,12 @@ impl<E> Labeler<E> {
         // ring[y % 6] will hold this row; row y - d is at (y + 6 - d) % 6.
         let back = |d: u32| ((y + 6 - d) % 6) as usize;
         let mut row_zero = yy >= u64::from(k);
+        // Where any of the four games is in its hood, compare exact palace numbers; beyond,
+        // the lanes' stored values compare directly (N_{k+d} = N_k + d <=> equal values).
+        let exact = [a, up, lo, p3].iter().map(|r| r.hood_cells()).max().unwrap_or(0);
+        // Hood widths of the rows the period partners lie in.
+        let hood_of = |dy: u32| if y >= dy { hood_len(k, yy - u64::from(dy)) as usize } else { usize::MAX };
+        let partner_hood = [hood_of(1), hood_of(3), hood_of(5), hood_of(4)];
         for (x, flag) in flags.iter_mut().enumerate() {
             let v = a.cells[x];
             let mut f = 0u8;
@@ -198,31 +204,32 @@ impl<E> Labeler<E> {
                 if row_zero {
                     f |= F_OUTER;
                 }
-                let na = a.palace_number(x);
-                if up.palace_number(x) == na + 1 {
-                    f |= F_UPPER;
-                }
-                if lo.palace_number(x) == na + 1 {
-                    f |= F_LOWER;
-                }
-                if p3.palace_number(x) == na + 3 {
-                    f |= F_PLUS3;
-                }
-                // Both épaulettes' periods, when their partners are on the board and off the hood.
-                let partner = |dx: usize, dy: u32| -> Option<i8> {
-                    (x >= dx && y >= dy && !in_hood(k, (x - dx) as u64, yy - u64::from(dy)))
-                        .then(|| self.ring[back(dy)][x - dx])
+                let (mu, ml, m3) = if x < exact {
+                    let na = a.palace_number(x);
+                    (
+                        up.palace_number(x) == na + 1,
+                        lo.palace_number(x) == na + 1,
+                        p3.palace_number(x) == na + 3,
+                    )
+                } else {
+                    (up.cells[x] == v, lo.cells[x] == v, p3.cells[x] == v)
                 };
-                match (partner(5, 1), partner(4, 3), partner(1, 5), partner(3, 4)) {
-                    (Some(a1), Some(a2), Some(b1), Some(b2)) => {
-                        if v.abs() <= 1 && a1 == v && a2 == v {
-                            f |= F_PER_LOWER;
-                        }
-                        if v.abs() <= 1 && b1 == v && b2 == v {
-                            f |= F_PER_UPPER;
-                        }
+                f |= if mu { F_UPPER } else { 0 }
+                    | if ml { F_LOWER } else { 0 }
+                    | if m3 { F_PLUS3 } else { 0 };
+                // Both épaulettes' periods, when their partners are on the board and off the hood.
+                let off_hood = |dx: usize, i: usize| x >= dx && x - dx >= partner_hood[i];
+                if off_hood(5, 0) && off_hood(4, 1) && off_hood(1, 2) && off_hood(3, 3) {
+                    let (a1, a2) = (self.ring[back(1)][x - 5], self.ring[back(3)][x - 4]);
+                    let (b1, b2) = (self.ring[back(5)][x - 1], self.ring[back(4)][x - 3]);
+                    if v.abs() <= 1 && a1 == v && a2 == v {
+                        f |= F_PER_LOWER;
                     }
-                    _ => f |= F_UNTESTABLE,
+                    if v.abs() <= 1 && b1 == v && b2 == v {
+                        f |= F_PER_UPPER;
+                    }
+                } else {
+                    f |= F_UNTESTABLE;
                 }
             }
             *flag = f;
@@ -377,7 +384,8 @@ pub struct RegionsReport {
 pub struct RegionAcc {
     k: u32,
     window: Window,
-    hist: Vec<BTreeMap<i64, u64>>,
+    /// Per region, counts of `v + 128` (cells outside the hood are exact in 8 bits).
+    hist: Vec<[u64; 256]>,
     hood_range: Option<(i64, i64)>,
     hood_cells: u64,
     /// The hottest cell above and below the diagonal: (v, x, y), first in row-major order.
@@ -392,7 +400,7 @@ impl RegionAcc {
         RegionAcc {
             k,
             window,
-            hist: vec![BTreeMap::new(); ALL.len()],
+            hist: vec![[0; 256]; ALL.len()],
             hood_range: None,
             hood_cells: 0,
             hottest: [None; 2],
@@ -407,20 +415,23 @@ impl RegionAcc {
         }
         let y = u64::from(r.y);
         let row = Row { k: self.k, y: r.y, x0: 0, cells: &r.cells };
-        for x in self.window.x0 as usize..self.window.x1 as usize {
-            let v = row.v(x);
-            let reg = r.labels[x];
-            if reg == Region::Hood {
-                self.hood_cells += 1;
-                self.hood_range = Some(self.hood_range.map_or((v, v), |(a, b)| (a.min(v), b.max(v))));
-            } else {
-                *self.hist[reg.index()].entry(v).or_insert(0) += 1;
-            }
+        let hood = row.hood_cells();
+        let (x0, x1) = (self.window.x0 as usize, self.window.x1 as usize);
+        if x0 < hood {
+            // The hood's values rise along the row: its extremes are the run's ends.
+            let (a, b) = (row.v(x0), row.v(hood.min(x1) - 1));
+            self.hood_cells += (hood.min(x1) - x0) as u64;
+            self.hood_range = Some(self.hood_range.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));
+        }
+        for x in x0.max(hood)..x1 {
+            let v = r.cells[x];
+            self.hist[r.labels[x].index()][v as u8 as usize] += 1;
+            let v = i64::from(v);
             let side = usize::from((x as u64) < y);
             if self.hottest[side].is_none_or(|(h, _, _)| v > h) {
                 self.hottest[side] = Some((v, x as u64, y));
             }
-            if x as u64 == y && reg == Region::Fabric {
+            if x as u64 == y && r.labels[x] == Region::Fabric {
                 self.prism = Some(y);
             }
         }
@@ -437,7 +448,12 @@ impl RegionAcc {
                 s.palaces = self.hood_cells;
                 s.v_range = self.hood_range;
             } else {
-                let h = &self.hist[reg.index()];
+                let h: BTreeMap<i64, u64> = self.hist[reg.index()]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &c)| c > 0)
+                    .map(|(i, &c)| (i64::from(i as u8 as i8), c))
+                    .collect();
                 s.cells = h.values().sum();
                 s.palaces = h.iter().filter(|&(&v, _)| v < 0).map(|(_, c)| c).sum();
                 s.histogram = h.iter().map(|(&v, &c)| (v, c)).collect();
