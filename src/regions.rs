@@ -390,8 +390,10 @@ pub struct RegionAcc {
     hood_cells: u64,
     /// The hottest cell above and below the diagonal: (v, x, y), first in row-major order.
     hottest: [Option<(i64, u64, u64)>; 2],
-    /// The farthest fabric cell on the diagonal.
+    /// The fabric's run along the diagonal from the nose: its last cell, and whether it ended
+    /// (a gap of more than two blocks).
     prism: Option<u64>,
+    prism_ended: bool,
 }
 
 impl RegionAcc {
@@ -405,6 +407,7 @@ impl RegionAcc {
             hood_cells: 0,
             hottest: [None; 2],
             prism: None,
+            prism_ended: false,
         }
     }
 
@@ -431,8 +434,13 @@ impl RegionAcc {
             if self.hottest[side].is_none_or(|(h, _, _)| v > h) {
                 self.hottest[side] = Some((v, x as u64, y));
             }
-            if x as u64 == y && r.labels[x] == Region::Fabric {
-                self.prism = Some(y);
+            if x as u64 == y && r.labels[x] == Region::Fabric && !self.prism_ended {
+                // Stray fabric-like blocks far out along the diagonal do not extend the run.
+                if self.prism.is_some_and(|p| y - p > 2 * BLOCK as u64) {
+                    self.prism_ended = true;
+                } else {
+                    self.prism = Some(y);
+                }
             }
         }
     }
@@ -502,7 +510,7 @@ impl RegionAcc {
                 name: "prism",
                 x: d,
                 y: d,
-                how: "farthest fabric cell on the main diagonal (where the frays meet)".into(),
+                how: "end of the fabric's run along the main diagonal from the nose (where the frays meet)".into(),
             });
         }
         let w = self.window;

@@ -131,8 +131,11 @@ fn encode(
         enc.set_color(png::ColorType::Indexed);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_palette(plte);
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::NoFilter);
+        // Large pictures favour speed; small ones (up to 16 M pixels: maps, windows, figures
+        // that are committed) are worth compressing well.
+        let small = u64::from(width) * u64::from(height) <= 1 << 24;
+        enc.set_compression(if small { png::Compression::High } else { png::Compression::Fast });
+        enc.set_filter(if small { png::Filter::Adaptive } else { png::Filter::NoFilter });
         for (k, v) in text {
             enc.add_text_chunk(k, v).map_err(png_err)?;
         }
