@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Regenerates the paper's figures 1, 3, 4, 5, 6, 7 and 8 and the skin table into outputs/
+# (Cook, Larsson and Neary, "A Cellular Automaton for Blocking Queen Games", AUTOMATA 2015).
+#
+# Usage: scripts/reproduce-paper.sh [--quick]
+#   --quick   skips the two large pictures (k = 9999 at full resolution, k = 40003) and runs the
+#             skin only to column 40000; a few seconds instead of a few minutes.
+#
+# Small pictures and every report (*.txt) are committed; the large ones are listed in .gitignore
+# and only made here. Measured figures for docs/paper-claims.md come from the reports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+
+cargo build --release --quiet
+P=target/release/palace
+O=outputs
+mkdir -p "$O"
+say() { printf '== %s\n' "$*" >&2; }
+# The coordinates a report's line names, e.g. "armpit (upper)   (12777, 6988)" -> "12777 6988".
+coords() { grep -m1 "$1" | sed -E 's/.*\(([0-9]+), ([0-9]+)\).*/\1 \2/'; }
+
+say "Fig. 1: game 5 on the 11 x 11 board, coloured by palace number"
+$P render --k 5 --size 11 --zoom 24 --palette values -q -o "$O/fig1-k5.png"
+
+say "Fig. 3: the regions, k = 100 and k = 1000 on 3k x 3k boards"
+$P render --k 100 --size 300 --zoom 3 -q -o "$O/fig3-k100.png"
+$P render --k 1000 --size 3000 -q -o "$O/fig3-k1000-full.png"
+$P render --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-k1000-scale3.png"
+$P regions --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-regions-k1000.png" > "$O/fig3-regions-k1000.txt"
+$P regions --k 500 --size 1500 -q -o "$O/regions-k500.png" > "$O/regions-k500.txt"
+
+say "Fig. 4: k = 497 vs 500 (shift (1,1), +3) and k = 499 vs 500 (shift (1,0), +1)"
+$P compare --k 497 --k2 500 --shift 1,1 --offset 3 --size 1500 -q -o "$O/fig4-left-497-500.png" > "$O/fig4-left-497-500.txt"
+$P compare --k 499 --k2 500 --shift 1,0 --offset 1 --size 1500 -q -o "$O/fig4-right-499-500.png" > "$O/fig4-right-499-500.txt"
+say "the rift's period (81, 31): game 500 against itself shifted"
+$P compare --k 500 --k2 500 --shift 81,31 --offset 0 --size 1500 -q -o "$O/rift-period-81-31.png" > "$O/rift-period-81-31.txt"
+
+say "States for k = 500 (paper §2.2: eight states, -4..3)"
+$P stats --k 500 --size 30000 -q > "$O/stats-k500-30000.txt"
+
+say "Fig. 5: game 9999, the whole board and the armpit"
+$P render --k 9999 --size 30000 --scale 10 -q -o "$O/fig5-k9999-scale10.png"
+$P stats --k 9999 --size 30000 -q > "$O/stats-k9999-30000.txt"
+if [[ $quick == 0 ]]; then
+  $P regions --k 9999 --size 30000 --scale 10 -q -o "$O/fig5-regions-k9999.png" > "$O/fig5-regions-k9999.txt"
+  read -r ax ay < <(coords "armpit (upper)" < "$O/fig5-regions-k9999.txt")
+  x0=$(( ax > 1500 ? ax - 1500 : 0 )); y0=$(( ay > 1000 ? ay - 1000 : 0 ))
+  $P render --k 9999 --size 30000 --window "$x0,$y0,$((x0 + 3000)),$((y0 + 2000))" -q -o "$O/fig5-armpit-k9999.png"
+fi
+
+say "Fig. 6: game 40003, the prism and its light beam"
+if [[ $quick == 0 ]]; then
+  $P regions --k 40003 --size 72000 --scale 24 -q -o "$O/fig6-regions-k40003.png" > "$O/fig6-regions-k40003.txt"
+  read -r px py < <(coords "prism" < "$O/fig6-regions-k40003.txt")
+  x0=$(( px - 3000 )); y0=$(( py - 3000 ))
+  $P render --k 40003 --size 120000 --window "$x0,$y0,$((x0 + 8000)),$((y0 + 8000))" -q -o "$O/fig6-prism-k40003.png"
+  $P render --k 40003 --size 120000 --window "$x0,$y0,$((x0 + 8000)),$((y0 + 8000))" --scale 8 -q -o "$O/fig6-prism-k40003-scale8.png"
+fi
+
+say "Fig. 7: the three fabrics, k = 998, 999, 1000 around their noses"
+$P fabric --k 998 --size 600 -q -o "$O/fig7-fabrics.png" > "$O/fig7-fabrics.txt"
+
+say "Fig. 8 and §3.4: the skin of the upper arm"
+to=400000
+[[ $quick == 1 ]] && to=40000
+$P skin --k 9999 --to "$to" -q --csv "$O/skin-k9999.csv" --plot "$O/skin-k9999.png" > "$O/skin-k9999.txt"
+for k in 500 2000 5000 20000 40003; do
+  $P skin --k "$k" --to $(( k + to + 20000 )) -q > "$O/skin-k$k.txt"
+done
+# The skin pattern (Fig. 8) at level 3, 10000 columns past the shoulder, each cell 6 x 6 pixels.
+sx=$(( 9999 + 10000 ))
+top=$(awk -F, -v x="$sx" '$1 == x { print $2 }' "$O/skin-k9999.csv")
+$P render --k 9999 --size 30000 --window "$sx,$(( top - 12 )),$(( sx + 170 )),$(( top + 38 ))" --zoom 6 -q -o "$O/fig8-skin-k9999.png"
+
+say "done: see $O/"
