@@ -71,16 +71,8 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let pb = progress::bar(run.quiet, "compare", "rows");
             let (report, path) = compare::run(comparison, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
-            if let Some(p) = path
-                && !run.quiet
-            {
-                eprintln!("wrote {}", p.display());
-            }
+            print_report(json, &report)?;
+            wrote(path, run.quiet);
             Ok(0)
         }
         Config::Regions { board, window, output, scale, json, run } => {
@@ -88,16 +80,8 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let pb = progress::bar(run.quiet, "regions", "rows");
             let (report, path) = regions::run(board.k, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
-            if let Some(p) = path
-                && !run.quiet
-            {
-                eprintln!("wrote {}", p.display());
-            }
+            print_report(json, &report)?;
+            wrote(path, run.quiet);
             Ok(0)
         }
         Config::Fabric { k, size, output, json, run } => {
@@ -105,16 +89,8 @@ pub fn run(config: Config) -> Result<ExitCode> {
             let pb = progress::bar(run.quiet, "fabric", "rows");
             let (report, path) = fabric::run(k, size, out, &run.engine, &pb)?;
             pb.finish_and_clear();
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
-            if let Some(p) = path
-                && !run.quiet
-            {
-                eprintln!("wrote {}", p.display());
-            }
+            print_report(json, &report)?;
+            wrote(path, run.quiet);
             Ok(0)
         }
         Config::Skin { k, to, csv, plot, json, run } => {
@@ -133,33 +109,39 @@ pub fn run(config: Config) -> Result<ExitCode> {
             if let Some(o) = plot_out {
                 skin::plot(&report, &cols, o)?;
             }
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
+            print_report(json, &report)?;
             Ok(0)
         }
         Config::Bench { k, size, threads, kernel, repeat, json, quiet } => {
             let report = bench::run(k, size, kernel, &threads, repeat, quiet)?;
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
+            print_report(json, &report)?;
             Ok(0)
         }
         Config::Check { max_k, max_size, wythoff_size, json, run } => {
             let pb = progress::bar(run.quiet, "check", "boards");
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
             pb.finish_and_clear();
-            if json {
-                out_text(&serde_json::to_string_pretty(&report).expect("serialisable"))?;
-            } else {
-                out_text(&report.to_string())?;
-            }
+            print_report(json, &report)?;
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
+    }
+}
+
+/// Prints a command's report, as JSON or as its table.
+fn print_report<R: serde::Serialize + std::fmt::Display>(json: bool, report: &R) -> Result<()> {
+    if json {
+        out_text(&serde_json::to_string_pretty(report).expect("serialisable"))
+    } else {
+        out_text(&report.to_string())
+    }
+}
+
+/// Says which picture was written, unless `--quiet`.
+fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
+    if let Some(p) = path
+        && !quiet
+    {
+        eprintln!("wrote {}", p.display());
     }
 }
 

@@ -136,10 +136,7 @@ pub fn run(
             Ok(())
         },
     )?;
-    let path = match png {
-        Some(p) => Some(p.finish()?),
-        None => None,
-    };
+    let path = png.map(PngStream::finish).transpose()?;
     let frac = |m: u64, n: u64| if n > 0 { m as f64 / n as f64 } else { 0.0 };
     let cells: u64 = counts.iter().map(|c| c.0).sum();
     let matched: u64 = counts.iter().map(|c| c.1).sum();

@@ -26,6 +26,7 @@ use crate::engine::EngineOptions;
 use crate::error::Result;
 use crate::geometry::Window;
 use crate::multi::{Lane, lockstep};
+use crate::render::PngStream;
 use crate::rule::hood_len;
 use crate::sink::Row;
 use clap::ValueEnum;
@@ -510,7 +511,8 @@ impl RegionAcc {
                 name: "prism",
                 x: d,
                 y: d,
-                how: "end of the fabric's run along the main diagonal from the nose (where the frays meet)".into(),
+                how: "end of the fabric's run along the main diagonal from the nose (where the frays meet)"
+                    .into(),
             });
         }
         let w = self.window;
@@ -603,7 +605,7 @@ pub fn run(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),
             )];
-            Some(crate::render::PngStream::create(o, w, h, plte(), text)?)
+            Some(PngStream::create(o, w, h, plte(), text)?)
         }
         None => None,
     };
@@ -631,9 +633,6 @@ pub fn run(
             Ok(())
         },
     )?;
-    let path = match png {
-        Some(p) => Some(p.finish()?),
-        None => None,
-    };
+    let path = png.map(PngStream::finish).transpose()?;
     Ok((acc.finish(), path))
 }
