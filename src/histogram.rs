@@ -52,27 +52,20 @@ mod x86 {
 
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn count_avx512<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
-        let zero = _mm512_setzero_si512();
-        let minus1 = _mm512_set1_epi8(-1);
         let t = COMMON.map(|c| _mm512_set1_epi8(c));
         let (two, four) = (_mm512_set1_epi8(2), _mm512_set1_epi8(4));
-        let mut acc = [zero; 4];
         let mut common = [0u64; 4];
-        let (mut total, mut rare, mut pending) = (0u64, 0u64, 0u32);
-        let flush = |acc: &mut [__m512i; 4], common: &mut [u64; 4]| {
-            for (a, c) in acc.iter_mut().zip(common.iter_mut()) {
-                *c += _mm512_reduce_add_epi64(_mm512_sad_epu8(*a, zero)) as u64;
-                *a = zero;
-            }
-        };
+        let (mut total, mut rare) = (0u64, 0u64);
         for row in rows {
             total += row.len() as u64;
             for chunk in row.chunks(64) {
                 let mask: u64 = if chunk.len() == 64 { !0 } else { (1u64 << chunk.len()) - 1 };
                 // SAFETY: masked-off bytes are not read.
                 let v = unsafe { _mm512_maskz_loadu_epi8(mask, chunk.as_ptr()) };
-                for (a, t) in acc.iter_mut().zip(t) {
-                    *a = _mm512_mask_sub_epi8(*a, _mm512_cmpeq_epi8_mask(v, t), *a, minus1);
+                // One compare into a mask register per value, counted by a scalar popcount:
+                // the vector units do one operation per value and chunk.
+                for (c, t) in common.iter_mut().zip(t) {
+                    *c += u64::from(_mm512_cmpeq_epi8_mask(v, t).count_ones());
                 }
                 let mut out = _mm512_cmpgt_epu8_mask(_mm512_add_epi8(v, two), four);
                 while out != 0 {
@@ -81,14 +74,8 @@ mod x86 {
                     rare += 1;
                     out &= out - 1;
                 }
-                pending += 1;
-                if pending == 255 {
-                    flush(&mut acc, &mut common);
-                    pending = 0;
-                }
             }
         }
-        flush(&mut acc, &mut common);
         finish(total, common, rare, counts);
     }
 
