@@ -76,13 +76,6 @@ impl AtomicOutput {
     }
 }
 
-/// Writes a whole small file atomically.
-pub fn write_atomic(path: &Path, flag: &str, bytes: &[u8]) -> Result<PathBuf> {
-    let mut out = AtomicOutput::create(path, flag)?;
-    out.file().write_all(bytes).map_err(|e| Error::io(path, e))?;
-    out.commit()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,11 +47,6 @@ impl Row<'_> {
     pub fn palace_number(&self, i: usize) -> i64 {
         self.v(i) + i64::from(self.k)
     }
-
-    /// All exact values of the row, for tests and small consumers.
-    pub fn values(&self) -> Vec<i64> {
-        (0..self.cells.len()).map(|i| self.v(i)).collect()
-    }
 }
 
 /// A consumer of the rows of one sweep.
@@ -78,18 +73,6 @@ impl<S: RowSink + ?Sized> RowSink for &mut S {
     }
 }
 
-/// Feeds every row to several sinks in turn.
-pub struct Tee<'s>(pub Vec<&'s mut dyn RowSink>);
-
-impl RowSink for Tee<'_> {
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        for s in &mut self.0 {
-            s.row(row)?;
-        }
-        Ok(())
-    }
-}
-
 /// Collects the exact values of the whole window, row-major. Memory grows with the window's
 /// area: for tests and small windows only.
 #[derive(Debug, Default, Clone)]
@@ -108,14 +91,5 @@ impl RowSink for Collect {
         self.rows += 1;
         self.ys.push(row.y);
         Ok(())
-    }
-}
-
-/// Wraps a closure as a sink.
-pub struct FnSink<F>(pub F);
-
-impl<F: FnMut(&Row<'_>) -> Result<()>> RowSink for FnSink<F> {
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        (self.0)(row)
     }
 }

@@ -70,13 +70,6 @@ impl EngineOptions {
     fn narrow(&self) -> Option<NarrowFn> {
         self.kernel.narrow_fn()
     }
-
-    /// Estimated peak bytes of tile storage for a window: bands in flight times band size.
-    pub fn estimated_memory(&self, window: Window) -> u64 {
-        let threads = self.resolved_threads();
-        let bh = u64::from(self.band_height.unwrap_or(DEFAULT_BAND_HEIGHT));
-        (2 * threads as u64 + 2) * bh * u64::from(window.x1)
-    }
 }
 
 /// Cells per way of production, counted by the workers.
