@@ -27,6 +27,7 @@ pub mod multi;
 pub mod npy;
 pub mod output;
 pub mod palette;
+pub mod pngpar;
 pub mod progress;
 pub mod reference;
 pub mod regions;

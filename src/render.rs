@@ -38,11 +38,23 @@ pub enum Aggregate {
 /// Bytes of image rows collected before they are handed to the encoder thread.
 const BATCH_BYTES: usize = 1 << 20;
 
-/// An 8-bit indexed PNG written row by row on a background thread.
+/// Pictures larger than this many pixels are compressed in parallel (see [`PngStream`]);
+/// smaller ones by the `png` crate with its best settings.
+pub const PARALLEL_PIXELS: u64 = 1 << 24;
+
+/// An 8-bit indexed PNG written row by row on background threads.
+///
+/// Small pictures go through the `png` crate (adaptive filters, best compression). Large ones,
+/// whose encoding would otherwise take far longer than the sweep, are cut into batches of rows
+/// that several threads deflate independently (zlib-rs, level 1), each ending with a sync flush
+/// so the pieces join into one zlib stream; a writer puts them into IDAT chunks in order and
+/// combines their Adler-32 checksums.
 pub struct PngStream {
     width: usize,
     height: usize,
     rows: usize,
+    /// Whether rows carry their filter byte here (the parallel path) or the encoder adds it.
+    filter_bytes: bool,
     batch: Vec<u8>,
     tx: Option<SyncSender<Vec<u8>>>,
     recycle: Receiver<Vec<u8>>,
@@ -58,17 +70,37 @@ impl PngStream {
         plte: Vec<u8>,
         text: Vec<(String, String)>,
     ) -> Result<Self> {
+        let parallel = u64::from(width) * u64::from(height) > PARALLEL_PIXELS;
+        Self::create_with(out, width, height, plte, text, parallel)
+    }
+
+    /// As [`PngStream::create`], choosing the encoder explicitly.
+    pub fn create_with(
+        out: AtomicOutput,
+        width: u32,
+        height: u32,
+        plte: Vec<u8>,
+        text: Vec<(String, String)>,
+        parallel: bool,
+    ) -> Result<Self> {
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         let (recycle_tx, recycle) = sync_channel::<Vec<u8>>(8);
         let thread = std::thread::Builder::new()
             .name("palace-png".into())
-            .spawn(move || encode(out, width, height, plte, text, rx, recycle_tx))
+            .spawn(move || {
+                if parallel {
+                    crate::pngpar::encode(out, width, height, &plte, &text, rx, recycle_tx)
+                } else {
+                    encode(out, width, height, plte, text, rx, recycle_tx)
+                }
+            })
             .map_err(|e| Error::io("png encoder thread", e))?;
         Ok(PngStream {
             width: width as usize,
             height: height as usize,
             rows: 0,
-            batch: Vec::with_capacity(BATCH_BYTES + width as usize),
+            filter_bytes: parallel,
+            batch: Vec::with_capacity(BATCH_BYTES + width as usize + 1),
             tx: Some(tx),
             recycle,
             thread: Some(thread),
@@ -79,6 +111,9 @@ impl PngStream {
     pub fn push_row(&mut self, row: &[u8]) -> Result<()> {
         assert_eq!(row.len(), self.width, "PNG row width");
         assert!(self.rows < self.height, "more rows than the PNG holds");
+        if self.filter_bytes {
+            self.batch.push(0); // filter type None
+        }
         self.batch.extend_from_slice(row);
         self.rows += 1;
         if self.batch.len() >= BATCH_BYTES {
@@ -91,7 +126,9 @@ impl PngStream {
         if self.batch.is_empty() {
             return Ok(());
         }
-        let next = self.recycle.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_BYTES + self.width));
+        let mut next =
+            self.recycle.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH_BYTES + self.width + 1));
+        next.clear();
         let full = std::mem::replace(&mut self.batch, next);
         let sent = self.tx.as_ref().expect("stream open").send(full);
         if sent.is_err() {
@@ -322,6 +359,51 @@ impl RowSink for PngWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decode(path: &std::path::Path) -> (u32, u32, Vec<u8>, Vec<u8>) {
+        let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = dec.read_info().unwrap();
+        let info = reader.info().clone();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(frame.buffer_size());
+        (info.width, info.height, info.palette.unwrap().to_vec(), buf)
+    }
+
+    /// Both encoders write the same pixels, including the parallel one over many pieces.
+    #[test]
+    fn parallel_and_crate_encoders_agree() {
+        let (w, h) = (2537u32, 2903u32); // seven 1 MiB batches, so their buffers are recycled
+        let mut seed = 99u64;
+        let mut pixels = Vec::with_capacity((w * h) as usize);
+        while pixels.len() < (w * h) as usize {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let run = 1 + (seed % 40) as usize;
+            pixels.extend(std::iter::repeat_n((seed >> 20) as u8 % 10, run));
+        }
+        pixels.truncate((w * h) as usize);
+        let dir = tempfile::tempdir().unwrap();
+        for parallel in [false, true] {
+            let path = dir.path().join(format!("p{parallel}.png"));
+            let out = AtomicOutput::create(&path, "-o").unwrap();
+            let text = vec![("Comment".to_string(), "test".to_string())];
+            let mut s = PngStream::create_with(out, w, h, palette::plte(), text, parallel).unwrap();
+            for (i, row) in pixels.chunks_exact(w as usize).enumerate() {
+                s.push_row(row).unwrap();
+                if i % 400 == 399 {
+                    // Let the encoder catch up, so batch buffers come back for reuse.
+                    std::thread::sleep(std::time::Duration::from_millis(40));
+                }
+            }
+            s.finish().unwrap();
+            let (dw, dh, plte, got) = decode(&path);
+            assert_eq!((dw, dh), (w, h));
+            assert_eq!(plte, palette::plte());
+            assert!(got == pixels, "parallel = {parallel}: pixels differ");
+        }
+    }
 
     #[test]
     fn downscale_min_keeps_a_thread() {

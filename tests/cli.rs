@@ -119,6 +119,28 @@ fn render_window_and_scale() {
     }
 }
 
+/// A picture above the parallel encoder's threshold (16 M pixels) decodes to the palette
+/// indices the direct definition gives.
+#[test]
+fn large_render_uses_the_parallel_encoder_correctly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.png");
+    let (w, h) = (4200u32, 4100u32);
+    assert!(u64::from(w) * u64::from(h) > palace::render::PARALLEL_PIXELS);
+    palace()
+        .args(["render", "--k", "300", "--width", "4200", "--height", "4100", "-q", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let (pw, ph, _, px) = decode_png(&out);
+    assert_eq!((pw, ph), (w, h));
+    let vals = direct_window(300, Window::new(0, 0, w, h));
+    for (i, (&p, &v)) in px.iter().zip(&vals).enumerate() {
+        let (x, y) = (i as u32 % w, i as u32 / w);
+        assert_eq!(p, expected_index(300, x, y, v), "({x},{y})");
+    }
+}
+
 #[test]
 fn dump_round_trips_both_value_kinds() {
     let dir = tempfile::tempdir().unwrap();

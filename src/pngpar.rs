@@ -1,0 +1,174 @@
+//! The parallel PNG encoder behind [`crate::render::PngStream`] for large pictures.
+//!
+//! A PNG's image data is one zlib stream. Batches of scanlines (each with its filter byte) are
+//! deflated independently by several threads (zlib-rs, level 1: on these pictures about three
+//! times fdeflate's compression at a third of its single-thread speed, and it parallelises);
+//! each piece ends with a sync flush — an empty stored block that leaves it byte-aligned and
+//! not final — so the pieces concatenate into one deflate stream, closed by an empty final
+//! block. The writer puts the pieces in IDAT chunks in order and combines their Adler-32
+//! checksums (zlib's `adler32_combine`).
+
+use crate::error::{Error, Result};
+use crate::output::AtomicOutput;
+use flate2::{Compress, Compression, FlushCompress};
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+const BASE: u64 = 65521;
+
+/// Adler-32 of `a` followed by `b`, from their checksums and `b`'s length (zlib's
+/// `adler32_combine`).
+pub fn adler32_combine(a: u32, b: u32, len_b: u64) -> u32 {
+    let rem = len_b % BASE;
+    let mut sum1 = u64::from(a & 0xffff);
+    let mut sum2 = (rem * sum1) % BASE;
+    sum1 += u64::from(b & 0xffff) + BASE - 1;
+    sum2 += u64::from(a >> 16) + u64::from(b >> 16) + BASE - rem;
+    if sum1 >= BASE {
+        sum1 -= BASE;
+    }
+    if sum1 >= BASE {
+        sum1 -= BASE;
+    }
+    if sum2 >= 2 * BASE {
+        sum2 -= 2 * BASE;
+    }
+    if sum2 >= BASE {
+        sum2 -= BASE;
+    }
+    (sum1 | (sum2 << 16)) as u32
+}
+
+/// Deflates `data` into raw deflate blocks ending with a sync flush.
+pub fn deflate_piece(data: &[u8]) -> Vec<u8> {
+    let mut c = Compress::new(Compression::new(1), false);
+    let mut out = Vec::with_capacity(data.len() / 2 + 1024);
+    loop {
+        out.reserve(64 * 1024);
+        let consumed = c.total_in() as usize;
+        c.compress_vec(&data[consumed..], &mut out, FlushCompress::Sync).expect("deflate into memory");
+        // Done when all input is in and the flush did not fill the space it was given.
+        if c.total_in() as usize == data.len() && out.len() < out.capacity() {
+            return out;
+        }
+    }
+}
+
+fn chunk(w: &mut impl Write, kind: &[u8; 4], data: &[&[u8]]) -> std::io::Result<()> {
+    let len: usize = data.iter().map(|d| d.len()).sum();
+    w.write_all(&(len as u32).to_be_bytes())?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    w.write_all(kind)?;
+    for d in data {
+        crc.update(d);
+        w.write_all(d)?;
+    }
+    w.write_all(&crc.finalize().to_be_bytes())
+}
+
+type Piece = (usize, Vec<u8>, u32, u64);
+
+/// Writes the PNG: header chunks, then the batches received on `rx` (scanlines with their
+/// filter bytes, in order) deflated in parallel, then IEND.
+pub fn encode(
+    mut out: AtomicOutput,
+    width: u32,
+    height: u32,
+    plte: &[u8],
+    text: &[(String, String)],
+    rx: Receiver<Vec<u8>>,
+    recycle: SyncSender<Vec<u8>>,
+) -> Result<AtomicOutput> {
+    let path = out.path().to_path_buf();
+    let io = |e: std::io::Error| Error::io(&path, e);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+    let (job_tx, job_rx) = sync_channel::<(usize, Vec<u8>)>(workers);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (res_tx, res_rx) = sync_channel::<Piece>(workers);
+    let written: Result<()> = std::thread::scope(|s| {
+        for _ in 0..workers {
+            let (job_rx, res_tx, recycle) = (Arc::clone(&job_rx), res_tx.clone(), recycle.clone());
+            s.spawn(move || {
+                loop {
+                    let job = job_rx.lock().map_err(|_| ()).and_then(|q| q.recv().map_err(|_| ()));
+                    let Ok((seq, mut data)) = job else { break };
+                    let piece = deflate_piece(&data);
+                    let adler = simd_adler32::adler32(&data.as_slice());
+                    if res_tx.send((seq, piece, adler, data.len() as u64)).is_err() {
+                        break;
+                    }
+                    data.clear();
+                    let _ = recycle.try_send(data);
+                }
+            });
+        }
+        // Only the workers hold the job queue and the result senders from here on: if the
+        // writer fails, the workers stop, the queue closes, the feeder stops, and the stream's
+        // sender sees it — nothing waits forever.
+        drop(res_tx);
+        drop(job_rx);
+        s.spawn(move || {
+            for job in rx.into_iter().enumerate() {
+                if job_tx.send(job).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut w = BufWriter::with_capacity(1 << 20, out.file());
+        w.write_all(b"\x89PNG\r\n\x1a\n").map_err(io)?;
+        let mut ihdr = Vec::with_capacity(13);
+        ihdr.extend_from_slice(&width.to_be_bytes());
+        ihdr.extend_from_slice(&height.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 3, 0, 0, 0]); // 8 bits, indexed, deflate, no filter set, no interlace
+        chunk(&mut w, b"IHDR", &[&ihdr]).map_err(io)?;
+        chunk(&mut w, b"PLTE", &[plte]).map_err(io)?;
+        for (k, v) in text {
+            chunk(&mut w, b"tEXt", &[k.as_bytes(), &[0], v.as_bytes()]).map_err(io)?;
+        }
+        // The zlib header (deflate, 32 KiB window, fastest), then the pieces in order.
+        chunk(&mut w, b"IDAT", &[&[0x78, 0x01]]).map_err(io)?;
+        let mut adler = 1u32;
+        let (mut next, mut pending) = (0usize, BTreeMap::new());
+        for (seq, piece, a, len) in res_rx {
+            pending.insert(seq, (piece, a, len));
+            while let Some((piece, a, len)) = pending.remove(&next) {
+                chunk(&mut w, b"IDAT", &[&piece]).map_err(io)?;
+                adler = adler32_combine(adler, a, len);
+                next += 1;
+            }
+        }
+        assert!(pending.is_empty(), "every piece written in order");
+        // An empty final fixed-Huffman block, then the checksum of all scanlines.
+        chunk(&mut w, b"IDAT", &[&[0x03, 0x00], &adler.to_be_bytes()]).map_err(io)?;
+        chunk(&mut w, b"IEND", &[]).map_err(io)?;
+        w.flush().map_err(io)
+    });
+    written?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adler_combines() {
+        let a = b"the blocking queen".as_slice();
+        let b = b" sees her palaces, again and again".as_slice();
+        let whole = [a, b].concat();
+        let c = adler32_combine(simd_adler32::adler32(&a), simd_adler32::adler32(&b), b.len() as u64);
+        assert_eq!(c, simd_adler32::adler32(&whole.as_slice()));
+        let big = vec![7u8; 100_000];
+        assert_eq!(
+            adler32_combine(
+                simd_adler32::adler32(&big.as_slice()),
+                simd_adler32::adler32(&big.as_slice()),
+                100_000
+            ),
+            simd_adler32::adler32(&[big.as_slice(), big.as_slice()].concat().as_slice())
+        );
+    }
+}
