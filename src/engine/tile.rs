@@ -42,6 +42,28 @@ impl Tile {
         }
     }
 
+    /// Copies the stored values of the tile's last two columns in rows `ya..yb`, interleaved
+    /// (`out[2 i]` the second-to-last column, `out[2 i + 1]` the last of row `ya + i`).
+    fn copy_last_two_columns(&self, k: u32, rect: &Rect, ya: u32, yb: u32, out: &mut [i8]) {
+        debug_assert_eq!(out.len(), 2 * (yb - ya) as usize);
+        let w = rect.w();
+        match self {
+            Tile::Cells(c) => {
+                for (o, y) in out.chunks_exact_mut(2).zip(ya..yb) {
+                    let r = (y - rect.y0) as usize;
+                    o[0] = c.at(r, w - 2);
+                    o[1] = c.at(r, w - 1);
+                }
+            }
+            _ => {
+                for (o, y) in out.chunks_exact_mut(2).zip(ya..yb) {
+                    o[0] = self.stored(k, rect, rect.x1 - 2, y);
+                    o[1] = self.stored(k, rect, rect.x1 - 1, y);
+                }
+            }
+        }
+    }
+
     /// Copies the stored values of row `y`, columns `xa..xb` (all inside this tile) to `out`.
     pub fn copy_row(&self, k: u32, rect: &Rect, y: u32, xa: u32, xb: u32, out: &mut [i8]) {
         debug_assert_eq!(out.len(), (xb - xa) as usize);
@@ -127,11 +149,9 @@ impl Neighbourhood<'_> {
             }
         }
         if r.x0 >= 2 {
-            for row in 0..h {
-                let y = r.y0 + row as u32;
-                left[2 * row] = self.stored(r.x0 - 2, y);
-                left[2 * row + 1] = self.stored(r.x0 - 1, y);
-            }
+            let t = self.left.expect("left neighbour");
+            let rl = self.layout.rect(self.j - 1, self.b);
+            t.copy_last_two_columns(k, &rl, r.y0, r.y1, left);
         }
     }
 
@@ -241,7 +261,10 @@ pub(crate) fn compute_tile(
 }
 
 fn in_range(halo: &[i8]) -> bool {
-    halo.iter().all(|v| v.abs() <= NARROW_LIMIT)
+    // Without an early exit, so that it vectorises: `|v| <= NARROW_LIMIT` as one unsigned
+    // compare of `v + NARROW_LIMIT`.
+    let lim = NARROW_LIMIT as u8;
+    halo.iter().fold(true, |ok, &v| ok & ((v as u8).wrapping_add(lim) <= 2 * lim))
 }
 
 /// A tile along the casing, split in two: the columns left of `c` (the hood, by the closed

@@ -171,11 +171,27 @@ impl TileBuf {
     /// Diagonal arrangement: copies the last two rows aside, to be called right after the
     /// kernel while the tile is in cache.
     pub fn keep_bottom_rows(&mut self) {
-        if matches!(self.arrangement, Arrangement::Diagonal(_)) && self.h >= 2 {
+        if let Arrangement::Diagonal(l) = self.arrangement
+            && self.h >= 2
+        {
             let mut b = vec![0i8; 2 * self.w];
             let (r0, r1) = b.split_at_mut(self.w);
-            self.copy_row(self.h - 2, 0, self.w, r0);
-            self.copy_row(self.h - 1, 0, self.w, r1);
+            let (ra, rb) = (self.h - 2, self.h - 1);
+            if ra / l == rb / l {
+                // Both rows in one block: lanes `la` and `la + 1` of step `c + la` and `c + la + 1`.
+                let (base, la) = (self.block0(ra / l), ra % l);
+                let at = |s: usize| self.data[base + s * l + la..][..2].try_into().expect("two lanes");
+                let mut prev: [i8; 2] = at(la);
+                for c in 0..self.w {
+                    let next: [i8; 2] = at(c + la + 1);
+                    r0[c] = prev[0];
+                    r1[c] = next[1];
+                    prev = next;
+                }
+            } else {
+                self.copy_row(ra, 0, self.w, r0);
+                self.copy_row(rb, 0, self.w, r1);
+            }
             self.bottom = Some(b.into_boxed_slice());
         }
     }
