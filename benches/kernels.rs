@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palace::kernel::wide::wide_tile;
-use palace::kernel::{TileBuf, available_kernels};
+use palace::kernel::{Arrangement, KernelChoice, TileBuf, available_kernels};
 use palace::reference::DirectDp;
 use std::hint::black_box;
 
@@ -45,6 +45,13 @@ fn kernels(c: &mut Criterion) {
             g.bench_function(format!("narrow {}", k.name()), |b| {
                 b.iter(|| f(black_box(&t8), black_box(&l8), w, h, &mut buf))
             });
+            // The arrangement the statistics path uses: no transposes.
+            if let Some(l) = k.diagonal_lanes() {
+                let mut buf = TileBuf::arranged(w, h, Arrangement::Diagonal(l));
+                g.bench_function(format!("narrow {} (diagonal)", k.name()), |b| {
+                    b.iter(|| f(black_box(&t8), black_box(&l8), w, h, &mut buf))
+                });
+            }
         }
     }
     g.bench_function("direct definition (three counters), same cell count", |b| {
@@ -53,6 +60,18 @@ fn kernels(c: &mut Criterion) {
             for _ in 0..h {
                 black_box(dp.next_row());
             }
+        })
+    });
+    // Counting the values of a computed tile, as the statistics do.
+    let mut buf = TileBuf::new(w, h);
+    let portable = KernelChoice::Portable.narrow_fn().expect("the portable kernel");
+    assert!(portable(&t8, &l8, w, h, &mut buf));
+    let rows: Vec<Vec<i8>> = (0..h).map(|r| buf.row(r).to_vec()).collect();
+    g.bench_function("histogram of the tile's values", |b| {
+        b.iter(|| {
+            let mut counts = [0u64; 256];
+            palace::histogram::count(rows.iter().map(|r| &r[..]), &mut counts);
+            black_box(counts)
         })
     });
     g.finish();

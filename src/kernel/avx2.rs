@@ -60,7 +60,6 @@ struct Chain {
     col1: __m256i,
     acc: [__m256i; 4],
     range: __m256i,
-    chunk: [__m256i; L],
     /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
     diag: Option<*mut i8>,
 }
@@ -80,7 +79,6 @@ impl Chain {
             col1: load(&c1),
             acc: [zero; 4],
             range: zero,
-            chunk: [zero; L],
             diag: None,
         }
     }
@@ -135,7 +133,7 @@ impl Chain {
     /// Keeps `V_t`: stores it in place (diagonal arrangement) or for the transpose (rows);
     /// true when a full (or the last) chunk is ready to transpose.
     #[inline(always)]
-    fn keep(&mut self, v: __m256i, t: isize, last: isize) -> bool {
+    fn keep(&mut self, chunk: &mut [__m256i; L], v: __m256i, t: isize, last: isize) -> bool {
         if t < 0 {
             return false;
         }
@@ -145,18 +143,17 @@ impl Chain {
             unsafe { _mm256_storeu_si256(base.add(s * L).cast(), v) };
             return false;
         }
-        self.chunk[s % L] = v;
+        chunk[s % L] = v;
         s % L == L - 1 || t == last - 1
     }
 
-    /// Transposes and stores the chunk ending at step `t` (kept out of line: it runs once
-    /// per 32 steps and would otherwise crowd the step loop's registers).
+    /// Transposes and stores the chunk ending at step `t`.
     #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    unsafe fn flush(&mut self, t: isize, base: *mut i8, col0: &[usize]) {
+    #[inline]
+    unsafe fn flush(&self, chunk: &mut [__m256i; L], t: isize, base: *mut i8, col0: &[usize]) {
         let s = t as usize;
         // SAFETY: rows r0 + i < h; the columns written lie within the slack `TileBuf::col0` allows.
-        unsafe { store_chunk(&mut self.chunk, base, col0, self.r0, self.rows, s - s % L) };
+        unsafe { store_chunk(chunk, base, col0, self.r0, self.rows, s - s % L) };
     }
 
     /// Whether every value stayed within the limit.
@@ -183,6 +180,9 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
     let rows_b = L.min(h - r0 - rows_a);
     let mut a = Chain::new(left, r0, rows_a);
     let mut b = Chain::new(left, r0 + rows_a, rows_b);
+    // The step vectors awaiting a transpose (rows arrangement), apart from the chains: a
+    // chain whose address escaped would keep its accumulators in memory.
+    let (mut chunk_a, mut chunk_b) = ([_mm256_setzero_si256(); L], [_mm256_setzero_si256(); L]);
     let diagonal = out.arrangement() == Arrangement::Diagonal(L);
     assert!(diagonal || out.arrangement() == Arrangement::Rows, "unsupported arrangement");
     let col0: Vec<usize> = if diagonal { Vec::new() } else { (0..h).map(|r| out.col0(r)).collect() };
@@ -205,9 +205,9 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
             // SAFETY: HOFF + 2j - 14 >= 2 and HOFF + 2j + 2 <= hal.len() for j < w + L + 3.
             let hv = unsafe { _mm_loadu_si128(hal.as_ptr().add(HOFF + 2 * j - 14).cast()) };
             a.distribute(v, _mm256_permute2x128_si256::<0x20>(_mm256_castsi128_si256(hv), v));
-            if a.keep(v, t, last) {
+            if a.keep(&mut chunk_a, v, t, last) {
                 // SAFETY: see `flush`.
-                unsafe { a.flush(t, base, &col0) };
+                unsafe { a.flush(&mut chunk_a, t, base, &col0) };
             }
             v
         } else {
@@ -219,9 +219,9 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
             // tb + 32 = t: the high half of va.
             let v = b.produce(tb, w);
             b.distribute(v, _mm256_permute2x128_si256::<0x21>(va, v));
-            if b.keep(v, tb, last) {
+            if b.keep(&mut chunk_b, v, tb, last) {
                 // SAFETY: see `flush`.
-                unsafe { b.flush(tb, base, &col0) };
+                unsafe { b.flush(&mut chunk_b, tb, base, &col0) };
             }
         }
     }
@@ -248,8 +248,9 @@ fn lanes_le(n: isize) -> __m256i {
 }
 
 /// Transposes the 32 step vectors of a chunk starting at step `s0` and stores lane `i` as the
-/// row segment of row `r0 + i` starting at column `s0 - i`.
+/// row segment of row `r0 + i` starting at column `s0 - i` (out of line: once per 32 steps).
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 unsafe fn store_chunk(
     chunk: &mut [__m256i; L],
     base: *mut i8,

@@ -62,7 +62,6 @@ struct Chain {
     col1: __m512i,
     acc: [__m512i; 4],
     range: __m512i,
-    chunk: [__m512i; L],
     /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
     diag: Option<*mut i8>,
 }
@@ -73,17 +72,7 @@ impl Chain {
         let zero = _mm512_setzero_si512();
         let (c2, c1) = left_columns::<L>(left, r0, rows);
         let rowmask = if rows == L { !0 } else { (1u64 << rows) - 1 };
-        Chain {
-            r0,
-            rows,
-            rowmask,
-            col2: load(&c2),
-            col1: load(&c1),
-            acc: [zero; 4],
-            range: zero,
-            chunk: [zero; L],
-            diag: None,
-        }
+        Chain { r0, rows, rowmask, col2: load(&c2), col1: load(&c1), acc: [zero; 4], range: zero, diag: None }
     }
 
     /// The vector of step `t`: the completed accumulator, with lanes outside the tile forced
@@ -134,7 +123,7 @@ impl Chain {
     /// Keeps `V_t`: stores it in place (diagonal arrangement) or for the transpose (rows);
     /// true when a full (or the last) chunk is ready to transpose.
     #[inline(always)]
-    fn keep(&mut self, v: __m512i, t: isize, last: isize) -> bool {
+    fn keep(&mut self, chunk: &mut [__m512i; L], v: __m512i, t: isize, last: isize) -> bool {
         if t < 0 {
             return false;
         }
@@ -144,17 +133,17 @@ impl Chain {
             unsafe { _mm512_storeu_si512(base.add(s * L).cast(), v) };
             return false;
         }
-        self.chunk[s % L] = v;
+        chunk[s % L] = v;
         s % L == L - 1 || t == last - 1
     }
 
-    /// Transposes and stores the chunk ending at step `t` (out of line: once per 64 steps).
+    /// Transposes and stores the chunk ending at step `t`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    #[inline(never)]
-    unsafe fn flush(&mut self, t: isize, base: *mut i8, col0: &[usize]) {
+    #[inline]
+    unsafe fn flush(&self, chunk: &mut [__m512i; L], t: isize, base: *mut i8, col0: &[usize]) {
         let s = t as usize;
         // SAFETY: rows r0 + i < h; the columns written lie within the slack `TileBuf::col0` allows.
-        unsafe { store_chunk(&mut self.chunk, base, col0, self.r0, self.rows, s - s % L) };
+        unsafe { store_chunk(chunk, base, col0, self.r0, self.rows, s - s % L) };
     }
 
     /// Whether every value stayed within the limit.
@@ -187,6 +176,9 @@ unsafe fn block_pair(
     let rows_b = L.min(h - r0 - rows_a);
     let mut a = Chain::new(left, r0, rows_a);
     let mut b = Chain::new(left, r0 + rows_a, rows_b);
+    // The step vectors awaiting a transpose (rows arrangement), apart from the chains: a
+    // chain whose address escaped would keep its accumulators in memory.
+    let (mut chunk_a, mut chunk_b) = ([_mm512_setzero_si512(); L], [_mm512_setzero_si512(); L]);
     if out.arrangement() == Arrangement::Diagonal(L) {
         let (blk_a, blk_b) = (out.block0(r0 / L), out.block0(r0 / L + 1));
         let base = out.raw_mut().as_mut_ptr();
@@ -215,9 +207,9 @@ unsafe fn block_pair(
             // The halo pair (V_t[-2], V_t[-1]) broadcast: bytes 62 and 63 hold it.
             let halo = _mm512_set1_epi16(i16::from_le_bytes([hal[j] as u8, hal[j + 1] as u8]));
             a.distribute(v, halo, idx1, idx2);
-            if a.keep(v, t, last) {
+            if a.keep(&mut chunk_a, v, t, last) {
                 // SAFETY: see `flush`.
-                unsafe { a.flush(t, base, col0) };
+                unsafe { a.flush(&mut chunk_a, t, base, col0) };
             }
             v
         } else {
@@ -227,9 +219,9 @@ unsafe fn block_pair(
         if rows_b > 0 && tb >= -4 {
             let v = b.produce(tb, w);
             b.distribute(v, va, idx1, idx2);
-            if b.keep(v, tb, last) {
+            if b.keep(&mut chunk_b, v, tb, last) {
                 // SAFETY: see `flush`.
-                unsafe { b.flush(tb, base, col0) };
+                unsafe { b.flush(&mut chunk_b, tb, base, col0) };
             }
         }
     }
@@ -237,8 +229,9 @@ unsafe fn block_pair(
 }
 
 /// Transposes the 64 step vectors of a chunk starting at step `s0` and stores lane `i` as the
-/// row segment of row `r0 + i` starting at column `s0 - i`.
+/// row segment of row `r0 + i` starting at column `s0 - i` (out of line: once per 64 steps).
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline(never)]
 unsafe fn store_chunk(
     chunk: &mut [__m512i; L],
     base: *mut i8,
