@@ -59,25 +59,40 @@ mod x86 {
     /// Chunks between flushes of the 4-bit fields (each field gains at most 1 per chunk).
     const NIBBLE_CHUNKS: u32 = 15;
 
+    /// Chunks of 64 cells checked for rare values at once.
+    const GROUP: usize = 15 * 64;
+
+    /// The table entry `vpshufb` reads for `v` (its index is `v + 4`), or none if it reads 0.
+    fn slot(v: i8) -> Option<usize> {
+        let i = v.wrapping_add(4) as u8;
+        (i < 128).then_some(usize::from(i & 15))
+    }
+
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn count_avx512<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
-        // Each byte lane keeps two 4-bit tallies per accumulator, filled by a table lookup on
-        // `v + 4`: `acc[0]` counts -4 (low nibble) and -3 (high nibble), `acc[1]` -2 and -1, and
-        // so on. Per 64 cells that is one add, one range compare, four lookups and four masked
-        // adds; every 15 chunks the nibbles are split and summed into 64-bit lanes.
+        // Each byte lane keeps two 4-bit tallies per accumulator, filled by a 16-entry table
+        // lookup (`vpshufb` on `v + 4`): `acc[0]` counts -4 (low nibble) and -3 (high nibble),
+        // `acc[1]` -2 and -1, and so on. Per 64 cells that is one add, four lookups, four adds
+        // and a running maximum, with no mask or branch; every 15 chunks the nibbles are split
+        // and summed into 64-bit lanes. A group of 15 chunks whose maximum shows a value outside
+        // -4..=4 is rescanned: its rare cells (which may alias a common value's table slot) are
+        // counted one by one and the aliased tallies taken back.
         let table = |a: i8, b: i8| -> __m512i {
             let mut t = [0i8; 16];
-            t[(a + 4) as usize] = 0x01;
-            t[(b + 4) as usize] = 0x10;
+            t[slot(a).expect("common")] = 0x01;
+            t[slot(b).expect("common")] = 0x10;
             // SAFETY: reading 16 bytes from a 16-byte array.
             _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
         };
         let tables: [__m512i; 4] = std::array::from_fn(|i| table(COMMON_WIDE[2 * i], COMMON_WIDE[2 * i + 1]));
-        let (four, eight, nib) = (_mm512_set1_epi8(4), _mm512_set1_epi8(8), _mm512_set1_epi8(0x0f));
+        let (nib, four) = (_mm512_set1_epi8(0x0f), _mm512_set1_epi8(4));
+        let eight = _mm512_set1_epi8(8);
         let zero = _mm512_setzero_si512();
         // 64-bit lane totals of COMMON_WIDE's values.
         let mut wide = [zero; 8];
         let mut acc = [zero; 4];
+        // Tallies to take back: rare cells that aliased a common value's slot.
+        let mut aliased = [0u64; 8];
         let (mut total, mut rare, mut pending) = (0u64, 0u64, 0u32);
         let flush = |acc: &mut [__m512i; 4], wide: &mut [__m512i; 8]| {
             for (a, w) in acc.iter_mut().zip(wide.chunks_exact_mut(2)) {
@@ -90,31 +105,37 @@ mod x86 {
         };
         for row in rows {
             total += row.len() as u64;
-            for chunk in row.chunks(64) {
-                let mask: u64 = if chunk.len() == 64 { !0 } else { (1u64 << chunk.len()) - 1 };
-                // SAFETY: masked-off bytes are not read (they load as 0, which no field counts).
-                let v = unsafe { _mm512_maskz_loadu_epi8(mask, chunk.as_ptr()) };
-                let biased = _mm512_add_epi8(v, four);
-                let mut out = _mm512_cmpgt_epu8_mask(biased, eight);
-                // Lanes outside -4..=4 are left out of the lookups and counted one by one.
-                for (a, t) in acc.iter_mut().zip(tables) {
-                    *a = _mm512_mask_add_epi8(*a, !out, *a, _mm512_shuffle_epi8(t, biased));
+            for group in row.chunks(GROUP) {
+                // The largest `v + 4` seen, unsigned: above 8 exactly when some `v` leaves -4..=4.
+                let mut mx = zero;
+                for chunk in group.chunks(64) {
+                    let mask: u64 = if chunk.len() == 64 { !0 } else { (1u64 << chunk.len()) - 1 };
+                    // SAFETY: masked-off bytes are not read (they load as 0, which no table counts).
+                    let v = unsafe { _mm512_maskz_loadu_epi8(mask, chunk.as_ptr()) };
+                    let biased = _mm512_add_epi8(v, four);
+                    mx = _mm512_max_epu8(mx, biased);
+                    for (a, t) in acc.iter_mut().zip(tables) {
+                        *a = _mm512_add_epi8(*a, _mm512_shuffle_epi8(t, biased));
+                    }
+                    pending += 1;
+                    if pending == NIBBLE_CHUNKS {
+                        flush(&mut acc, &mut wide);
+                        pending = 0;
+                    }
                 }
-                while out != 0 {
-                    let i = out.trailing_zeros() as usize;
-                    counts[(i16::from(chunk[i]) + 128) as usize] += 1;
-                    rare += 1;
-                    out &= out - 1;
-                }
-                pending += 1;
-                if pending == NIBBLE_CHUNKS {
-                    flush(&mut acc, &mut wide);
-                    pending = 0;
+                if _mm512_cmpgt_epu8_mask(mx, eight) != 0 {
+                    for &v in group.iter().filter(|v| !(-4..=4).contains(*v)) {
+                        counts[(i16::from(v) + 128) as usize] += 1;
+                        rare += 1;
+                        if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
+                            aliased[d] += 1;
+                        }
+                    }
                 }
             }
         }
         flush(&mut acc, &mut wide);
-        let common = wide.map(|w| _mm512_reduce_add_epi64(w) as u64);
+        let common: [u64; 8] = std::array::from_fn(|d| _mm512_reduce_add_epi64(wide[d]) as u64 - aliased[d]);
         finish(total, &COMMON_WIDE, &common, rare, counts);
     }
 
@@ -225,7 +246,9 @@ mod tests {
         }
         // Long runs of one value fill every lane counter to its limit: they exercise the
         // flushes (15 chunks for AVX-512's 4-bit fields, 255 for AVX2's 8-bit counters).
-        for v in -6i8..=6 {
+        // Values from 12 on share a table slot with -4..=4 (the AVX-512 lookup reads the low
+        // 4 bits of v + 4): they must be taken back out.
+        for v in (-6i8..=6).chain([12, 13, 16, 20, 100, 124, 127, -100, -128]) {
             let long = vec![v; 64 * 600 + 3];
             let mut want = [0u64; 256];
             want[(i16::from(v) + 128) as usize] = long.len() as u64;
