@@ -149,6 +149,8 @@ impl Shared {
                 // A panic must not leave the band half done (the consumer and the worker below
                 // would wait on it forever): abort the sweep and re-raise it afterwards.
                 let rect = self.layout.rect(j, cur.index);
+                // The tile is published before the visitor sees it: the worker below waits
+                // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let (tile, made) = compute_tile(
                         &nb,
@@ -158,29 +160,26 @@ impl Shared {
                         &self.pool,
                         &mut scratch,
                     )?;
+                    self.counters.add(made);
+                    let _ = cur.tiles[j].set(tile);
                     if let Some(v) = visitor
-                        && let Some(view) = TileView::new(self.layout.k, &tile, &rect, window)
+                        && let Some(view) =
+                            TileView::new(self.layout.k, cur.tiles[j].get().expect("just set"), &rect, window)
                     {
                         v.visit(id, &view);
                     }
-                    Ok((tile, made))
+                    Ok(())
                 }));
-                let computed: Result<_> = match computed {
-                    Ok(c) => c,
-                    Err(payload) => {
-                        self.panicked.lock().unwrap().get_or_insert(payload);
-                        self.abort.store(true, Ordering::SeqCst);
+                match computed {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => {
+                        self.fail(e);
                         cur.abort_from(j);
                         break;
                     }
-                };
-                match computed {
-                    Ok((tile, made)) => {
-                        self.counters.add(made);
-                        let _ = cur.tiles[j].set(tile);
-                    }
-                    Err(e) => {
-                        self.fail(e);
+                    Err(payload) => {
+                        self.panicked.lock().unwrap().get_or_insert(payload);
+                        self.abort.store(true, Ordering::SeqCst);
                         cur.abort_from(j);
                         break;
                     }

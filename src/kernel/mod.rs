@@ -122,7 +122,7 @@ impl TileBuf {
         let (_, need) = Self::layout(w, h, arrangement);
         let recycled = {
             let mut free = pool.0.lock().expect("pool lock");
-            free.iter().position(|b| b.len() == need).map(|i| free.swap_remove(i))
+            free.iter().rposition(|b| b.len() == need).map(|i| free.swap_remove(i))
         };
         let data = recycled.unwrap_or_else(|| vec![0i8; need].into_boxed_slice());
         Self::with_data(data, w, h, arrangement, Some(Arc::clone(pool)))
