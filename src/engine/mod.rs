@@ -229,6 +229,7 @@ impl<'a> TileView<'a> {
             tile::Tile::Hood => TileKind::Hood,
             tile::Tile::Cells(buf) => TileKind::Cells { buf, origin: (rect.x0, rect.y0) },
             tile::Tile::Aborted => return None,
+            tile::Tile::Edges { .. } => unreachable!("a tile is visited before it is cut to its edges"),
         };
         Some(TileView { k, x0, x1, y0, y1, kind })
     }

@@ -149,6 +149,11 @@ impl Shared {
                 // A panic must not leave the band half done (the consumer and the worker below
                 // would wait on it forever): abort the sweep and re-raise it afterwards.
                 let rect = self.layout.rect(j, cur.index);
+                let visit = |v: &dyn TileVisitor, tile: &Tile| {
+                    if let Some(view) = TileView::new(self.layout.k, tile, &rect, window) {
+                        v.visit(id, &view);
+                    }
+                };
                 // The tile is published before the visitor sees it: the worker below waits
                 // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -161,13 +166,24 @@ impl Shared {
                         &mut scratch,
                     )?;
                     self.counters.add(made);
-                    let _ = cur.tiles[j].set(tile);
-                    if let Some(v) = visitor
-                        && let Some(view) =
-                            TileView::new(self.layout.k, cur.tiles[j].get().expect("just set"), &rect, window)
-                    {
-                        v.visit(id, &view);
-                    }
+                    let Some(v) = visitor else {
+                        let _ = cur.tiles[j].set(tile);
+                        return Ok(());
+                    };
+                    // Nobody reads a visited tile's inner cells again: publish its edges, visit
+                    // the cells, and let the buffer go back to the pool while it is in cache.
+                    let tile = match tile {
+                        Tile::Cells(cells) => {
+                            let _ = cur.tiles[j].set(Tile::edges(&cells));
+                            Tile::Cells(cells)
+                        }
+                        other => {
+                            let _ = cur.tiles[j].set(other);
+                            visit(v, cur.tiles[j].get().expect("just set"));
+                            return Ok(());
+                        }
+                    };
+                    visit(v, &tile);
                     Ok(())
                 }));
                 match computed {

@@ -26,11 +26,39 @@ pub(crate) enum Tile {
     Hood,
     /// Computed cells (hood cells, if any, hold [`hood_sentinel`]).
     Cells(TileBuf),
+    /// Only what the neighbours read of computed cells: the last two rows (`bottom`, row by
+    /// row) and the last two columns (`right`, two per row). When the sweep's output is a
+    /// visitor, a computed tile is visited while its cells are at hand and published as this,
+    /// so that its buffer goes back to the pool while it is still in cache.
+    Edges { bottom: Box<[i8]>, right: Box<[i8]> },
     /// The sweep was aborted before this tile was computed.
     Aborted,
 }
 
+/// The first row and the first column an [`Tile::Edges`] of a `w` x `h` tile keeps.
+fn edge_starts(w: usize, h: usize) -> (usize, usize) {
+    (h.saturating_sub(2), w.saturating_sub(2))
+}
+
 impl Tile {
+    /// The edges of computed cells (see [`Tile::Edges`]).
+    pub(crate) fn edges(cells: &TileBuf) -> Tile {
+        let (w, h) = (cells.width(), cells.height());
+        let (r0, c0) = edge_starts(w, h);
+        let mut bottom = vec![0i8; (h - r0) * w];
+        for (r, out) in (r0..h).zip(bottom.chunks_exact_mut(w)) {
+            cells.copy_row(r, 0, w, out);
+        }
+        let n = w - c0;
+        let mut right = vec![0i8; h * n];
+        for (r, out) in right.chunks_exact_mut(n).enumerate() {
+            for (o, c) in out.iter_mut().zip(c0..w) {
+                *o = cells.at(r, c);
+            }
+        }
+        Tile::Edges { bottom: bottom.into_boxed_slice(), right: right.into_boxed_slice() }
+    }
+
     /// The stored 8-bit value of `(x, y)`, which lies in this tile of rectangle `rect`.
     #[inline]
     fn stored(&self, k: u32, rect: &Rect, x: u32, y: u32) -> i8 {
@@ -38,6 +66,17 @@ impl Tile {
             Tile::Zero => 0,
             Tile::Hood => hood_sentinel(k, u64::from(x), u64::from(y)),
             Tile::Cells(c) => c.at((y - rect.y0) as usize, (x - rect.x0) as usize),
+            Tile::Edges { bottom, right } => {
+                let (w, h) = (rect.w(), rect.h());
+                let (r, c) = ((y - rect.y0) as usize, (x - rect.x0) as usize);
+                let (r0, c0) = edge_starts(w, h);
+                if r >= r0 {
+                    bottom[(r - r0) * w + c]
+                } else {
+                    assert!(c >= c0, "cell ({x}, {y}) is not on a kept edge of its tile");
+                    right[r * (w - c0) + c - c0]
+                }
+            }
             Tile::Aborted => unreachable!("an aborted tile is never read"),
         }
     }
@@ -71,6 +110,19 @@ impl Tile {
             Tile::Zero => out.fill(0),
             Tile::Cells(c) => {
                 c.copy_row((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize, out)
+            }
+            Tile::Edges { bottom, .. } => {
+                let (w, h) = (rect.w(), rect.h());
+                let r = (y - rect.y0) as usize;
+                let r0 = edge_starts(w, h).0;
+                if r >= r0 {
+                    let at = (r - r0) * w;
+                    out.copy_from_slice(&bottom[at + (xa - rect.x0) as usize..at + (xb - rect.x0) as usize]);
+                } else {
+                    for (o, x) in out.iter_mut().zip(xa..xb) {
+                        *o = self.stored(k, rect, x, y);
+                    }
+                }
             }
             Tile::Hood => {
                 for (o, x) in out.iter_mut().zip(xa..xb) {
