@@ -45,10 +45,8 @@ impl Tile {
     pub(crate) fn edges(cells: &TileBuf) -> Tile {
         let (w, h) = (cells.width(), cells.height());
         let (r0, c0) = edge_starts(w, h);
-        let mut bottom = vec![0i8; (h - r0) * w];
-        for (r, out) in (r0..h).zip(bottom.chunks_exact_mut(w)) {
-            cells.copy_row(r, 0, w, out);
-        }
+        let bottom = cells.bottom_rows();
+        debug_assert_eq!(bottom.len(), (h - r0) * w);
         let n = w - c0;
         let mut right = vec![0i8; h * n];
         for (r, out) in right.chunks_exact_mut(n).enumerate() {
@@ -87,6 +85,10 @@ impl Tile {
         debug_assert_eq!(out.len(), 2 * (yb - ya) as usize);
         let w = rect.w();
         match self {
+            Tile::Edges { right, .. } if w >= 2 => {
+                let r = (ya - rect.y0) as usize;
+                out.copy_from_slice(&right[2 * r..2 * (r + (yb - ya) as usize)]);
+            }
             Tile::Cells(c) => {
                 for (o, y) in out.chunks_exact_mut(2).zip(ya..yb) {
                     let r = (y - rect.y0) as usize;
@@ -298,7 +300,6 @@ pub(crate) fn compute_tile(
             {
                 let mut cells = TileBuf::pooled(pool, r.w(), r.h(), arrangement);
                 if kernel(top8, left8, r.w(), r.h(), &mut cells) {
-                    cells.keep_bottom_rows();
                     return Ok((Tile::Cells(cells), Made { narrow: all, ..Made::default() }));
                 }
             }

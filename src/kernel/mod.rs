@@ -74,9 +74,6 @@ pub struct TileBuf {
     stride: usize,
     /// Diagonal only: the cells row-major, made on first demand.
     rows: OnceLock<Box<[i8]>>,
-    /// Diagonal only: the last two rows, kept by [`TileBuf::keep_bottom_rows`] while the tile is
-    /// still in cache, for the halo of the tile below (a row is strided across every step).
-    bottom: Option<Box<[i8]>>,
     pool: Option<Arc<BufPool>>,
 }
 
@@ -103,7 +100,7 @@ impl TileBuf {
     ) -> Self {
         let (stride, _) = Self::layout(w, h, arrangement);
         let origin = data.as_ptr().align_offset(64);
-        TileBuf { data, origin, w, h, arrangement, stride, rows: OnceLock::new(), bottom: None, pool }
+        TileBuf { data, origin, w, h, arrangement, stride, rows: OnceLock::new(), pool }
     }
 
     /// A fresh zeroed row-major buffer.
@@ -168,43 +165,39 @@ impl TileBuf {
         }
     }
 
-    /// Diagonal arrangement: copies the last two rows aside, to be called right after the
-    /// kernel while the tile is in cache.
-    pub fn keep_bottom_rows(&mut self) {
+    /// The last `min(2, h)` rows, row after row (in the diagonal arrangement both rows are read
+    /// in one pass over the last block's steps, not cell by cell).
+    pub fn bottom_rows(&self) -> Vec<i8> {
+        let (w, h) = (self.w, self.h);
+        let r0 = h.saturating_sub(2);
+        let mut b = vec![0i8; (h - r0) * w];
         if let Arrangement::Diagonal(l) = self.arrangement
-            && self.h >= 2
+            && h >= 2
+            && r0 / l == (h - 1) / l
         {
-            let mut b = vec![0i8; 2 * self.w];
-            let (r0, r1) = b.split_at_mut(self.w);
-            let (ra, rb) = (self.h - 2, self.h - 1);
-            if ra / l == rb / l {
-                // Both rows in one block: lanes `la` and `la + 1` of step `c + la` and `c + la + 1`.
-                let (base, la) = (self.block0(ra / l), ra % l);
-                let at = |s: usize| self.data[base + s * l + la..][..2].try_into().expect("two lanes");
-                let mut prev: [i8; 2] = at(la);
-                for c in 0..self.w {
-                    let next: [i8; 2] = at(c + la + 1);
-                    r0[c] = prev[0];
-                    r1[c] = next[1];
-                    prev = next;
-                }
-            } else {
-                self.copy_row(ra, 0, self.w, r0);
-                self.copy_row(rb, 0, self.w, r1);
+            // Lanes `la` and `la + 1` of one block: row h - 2 at column c is lane `la` of step
+            // `c + la`, row h - 1 lane `la + 1` of step `c + la + 1`.
+            let (first, second) = b.split_at_mut(w);
+            let (base, la) = (self.block0(r0 / l), r0 % l);
+            let at =
+                |s: usize| -> [i8; 2] { self.data[base + s * l + la..][..2].try_into().expect("two lanes") };
+            let mut prev = at(la);
+            for c in 0..w {
+                let next = at(c + la + 1);
+                first[c] = prev[0];
+                second[c] = next[1];
+                prev = next;
             }
-            self.bottom = Some(b.into_boxed_slice());
+        } else {
+            for (r, out) in (r0..h).zip(b.chunks_exact_mut(w)) {
+                self.copy_row(r, 0, w, out);
+            }
         }
+        b
     }
 
     /// Copies row `r`, columns `c0..c1`, to `out` (without assembling the whole row).
     pub fn copy_row(&self, r: usize, c0: usize, c1: usize, out: &mut [i8]) {
-        if let Some(b) = &self.bottom
-            && r + 2 >= self.h
-        {
-            let i = r + 2 - self.h;
-            out.copy_from_slice(&b[i * self.w + c0..i * self.w + c1]);
-            return;
-        }
         match self.arrangement {
             Arrangement::Rows => out.copy_from_slice(&self.row(r)[c0..c1]),
             Arrangement::Diagonal(l) => {
