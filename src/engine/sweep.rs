@@ -75,7 +75,8 @@ struct Shared {
     /// How narrow tiles are stored: diagonally when only a tile visitor reads them.
     arrangement: Arrangement,
     skip: bool,
-    pool: Arc<BufPool>,
+    /// One buffer pool per worker: a recycled buffer is still in that core's cache.
+    pools: Vec<Arc<BufPool>>,
     sched: Mutex<Scheduler>,
     permit_tx: SyncSender<()>,
     abort: AtomicBool,
@@ -162,7 +163,7 @@ impl Shared {
                         self.narrow,
                         self.arrangement,
                         self.skip,
-                        &self.pool,
+                        &self.pools[id],
                         &mut scratch,
                     )?;
                     self.counters.add(made);
@@ -260,7 +261,7 @@ pub(crate) fn run(
         narrow,
         arrangement,
         skip: opts.skip,
-        pool: Arc::default(),
+        pools: (0..threads).map(|_| Arc::default()).collect(),
         sched: Mutex::new(Scheduler { next: 0, last: None, to_consumer: Some(band_tx), permits: permit_rx }),
         permit_tx,
         abort: AtomicBool::new(false),
@@ -328,7 +329,7 @@ fn consume(
             last.wait();
         } else {
             while last.get().is_none() {
-                std::thread::sleep(std::time::Duration::from_micros(100));
+                std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
         let mut tiles: Vec<(&Tile, Rect)> = Vec::with_capacity(last_strip + 1 - first_strip);
