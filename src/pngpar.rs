@@ -71,12 +71,14 @@ fn chunk(w: &mut impl Write, kind: &[u8; 4], data: &[&[u8]]) -> std::io::Result<
 
 type Piece = (usize, Vec<u8>, u32, u64);
 
-/// Writes the PNG: header chunks, then the batches received on `rx` (scanlines with their
-/// filter bytes, in order) deflated in parallel, then IEND.
+/// Writes the PNG: header chunks, then the batches received on `rx` (scanlines of `depth`-bit
+/// palette indices with their filter bytes, in order) deflated in parallel, then IEND.
+#[allow(clippy::too_many_arguments)]
 pub fn encode(
     mut out: AtomicOutput,
     width: u32,
     height: u32,
+    depth: u8,
     plte: &[u8],
     text: &[(String, String)],
     rx: Receiver<Vec<u8>>,
@@ -122,7 +124,8 @@ pub fn encode(
         let mut ihdr = Vec::with_capacity(13);
         ihdr.extend_from_slice(&width.to_be_bytes());
         ihdr.extend_from_slice(&height.to_be_bytes());
-        ihdr.extend_from_slice(&[8, 3, 0, 0, 0]); // 8 bits, indexed, deflate, no filter set, no interlace
+        // `depth` bits per pixel, indexed, deflate, no filter set, no interlace.
+        ihdr.extend_from_slice(&[depth, 3, 0, 0, 0]);
         chunk(&mut w, b"IHDR", &[&ihdr]).map_err(io)?;
         chunk(&mut w, b"PLTE", &[plte]).map_err(io)?;
         for (k, v) in text {

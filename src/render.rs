@@ -55,6 +55,9 @@ pub struct PngStream {
     rows: usize,
     /// Whether rows carry their filter byte here (the parallel path) or the encoder adds it.
     filter_bytes: bool,
+    /// Parallel path with at most 16 colours: two pixels per byte (bit depth 4), which halves
+    /// what has to be deflated and written.
+    pack4: bool,
     batch: Vec<u8>,
     tx: Option<SyncSender<Vec<u8>>>,
     recycle: Receiver<Vec<u8>>,
@@ -83,13 +86,15 @@ impl PngStream {
         text: Vec<(String, String)>,
         parallel: bool,
     ) -> Result<Self> {
+        let pack4 = parallel && plte.len() <= 16 * 3;
+        let depth = if pack4 { 4 } else { 8 };
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         let (recycle_tx, recycle) = sync_channel::<Vec<u8>>(8);
         let thread = std::thread::Builder::new()
             .name("palace-png".into())
             .spawn(move || {
                 if parallel {
-                    crate::pngpar::encode(out, width, height, &plte, &text, rx, recycle_tx)
+                    crate::pngpar::encode(out, width, height, depth, &plte, &text, rx, recycle_tx)
                 } else {
                     encode(out, width, height, plte, text, rx, recycle_tx)
                 }
@@ -100,6 +105,7 @@ impl PngStream {
             height: height as usize,
             rows: 0,
             filter_bytes: parallel,
+            pack4,
             batch: Vec::with_capacity(BATCH_BYTES + width as usize + 1),
             tx: Some(tx),
             recycle,
@@ -114,7 +120,15 @@ impl PngStream {
         if self.filter_bytes {
             self.batch.push(0); // filter type None
         }
-        self.batch.extend_from_slice(row);
+        if self.pack4 {
+            debug_assert!(row.iter().all(|&p| p < 16), "a palette of 16 colours at most");
+            // The first pixel in the high nibble; an odd row ends with a 0 nibble.
+            let start = self.batch.len();
+            self.batch.resize(start + row.len().div_ceil(2), 0);
+            pack_nibbles(row, &mut self.batch[start..]);
+        } else {
+            self.batch.extend_from_slice(row);
+        }
         self.rows += 1;
         if self.batch.len() >= BATCH_BYTES {
             self.flush_batch()?;
@@ -356,6 +370,57 @@ impl RowSink for PngWriter {
     }
 }
 
+/// Packs palette indices below 16 two per byte, the first in the high nibble (an odd count
+/// ends with a 0 nibble).
+pub fn pack_nibbles(row: &[u8], out: &mut [u8]) {
+    assert_eq!(out.len(), row.len().div_ceil(2));
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SSE2 (part of x86-64): 32 pixels to 16 bytes. As 16-bit lanes a pair is p0 | p1 << 8;
+        // the packed byte is p0 << 4 | p1.
+        while done + 32 <= row.len() {
+            // SAFETY: SSE2 is always present on x86-64; 32 bytes of row and 16 of out from
+            // `done` on are in bounds.
+            unsafe {
+                let low = _mm_set1_epi16(0x00ff);
+                let a = _mm_loadu_si128(row.as_ptr().add(done).cast());
+                let b = _mm_loadu_si128(row.as_ptr().add(done + 16).cast());
+                let f = |v: __m128i| {
+                    _mm_or_si128(_mm_slli_epi16::<4>(_mm_and_si128(v, low)), _mm_srli_epi16::<8>(v))
+                };
+                _mm_storeu_si128(out.as_mut_ptr().add(done / 2).cast(), _mm_packus_epi16(f(a), f(b)));
+            }
+            done += 32;
+        }
+    }
+    let pairs = row[done..].chunks_exact(2);
+    if let [last] = pairs.remainder() {
+        out[row.len() / 2] = last << 4;
+    }
+    for (o, p) in out[done / 2..].iter_mut().zip(pairs) {
+        *o = p[0] << 4 | p[1];
+    }
+}
+
+/// Palette indices, one per byte, from packed scanlines of `depth` bits per pixel (rows padded
+/// to whole bytes, as in PNG): for tests and tools that decode the pictures.
+pub fn unpack(data: &[u8], width: usize, depth: u8) -> Vec<u8> {
+    let d = usize::from(depth);
+    assert!(matches!(d, 1 | 2 | 4 | 8), "bit depth {d}");
+    let row_bytes = (width * d).div_ceil(8);
+    if row_bytes == 0 {
+        return Vec::new();
+    }
+    let mask = ((1u16 << d) - 1) as u8;
+    let mut px = Vec::with_capacity(data.len() / row_bytes * width);
+    for row in data.chunks_exact(row_bytes) {
+        px.extend((0..width).map(|i| (row[i * d / 8] >> (8 - d - (i * d) % 8)) & mask));
+    }
+    px
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,13 +432,16 @@ mod tests {
         let mut buf = vec![0; reader.output_buffer_size().unwrap()];
         let frame = reader.next_frame(&mut buf).unwrap();
         buf.truncate(frame.buffer_size());
-        (info.width, info.height, info.palette.unwrap().to_vec(), buf)
+        let px = unpack(&buf, info.width as usize, info.bit_depth as u8);
+        (info.width, info.height, info.palette.unwrap().to_vec(), px)
     }
 
     /// Both encoders write the same pixels, including the parallel one over many pieces.
     #[test]
     fn parallel_and_crate_encoders_agree() {
-        let (w, h) = (2537u32, 2903u32); // seven 1 MiB batches, so their buffers are recycled
+        // Seven 1 MiB batches, so their buffers are recycled; an odd width, so the 4-bit rows of
+        // the parallel encoder end with a padding nibble.
+        let (w, h) = (2537u32, 2903u32);
         let mut seed = 99u64;
         let mut pixels = Vec::with_capacity((w * h) as usize);
         while pixels.len() < (w * h) as usize {
@@ -402,6 +470,18 @@ mod tests {
             assert_eq!((dw, dh), (w, h));
             assert_eq!(plte, palette::plte());
             assert!(got == pixels, "parallel = {parallel}: pixels differ");
+        }
+    }
+
+    #[test]
+    fn nibbles_pack_and_unpack() {
+        for n in [0usize, 1, 2, 31, 32, 33, 63, 64, 65, 100, 1001] {
+            let row: Vec<u8> = (0..n).map(|i| ((i * 7 + i / 3) % 16) as u8).collect();
+            let mut packed = vec![0xAA; n.div_ceil(2)];
+            pack_nibbles(&row, &mut packed);
+            let plain: Vec<u8> = row.chunks(2).map(|p| p[0] << 4 | p.get(1).copied().unwrap_or(0)).collect();
+            assert_eq!(packed, plain, "n = {n}");
+            assert_eq!(unpack(&packed, n, 4), row, "n = {n}");
         }
     }
 
