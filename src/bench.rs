@@ -165,18 +165,23 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Runs `f` `repeat` times and reports the fastest run (the least disturbed by the rest of
+/// Repeated timings of one configuration: the fastest run (the least disturbed by the rest of
 /// the machine) and the median. Every run's output must be the same.
-fn timed<T: PartialEq>(
-    name: &str,
+struct Timing<T> {
+    name: String,
     threads: usize,
     cells: u64,
-    repeat: usize,
-    mut f: impl FnMut() -> Result<T>,
-) -> Result<(T, Run)> {
-    let mut best: Option<(T, Run)> = None;
-    let mut times = Vec::new();
-    for _ in 0..repeat.max(1) {
+    best: Option<(T, Run)>,
+    times: Vec<f64>,
+}
+
+impl<T: PartialEq> Timing<T> {
+    fn new(name: &str, threads: usize, cells: u64) -> Self {
+        Timing { name: name.to_string(), threads, cells, best: None, times: Vec::new() }
+    }
+
+    /// Times one run of `f`.
+    fn once(&mut self, f: impl FnOnce() -> Result<T>) -> Result<()> {
         let can_reset = reset_peak_rss();
         let cpu0 = cpu_time();
         let t0 = Instant::now();
@@ -186,36 +191,55 @@ fn timed<T: PartialEq>(
             (Some(a), Some(b)) => (b - a).as_secs_f64(),
             _ => f64::NAN,
         };
-        times.push(secs);
+        self.times.push(secs);
         let run = Run {
-            name: name.to_string(),
-            threads,
+            name: self.name.clone(),
+            threads: self.threads,
             seconds: secs,
             median_seconds: secs,
             repeats: 1,
             cpu_seconds: cpu,
-            cells_per_second: cells as f64 / secs,
+            cells_per_second: self.cells as f64 / secs,
             peak_rss_bytes: if can_reset { peak_rss() } else { None },
             engine: None,
         };
-        match &best {
+        match &self.best {
             Some((o, _)) if *o != out => {
                 return Err(Error::Usage(format!(
-                    "{name}: two runs gave different outputs; this is a bug, please report it"
+                    "{}: two runs gave different outputs; this is a bug, please report it",
+                    self.name
                 )));
             }
             Some((_, b)) if b.seconds <= secs => {}
-            _ => best = Some((out, run)),
+            _ => self.best = Some((out, run)),
         }
+        Ok(())
     }
-    times.sort_by(f64::total_cmp);
-    let (out, mut run) = best.expect("at least one run");
-    run.median_seconds = times[times.len() / 2];
-    run.repeats = times.len();
-    Ok((out, run))
+
+    fn finish(mut self) -> (T, Run) {
+        self.times.sort_by(f64::total_cmp);
+        let (out, mut run) = self.best.expect("at least one run");
+        run.median_seconds = self.times[self.times.len() / 2];
+        run.repeats = self.times.len();
+        (out, run)
+    }
 }
 
-/// The baseline's rows in the engine's 8-bit store (hood cells clamped), handed to `f`.
+/// Runs `f` `repeat` times (see [`Timing`]).
+fn timed<T: PartialEq>(
+    name: &str,
+    threads: usize,
+    cells: u64,
+    repeat: usize,
+    mut f: impl FnMut() -> Result<T>,
+) -> Result<(T, Run)> {
+    let mut t = Timing::new(name, threads, cells);
+    for _ in 0..repeat.max(1) {
+        t.once(&mut f)?;
+    }
+    Ok(t.finish())
+}
+
 fn baseline_rows(k: u32, size: u32, mut f: impl FnMut(u64, &[i8])) {
     let n = size as usize;
     let mut dp = DirectDp::new(k, n);
@@ -287,18 +311,29 @@ pub fn run(
     }
     counts.sort_unstable();
     counts.dedup();
+    // The thread counts take turns, repetition by repetition, so that a slow spell of the
+    // shared machine hits them alike and the scaling compares like with like.
+    say(&format!(
+        "fast engine ({}), {} thread(s), in turns ...",
+        kernel.resolve().name(),
+        counts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" and ")
+    ));
+    let mut timings: Vec<(Timing<Stats>, Option<SweepReport>)> =
+        counts.iter().map(|&t| (Timing::new("fast engine", t, cells), None)).collect();
+    for _ in 0..repeat.max(1) {
+        for (timing, report) in &mut timings {
+            let opts = EngineOptions { threads: timing.threads, kernel, ..EngineOptions::default() };
+            timing.once(|| {
+                let (s, rep) = fast(k, size, &opts)?;
+                *report = Some(rep);
+                Ok(s)
+            })?;
+        }
+    }
     let mut fast_runs = Vec::new();
     let mut agree = true;
-    for &t in &counts {
-        say(&format!("fast engine ({}), {t} thread(s) ...", kernel.resolve().name()));
-        // Tile width: a multiple of the digest segment, wide enough to keep both cores busy.
-        let opts = EngineOptions { threads: t, kernel, ..EngineOptions::default() };
-        let mut report = None;
-        let (s, mut r) = timed("fast engine", t, cells, repeat, || {
-            let (s, rep) = fast(k, size, &opts)?;
-            report = Some(rep);
-            Ok(s)
-        })?;
+    for (timing, report) in timings {
+        let (s, mut r) = timing.finish();
         agree &= s == base_stats;
         r.engine = report;
         fast_runs.push(r);
