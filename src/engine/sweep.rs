@@ -19,6 +19,12 @@
 //! The consumer receives bands in order, waits for their tiles, assembles each row of the
 //! window and hands it to the sink. Memory is therefore `max_bands * band_height * width`
 //! bytes, independent of the board's height.
+//!
+//! When the output is a [`TileVisitor`] (statistics and analyses), a worker visits each
+//! computed tile's cells itself and publishes only the tile's last two rows and columns (all
+//! that the tiles below and to the right read), so its buffer returns to the worker's own pool
+//! while still in cache; there is no sink, the consumer only polls and drops finished bands,
+//! and twice as many bands may be in flight.
 
 use super::layout::{Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
