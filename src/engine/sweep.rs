@@ -334,8 +334,11 @@ fn consume(
         if sink.is_some() {
             last.wait();
         } else {
+            // Naps growing from 20 us to 1 ms: small sweeps finish without a long last nap.
+            let mut nap = std::time::Duration::from_micros(20);
             while last.get().is_none() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(std::time::Duration::from_millis(1));
             }
         }
         let mut tiles: Vec<(&Tile, Rect)> = Vec::with_capacity(last_strip + 1 - first_strip);
