@@ -179,18 +179,12 @@ impl Shared {
                     };
                     // Nobody reads a visited tile's inner cells again: publish its edges, visit
                     // the cells, and let the buffer go back to the pool while it is in cache.
-                    let tile = match tile {
-                        Tile::Cells(cells) => {
-                            let _ = cur.tiles[j].set(Tile::edges(&cells));
-                            Tile::Cells(cells)
-                        }
-                        other => {
-                            let _ = cur.tiles[j].set(other);
-                            visit(v, cur.tiles[j].get().expect("just set"));
-                            return Ok(());
-                        }
+                    let (published, kept) = match tile {
+                        Tile::Cells(cells) => (Tile::edges(&cells), Some(Tile::Cells(cells))),
+                        other => (other, None),
                     };
-                    visit(v, &tile);
+                    let _ = cur.tiles[j].set(published);
+                    visit(v, kept.as_ref().unwrap_or_else(|| cur.tiles[j].get().expect("just set")));
                     Ok(())
                 }));
                 match computed {

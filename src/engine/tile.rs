@@ -89,13 +89,6 @@ impl Tile {
                 let r = (ya - rect.y0) as usize;
                 out.copy_from_slice(&right[2 * r..2 * (r + (yb - ya) as usize)]);
             }
-            Tile::Cells(c) => {
-                for (o, y) in out.chunks_exact_mut(2).zip(ya..yb) {
-                    let r = (y - rect.y0) as usize;
-                    o[0] = c.at(r, w - 2);
-                    o[1] = c.at(r, w - 1);
-                }
-            }
             _ => {
                 for (o, y) in out.chunks_exact_mut(2).zip(ya..yb) {
                     o[0] = self.stored(k, rect, rect.x1 - 2, y);

@@ -123,7 +123,7 @@ impl Chain {
     /// Keeps `V_t`: stores it in place (diagonal arrangement) or for the transpose (rows);
     /// true when a full (or the last) chunk is ready to transpose.
     #[inline(always)]
-    fn keep(&mut self, chunk: &mut [__m512i; L], v: __m512i, t: isize, last: isize) -> bool {
+    fn keep(&self, chunk: &mut [__m512i; L], v: __m512i, t: isize, last: isize) -> bool {
         if t < 0 {
             return false;
         }
