@@ -78,15 +78,20 @@ pub fn encode(
     let (job_tx, job_rx) = sync_channel::<(usize, Vec<u8>)>(workers);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (res_tx, res_rx) = sync_channel::<Piece>(workers);
+    // Written pieces' buffers go back to the workers: fresh ones would cost page faults.
+    let (spare_tx, spare_rx) = sync_channel::<Vec<u8>>(2 * workers);
+    let spare_rx = Arc::new(Mutex::new(spare_rx));
     let written: Result<()> = std::thread::scope(|s| {
         for _ in 0..workers {
             let (job_rx, res_tx, recycle) = (Arc::clone(&job_rx), res_tx.clone(), recycle.clone());
+            let spare_rx = Arc::clone(&spare_rx);
             s.spawn(move || {
                 let mut encoder = PieceEncoder::default();
                 loop {
                     let job = job_rx.lock().map_err(|_| ()).and_then(|q| q.recv().map_err(|_| ()));
                     let Ok((seq, mut data)) = job else { break };
-                    let piece = encoder.encode(&data, stride, Vec::new());
+                    let out = spare_rx.lock().ok().and_then(|q| q.try_recv().ok()).unwrap_or_default();
+                    let piece = encoder.encode(&data, stride, out);
                     let adler = simd_adler32::adler32(&data.as_slice());
                     if res_tx.send((seq, piece, adler, data.len() as u64)).is_err() {
                         break;
@@ -126,8 +131,10 @@ pub fn encode(
         let (mut next, mut pending) = (0usize, BTreeMap::new());
         for (seq, piece, a, len) in res_rx {
             pending.insert(seq, (piece, a, len));
-            while let Some((piece, a, len)) = pending.remove(&next) {
+            while let Some((mut piece, a, len)) = pending.remove(&next) {
                 chunk(&mut w, b"IDAT", &[&piece]).map_err(io)?;
+                piece.clear();
+                let _ = spare_tx.try_send(piece);
                 adler = adler32_combine(adler, a, len);
                 next += 1;
             }
