@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::geometry::Window;
 use crate::output::AtomicOutput;
 use crate::palette;
-use crate::sink::{Row, RowSink};
+use crate::sink::{Row, RowParts, RowSink};
 use clap::ValueEnum;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -128,6 +128,50 @@ impl PngStream {
             pack_nibbles(row, &mut self.batch[start..]);
         } else {
             self.batch.extend_from_slice(row);
+        }
+        self.rows += 1;
+        if self.batch.len() >= BATCH_BYTES {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Whether [`PngStream::push_parts`] can be used (4-bit rows with filter bytes).
+    pub fn takes_parts(&self) -> bool {
+        self.pack4 && self.filter_bytes
+    }
+
+    /// Appends one row of cells given in pieces, coloured by [`palette::Scheme::Paper`] (the
+    /// first `hood` cells hood, the rest by value), mapped and packed in one pass straight
+    /// from the pieces. Only where [`PngStream::takes_parts`].
+    pub fn push_parts(&mut self, parts: &[&[i8]], hood: usize) -> Result<()> {
+        assert!(self.takes_parts(), "rows in pieces need the 4-bit parallel encoder");
+        assert!(self.rows < self.height, "more rows than the PNG holds");
+        self.batch.push(0); // filter type None
+        let start = self.batch.len();
+        self.batch.resize(start + self.width.div_ceil(2), 0);
+        let out = &mut self.batch[start..];
+        let mut pos = 0usize;
+        for part in parts {
+            let mut cells = *part;
+            if pos % 2 == 1
+                && let Some((&first, rest)) = cells.split_first()
+            {
+                // The low nibble of the byte the previous piece ended in.
+                out[pos / 2] |= palette::index(first);
+                cells = rest;
+                pos += 1;
+            }
+            pack_cells(cells, &mut out[pos / 2..(pos + cells.len()).div_ceil(2)]);
+            pos += cells.len();
+        }
+        assert_eq!(pos, self.width, "PNG row width");
+        // Hood cells take index 0 whatever their stored stand-in.
+        debug_assert_eq!(palette::HOOD, 0);
+        let hood = hood.min(self.width);
+        out[..hood / 2].fill(0);
+        if hood % 2 == 1 {
+            out[hood / 2] &= 0x0f;
         }
         self.rows += 1;
         if self.batch.len() >= BATCH_BYTES {
@@ -284,6 +328,13 @@ pub struct PngOptions {
     pub scheme: palette::Scheme,
 }
 
+impl Default for PngOptions {
+    /// Full resolution, the paper's colours.
+    fn default() -> Self {
+        PngOptions { scale: 1, aggregate: Aggregate::Min, zoom: 1, scheme: palette::Scheme::Paper }
+    }
+}
+
 /// The picture size for a window under `scale`.
 pub fn picture_size(window: Window, scale: u32) -> (u32, u32) {
     (window.width().div_ceil(scale), window.height().div_ceil(scale))
@@ -304,6 +355,20 @@ impl PngWriter {
     pub fn create(out: AtomicOutput, k: u32, window: Window, opts: PngOptions) -> Result<Self> {
         let (w, h) = picture_size(window, opts.scale);
         let (w, h) = (w * opts.zoom, h * opts.zoom);
+        let parallel = u64::from(w) * u64::from(h) > PARALLEL_PIXELS;
+        Self::create_with(out, k, window, opts, parallel)
+    }
+
+    /// As [`PngWriter::create`], choosing the encoder explicitly (see [`PngStream`]).
+    pub fn create_with(
+        out: AtomicOutput,
+        k: u32,
+        window: Window,
+        opts: PngOptions,
+        parallel: bool,
+    ) -> Result<Self> {
+        let (w, h) = picture_size(window, opts.scale);
+        let (w, h) = (w * opts.zoom, h * opts.zoom);
         let text = vec![
             ("Software".to_string(), format!("palace {}", env!("CARGO_PKG_VERSION"))),
             (
@@ -314,7 +379,7 @@ impl PngWriter {
                 ),
             ),
         ];
-        let stream = PngStream::create(out, w, h, palette::plte(), text)?;
+        let stream = PngStream::create_with(out, w, h, palette::plte(), text, parallel)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
@@ -339,6 +404,21 @@ impl PngWriter {
 }
 
 impl RowSink for PngWriter {
+    fn takes_parts(&self) -> bool {
+        self.stream.takes_parts()
+            && self.scale.is_none()
+            && self.zoom == 1
+            && self.scheme == palette::Scheme::Paper
+    }
+
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        if !self.takes_parts() {
+            let cells = row.parts.concat();
+            return self.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells });
+        }
+        self.stream.push_parts(row.parts, row.hood_cells())
+    }
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         match self.scheme {
             palette::Scheme::Paper => palette::indices(row.cells, row.hood_cells(), &mut self.indices),
@@ -401,6 +481,45 @@ pub fn pack_nibbles(row: &[u8], out: &mut [u8]) {
     }
     for (o, p) in out[done / 2..].iter_mut().zip(pairs) {
         *o = p[0] << 4 | p[1];
+    }
+}
+
+/// [`pack_nibbles`] of the palette indices of cells outside the hood ([`palette::index`]),
+/// in one pass: 32 cells to 16 bytes with SSE2.
+pub fn pack_cells(cells: &[i8], out: &mut [u8]) {
+    assert_eq!(out.len(), cells.len().div_ceil(2));
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        while done + 32 <= cells.len() {
+            // SAFETY: SSE2 is always present on x86-64; 32 bytes of cells and 16 of out from
+            // `done` on are in bounds.
+            unsafe {
+                // Biased by 128, the signed clamp to -4..=3 is an unsigned one to 124..=131;
+                // the index is then the biased value minus 123.
+                let bias = _mm_set1_epi8(-128);
+                let (lo, hi) = (_mm_set1_epi8(124u8 as i8), _mm_set1_epi8(131u8 as i8));
+                let idx = |at: usize| {
+                    let v = _mm_xor_si128(_mm_loadu_si128(cells.as_ptr().add(at).cast()), bias);
+                    _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(v, lo), hi), _mm_set1_epi8(123))
+                };
+                let low = _mm_set1_epi16(0x00ff);
+                let f = |v: __m128i| {
+                    _mm_or_si128(_mm_slli_epi16::<4>(_mm_and_si128(v, low)), _mm_srli_epi16::<8>(v))
+                };
+                let packed = _mm_packus_epi16(f(idx(done)), f(idx(done + 16)));
+                _mm_storeu_si128(out.as_mut_ptr().add(done / 2).cast(), packed);
+            }
+            done += 32;
+        }
+    }
+    let pairs = cells[done..].chunks_exact(2);
+    if let [last] = pairs.remainder() {
+        out[cells.len() / 2] = palette::index(*last) << 4;
+    }
+    for (o, p) in out[done / 2..].iter_mut().zip(pairs) {
+        *o = palette::index(p[0]) << 4 | palette::index(p[1]);
     }
 }
 
@@ -482,6 +601,89 @@ mod tests {
             let plain: Vec<u8> = row.chunks(2).map(|p| p[0] << 4 | p.get(1).copied().unwrap_or(0)).collect();
             assert_eq!(packed, plain, "n = {n}");
             assert_eq!(unpack(&packed, n, 4), row, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn cells_pack_like_indices() {
+        let mut seed = 7u64;
+        for n in [0usize, 1, 2, 31, 32, 33, 63, 64, 65, 100, 1001] {
+            let cells: Vec<i8> = (0..n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    // Every value of i8, and the small ones often.
+                    if seed.is_multiple_of(3) { (seed >> 8) as i8 } else { (seed >> 8) as i8 % 6 }
+                })
+                .collect();
+            let mut idx = vec![0u8; n];
+            palette::indices(&cells, 0, &mut idx);
+            let mut want = vec![0u8; n.div_ceil(2)];
+            pack_nibbles(&idx, &mut want);
+            let mut got = vec![0xAA; n.div_ceil(2)];
+            pack_cells(&cells, &mut got);
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    /// The engine's rows drawn through the fused path (pieces of tiles mapped and packed
+    /// straight into 4-bit scanlines, some starting at odd columns) and through the `png`
+    /// crate from assembled rows: the same pixels, and those of the paper's colouring.
+    #[test]
+    fn pictures_from_pieces_match() {
+        use crate::engine::{EngineOptions, sweep};
+        use crate::sink::Collect;
+        let dir = tempfile::tempdir().unwrap();
+        for (k, win, tile_width, threads) in [
+            (37u32, Window::new(13, 5, 700, 611), 33u32, 2usize),
+            (5, Window::new(0, 0, 301, 300), 64, 1),
+            (120, Window::new(101, 77, 555, 580), 47, 3),
+        ] {
+            let opts = EngineOptions {
+                threads,
+                tile_width: Some(tile_width),
+                band_height: Some(29),
+                ..EngineOptions::default()
+            };
+            let mut c = Collect::default();
+            sweep(k, win, &opts, &mut c, &indicatif::ProgressBar::hidden()).unwrap();
+            // The paper's colouring from the exact values: the hood, else by v.
+            let want: Vec<u8> = (win.y0..win.y1)
+                .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
+                .zip(&c.values)
+                .map(|((x, y), &v)| {
+                    if crate::rule::in_hood(k, u64::from(x), u64::from(y)) {
+                        palette::HOOD
+                    } else {
+                        palette::index(v.clamp(-128, 127) as i8)
+                    }
+                })
+                .collect();
+            let mut pictures = Vec::new();
+            for parallel in [true, false] {
+                let path = dir.path().join(format!("k{k}-{parallel}.png"));
+                let out = AtomicOutput::create(&path, "-o").unwrap();
+                let mut w = PngWriter::create_with(out, k, win, PngOptions::default(), parallel).unwrap();
+                assert_eq!(crate::sink::RowSink::takes_parts(&w), parallel);
+                sweep(k, win, &opts, &mut w, &indicatif::ProgressBar::hidden()).unwrap();
+                w.finish().unwrap();
+                pictures.push(decode(&path).3);
+            }
+            if let Some(i) = (0..want.len()).find(|&i| pictures[0][i] != want[i]) {
+                let w = win.width() as usize;
+                panic!(
+                    "pieces, k = {k}, window {win}: pixel ({}, {}) is {} not {} (assembled: {}); len {} vs {}",
+                    i % w,
+                    i / w,
+                    pictures[0][i],
+                    want[i],
+                    pictures[1][i],
+                    pictures[0].len(),
+                    want.len()
+                );
+            }
+            assert!(pictures[1] == want, "assembled rows, k = {k}, window {win}");
         }
     }
 

@@ -49,6 +49,40 @@ impl Row<'_> {
     }
 }
 
+/// One finished row of the window in pieces, as the engine's tiles hold it: `parts` are the
+/// consecutive column ranges of the row, left to right, borrowed from the tiles where they
+/// store them as one run (see [`RowSink::takes_parts`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RowParts<'a> {
+    /// The game.
+    pub k: u32,
+    /// The row's index on the board.
+    pub y: u32,
+    /// The board column of the first cell of the first part.
+    pub x0: u32,
+    /// The cells, in pieces; stored as in [`Row::cells`].
+    pub parts: &'a [&'a [i8]],
+}
+
+impl RowParts<'_> {
+    /// Cells in all parts.
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len()).sum()
+    }
+
+    /// Whether the row has no cells.
+    pub fn is_empty(&self) -> bool {
+        self.parts.iter().all(|p| p.is_empty())
+    }
+
+    /// How many leading cells lie in the hood.
+    #[inline]
+    pub fn hood_cells(&self) -> usize {
+        let end = hood_len(self.k, u64::from(self.y));
+        (end.saturating_sub(u64::from(self.x0)) as usize).min(self.len())
+    }
+}
+
 /// A consumer of the rows of one sweep.
 pub trait RowSink {
     /// Receives the next row of the window (rows arrive in order, top first). `row.x0` is the
@@ -61,6 +95,21 @@ pub trait RowSink {
     fn columns(&mut self, _y0: u32, _rows: u32) -> Option<(u32, u32)> {
         None
     }
+
+    /// Whether this sink takes rows in pieces ([`RowSink::row_parts`]) rather than assembled.
+    /// In pieces, the engine hands over the tiles' own memory and skips copying every cell
+    /// into a row buffer (for full-resolution pictures that copy costs as much as a third of
+    /// the sweep).
+    fn takes_parts(&self) -> bool {
+        false
+    }
+
+    /// Receives the next row in pieces (only called when [`RowSink::takes_parts`] says so).
+    /// The default assembles the row and passes it to [`RowSink::row`].
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        let cells = row.parts.concat();
+        self.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells })
+    }
 }
 
 impl<S: RowSink + ?Sized> RowSink for &mut S {
@@ -70,6 +119,14 @@ impl<S: RowSink + ?Sized> RowSink for &mut S {
 
     fn columns(&mut self, y0: u32, rows: u32) -> Option<(u32, u32)> {
         (**self).columns(y0, rows)
+    }
+
+    fn takes_parts(&self) -> bool {
+        (**self).takes_parts()
+    }
+
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        (**self).row_parts(row)
     }
 }
 

@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::geometry::Window;
 use crate::interrupt;
 use crate::kernel::{Arrangement, BufPool, NarrowFn};
-use crate::sink::{Row, RowSink};
+use crate::sink::{Row, RowParts, RowSink};
 use indicatif::ProgressBar;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
@@ -315,6 +315,7 @@ fn consume(
     let first_strip = layout.strip_of(window.x0);
     let last_strip = layout.strip_of(window.x1 - 1);
     let mut row = vec![0i8; window.width() as usize];
+    let zeros = vec![0i8; window.width() as usize];
     for band in bands {
         if interrupt::requested() {
             return Err(Error::Interrupted);
@@ -356,6 +357,26 @@ fn consume(
                 Some((a, b)) => (a.clamp(window.x0, window.x1), b.clamp(window.x0, window.x1)),
                 None => (window.x0, window.x1),
             };
+            if sink.takes_parts() {
+                for y in ya..yb {
+                    // Each tile's range of `row` is its scratch, used where it cannot lend
+                    // its own cells.
+                    let mut rest = &mut row[..(cb.max(ca) - ca) as usize];
+                    let mut parts: Vec<&[i8]> = Vec::with_capacity(tiles.len());
+                    for (tile, rect) in &tiles {
+                        let xa = rect.x0.max(ca);
+                        let xb = rect.x1.min(cb);
+                        if xa < xb {
+                            let (mine, tail) = std::mem::take(&mut rest).split_at_mut((xb - xa) as usize);
+                            rest = tail;
+                            parts.push(tile.row_ref(k, rect, y, xa..xb, &zeros, mine));
+                        }
+                    }
+                    sink.row_parts(&RowParts { k, y, x0: ca, parts: &parts })?;
+                }
+                progress.set_position(u64::from(y1));
+                continue;
+            }
             for y in ya..yb {
                 let row = &mut row[..(cb.max(ca) - ca) as usize];
                 for (tile, rect) in &tiles {

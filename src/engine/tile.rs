@@ -98,6 +98,40 @@ impl Tile {
         }
     }
 
+    /// Row `y`, columns `xa..xb`, as stored: borrowed where the tile holds them as one run
+    /// (computed rows, kept bottom rows; `zeros`, at least `xb - xa` zeros, for outer space),
+    /// else copied into `scratch` (`xb - xa` long).
+    pub fn row_ref<'a>(
+        &'a self,
+        k: u32,
+        rect: &Rect,
+        y: u32,
+        cols: std::ops::Range<u32>,
+        zeros: &'a [i8],
+        scratch: &'a mut [i8],
+    ) -> &'a [i8] {
+        let (xa, xb) = (cols.start, cols.end);
+        let (r, ca, cb) = ((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize);
+        match self {
+            Tile::Zero => return &zeros[..cb - ca],
+            Tile::Cells(c) => {
+                if let Some(cells) = c.row_slice(r, ca, cb) {
+                    return cells;
+                }
+            }
+            Tile::Edges { bottom, .. } => {
+                let (w, h) = (rect.w(), rect.h());
+                let r0 = edge_starts(w, h).0;
+                if r >= r0 {
+                    return &bottom[(r - r0) * w + ca..(r - r0) * w + cb];
+                }
+            }
+            Tile::Hood | Tile::Aborted => {}
+        }
+        self.copy_row(k, rect, y, xa, xb, scratch);
+        scratch
+    }
+
     /// Copies the stored values of row `y`, columns `xa..xb` (all inside this tile) to `out`.
     pub fn copy_row(&self, k: u32, rect: &Rect, y: u32, xa: u32, xb: u32, out: &mut [i8]) {
         debug_assert_eq!(out.len(), (xb - xa) as usize);

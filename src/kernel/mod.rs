@@ -209,6 +209,15 @@ impl TileBuf {
         }
     }
 
+    /// Row `r`, columns `c0..c1`, borrowed: in the rows arrangement only.
+    #[inline]
+    pub fn row_slice(&self, r: usize, c0: usize, c1: usize) -> Option<&[i8]> {
+        match self.arrangement {
+            Arrangement::Rows => Some(&self.data[self.col0(r)..][c0..c1]),
+            Arrangement::Diagonal(_) => None,
+        }
+    }
+
     /// Row `r`. In the diagonal arrangement the first call assembles all rows (kept with the
     /// tile), so call it only where rows are really needed.
     #[inline]

@@ -6,7 +6,7 @@ use palace::engine::{EngineOptions, sweep};
 use palace::geometry::Window;
 use palace::kernel::KernelChoice;
 use palace::reference::direct_values;
-use palace::sink::Collect;
+use palace::sink::{Collect, Row, RowParts, RowSink};
 
 /// The engine's exact values of a window, checking that rows arrive in order.
 pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
@@ -14,6 +14,29 @@ pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
     sweep(k, w, opts, &mut c, &ProgressBar::hidden()).expect("sweep");
     assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
     c.values
+}
+
+/// As [`engine_window`], the rows taken in pieces ([`RowSink::takes_parts`]), as the PNG
+/// writer takes them.
+pub fn engine_window_parts(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
+    struct Parts(Collect);
+    impl RowSink for Parts {
+        fn row(&mut self, _: &Row<'_>) -> palace::Result<()> {
+            panic!("a sink that takes parts gets no assembled rows")
+        }
+        fn takes_parts(&self) -> bool {
+            true
+        }
+        fn row_parts(&mut self, row: &RowParts<'_>) -> palace::Result<()> {
+            assert!(row.parts.iter().all(|p| !p.is_empty()), "no empty pieces");
+            let cells = row.parts.concat();
+            self.0.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells })
+        }
+    }
+    let mut c = Parts(Collect::default());
+    sweep(k, w, opts, &mut c, &ProgressBar::hidden()).expect("sweep");
+    assert_eq!(c.0.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
+    c.0.values
 }
 
 /// The direct definition's values on the window, computed on the board up to the window's
