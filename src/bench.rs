@@ -13,12 +13,16 @@
 //! Peak memory is the process's resident high-water mark (`VmHWM`), reset before each run
 //! where the kernel allows it (`/proc/self/clear_refs`), so each run's figure is its own.
 
-use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
+use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles};
 use crate::error::{Error, Result};
 use crate::geometry::Window;
 use crate::kernel::KernelChoice;
+use crate::output::AtomicOutput;
+use crate::palette;
 use crate::reference::DirectDp;
+use crate::render::{PngOptions, PngWriter};
 use crate::rule::{hood_len, hood_sentinel};
+use crate::sink::{Row, RowParts, RowSink};
 use crate::stats::{Stats, StatsAcc};
 use serde::Serialize;
 use std::sync::Mutex;
@@ -139,6 +143,28 @@ pub struct BenchReport {
     pub stats: Stats,
     /// The digest of every cell.
     pub digest: String,
+    /// The full-resolution PNG against the sweep alone (absent under `--no-png`).
+    pub png: Option<PngBench>,
+}
+
+/// The PNG target: a full-resolution picture of the board against the same sweep with its
+/// rows thrown away.
+#[derive(Debug, Clone, Serialize)]
+pub struct PngBench {
+    /// The sweep alone: every row of the board assembled in order and dropped.
+    pub sweep: Run,
+    /// `palace render`'s work: the same sweep feeding the PNG writer, to a temporary file.
+    pub render: Run,
+    /// Fastest render over fastest sweep.
+    pub ratio: f64,
+    /// Median render over median sweep.
+    pub median_ratio: f64,
+    /// Size of the PNG file.
+    pub file_bytes: u64,
+    /// Where the file was written (then deleted).
+    pub directory: String,
+    /// Whether the PNG, decoded by the `png` crate, shows exactly the engine's cells.
+    pub decoded_matches: bool,
 }
 
 /// Process CPU time (user + system) from `/proc/self/stat`, if available.
@@ -286,6 +312,93 @@ pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
     Ok(visitor.digests.into_iter().fold(0u64, |d, m| d.wrapping_add(m.into_inner().expect("digest lock"))))
 }
 
+/// A sink that drops every row (the sweep alone). Like the PNG writer it takes rows in pieces,
+/// so the two differ by the PNG's work only.
+struct Discard;
+
+impl RowSink for Discard {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        std::hint::black_box(row.cells);
+        Ok(())
+    }
+
+    fn takes_parts(&self) -> bool {
+        true
+    }
+
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        std::hint::black_box(row.parts);
+        Ok(())
+    }
+}
+
+/// Compares a decoded PNG, row by row, with the palette indices of the engine's rows.
+struct PngCheck<R: std::io::BufRead + std::io::Seek> {
+    reader: png::Reader<R>,
+    indices: Vec<u8>,
+    matches: bool,
+}
+
+impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        palette::indices(row.cells, row.hood_cells(), &mut self.indices);
+        let depth = self.reader.info().bit_depth as u8;
+        let decoded = self.reader.next_row().map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
+        let same = decoded
+            .is_some_and(|r| crate::render::unpack(r.data(), self.indices.len(), depth) == self.indices);
+        self.matches &= same;
+        Ok(())
+    }
+}
+
+/// Times the sweep alone (rows assembled and dropped) and the full-resolution render to a
+/// temporary file in `dir`, in turns, then decodes the last picture and compares it with the
+/// engine's cells (untimed).
+pub fn png(
+    k: u32,
+    size: u32,
+    opts: &EngineOptions,
+    repeat: usize,
+    dir: &std::path::Path,
+) -> Result<PngBench> {
+    let window = Window::new(0, 0, size, size);
+    let cells = u64::from(size) * u64::from(size);
+    let threads = opts.resolved_threads();
+    let hidden = indicatif::ProgressBar::hidden();
+    let tmp =
+        tempfile::Builder::new().prefix("palace-bench").tempdir_in(dir).map_err(|e| Error::io(dir, e))?;
+    let path = tmp.path().join("bench.png");
+    let mut sweep_t = Timing::new("sweep alone (rows handed over)", threads, cells);
+    let mut render_t = Timing::new("render (full-resolution PNG)", threads, cells);
+    for _ in 0..repeat.max(1) {
+        sweep_t.once(|| sweep(k, window, opts, &mut Discard, &hidden).map(|_| ()))?;
+        render_t.once(|| {
+            let out = AtomicOutput::create(&path, "bench")?;
+            let mut writer = PngWriter::create(out, k, window, PngOptions::default())?;
+            sweep(k, window, opts, &mut writer, &hidden)?;
+            let written = writer.finish()?;
+            std::fs::metadata(&written).map(|m| m.len()).map_err(|e| Error::io(&written, e))
+        })?;
+    }
+    let (_, sweep_run) = sweep_t.finish();
+    let (file_bytes, render_run) = render_t.finish();
+    let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
+    let reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
+    let mut check = PngCheck { reader, indices: vec![0; size as usize], matches: true };
+    sweep(k, window, opts, &mut check, &hidden)?;
+    Ok(PngBench {
+        ratio: render_run.seconds / sweep_run.seconds,
+        median_ratio: render_run.median_seconds / sweep_run.median_seconds,
+        sweep: sweep_run,
+        render: render_run,
+        file_bytes,
+        directory: dir.display().to_string(),
+        decoded_matches: check.matches,
+    })
+}
+
 /// Runs the whole benchmark: baseline once, the fast engine at 1 thread and at each count in
 /// `threads` (ascending, 1 first if absent).
 pub fn run(
@@ -294,6 +407,7 @@ pub fn run(
     kernel: KernelChoice,
     threads: &[usize],
     repeat: usize,
+    png_dir: Option<&std::path::Path>,
     quiet: bool,
 ) -> Result<BenchReport> {
     let cells = u64::from(size) * u64::from(size);
@@ -343,6 +457,16 @@ pub fn run(
     let most = *counts.last().expect("a thread count");
     let opts = EngineOptions { threads: most, kernel, ..EngineOptions::default() };
     agree &= fast_digest(k, size, &opts)? == base_digest;
+    let png = match png_dir {
+        Some(dir) => {
+            say(&format!(
+                "PNG: sweep alone and full-resolution render, {most} thread(s), in turns (file in {}) ...",
+                dir.display()
+            ));
+            Some(self::png(k, size, &opts, repeat, dir)?)
+        }
+        None => None,
+    };
     let one = fast_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
     let most = fast_runs.last().expect("a run").cells_per_second;
     let report = BenchReport {
@@ -356,7 +480,13 @@ pub fn run(
         outputs_agree: agree,
         stats: base_stats,
         digest: format!("{base_digest:016x}"),
+        png,
     };
+    if report.png.as_ref().is_some_and(|p| !p.decoded_matches) {
+        return Err(Error::Usage(format!(
+            "the rendered PNG differs from the engine's cells (k = {k}, size {size}); this is a bug, please report it"
+        )));
+    }
     if !agree {
         return Err(Error::Usage(format!(
             "the fast engine's output differs from the baseline's (k = {k}, size {size}); this is a bug, please report it"
@@ -419,7 +549,32 @@ impl std::fmt::Display for BenchReport {
             if self.outputs_agree { "identical" } else { "DIFFER" },
             self.digest,
             self.stats.total.palaces
-        )
+        )?;
+        if let Some(p) = &self.png {
+            writeln!(f, "full-resolution PNG (file in {}):", p.directory)?;
+            for r in [&p.sweep, &p.render] {
+                writeln!(
+                    f,
+                    "{:<34} {:>7} {:>9.3} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
+                    r.name,
+                    r.threads,
+                    r.seconds,
+                    r.median_seconds,
+                    r.cpu_seconds,
+                    r.cells_per_second / 1e9,
+                    mib(r.peak_rss_bytes)
+                )?;
+            }
+            writeln!(
+                f,
+                "render / sweep alone: {:.2}x (medians {:.2}x); {:.1} MB, decoded: {}",
+                p.ratio,
+                p.median_ratio,
+                p.file_bytes as f64 / 1e6,
+                if p.decoded_matches { "identical to the engine's cells" } else { "DIFFERS" }
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -442,6 +597,11 @@ mod tests {
                 assert_eq!(fast_digest(k, 300, &opts).unwrap(), d, "k={k}");
             }
         }
+        // The PNG part decodes what it wrote and finds the engine's cells.
+        let dir = tempfile::tempdir().unwrap();
+        let opts = EngineOptions { threads: 2, ..Default::default() };
+        let p = png(9, 700, &opts, 2, dir.path()).unwrap();
+        assert!(p.decoded_matches && p.file_bytes > 0 && p.render.repeats == 2);
         // The digest sees a one-cell change.
         let row = vec![0i8; 100];
         let mut row2 = row.clone();

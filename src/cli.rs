@@ -208,6 +208,13 @@ pub struct BenchArgs {
     /// Time every run this many times and report the fastest (and the median).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub repeat: usize,
+    /// Skip the PNG part (the sweep alone against a full-resolution render).
+    #[arg(long)]
+    pub no_png: bool,
+    /// Where the PNG part writes its picture (deleted afterwards); default: the system's
+    /// temporary directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_png")]
+    pub png_dir: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -445,6 +452,8 @@ pub enum Config {
         kernel: KernelChoice,
         /// Repetitions per run.
         repeat: usize,
+        /// Where the PNG part writes its picture; `None`: no PNG part.
+        png_dir: Option<PathBuf>,
         /// JSON output.
         json: bool,
         /// No progress messages.
@@ -686,6 +695,7 @@ impl Cli {
                     threads: vec![1, most],
                     kernel: a.kernel,
                     repeat: a.repeat,
+                    png_dir: (!a.no_png).then(|| a.png_dir.clone().unwrap_or_else(std::env::temp_dir)),
                     json: a.json,
                     quiet: a.quiet,
                 }

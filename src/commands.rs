@@ -112,8 +112,8 @@ pub fn run(config: Config) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
-        Config::Bench { k, size, threads, kernel, repeat, json, quiet } => {
-            let report = bench::run(k, size, kernel, &threads, repeat, quiet)?;
+        Config::Bench { k, size, threads, kernel, repeat, png_dir, json, quiet } => {
+            let report = bench::run(k, size, kernel, &threads, repeat, png_dir.as_deref(), quiet)?;
             print_report(json, &report)?;
             Ok(0)
         }
