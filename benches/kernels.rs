@@ -77,5 +77,47 @@ fn kernels(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels);
+/// The PNG path per byte: one 1 MiB piece of 4-bit scanlines of the k = 500 picture (a window
+/// through the arms, the fabric and outer space), mapped, packed and deflated.
+fn png(c: &mut Criterion) {
+    use palace::engine::{EngineOptions, sweep};
+    use palace::sink::Collect;
+    let (k, w, h) = (500u32, 2048u32, 1024u32);
+    let window = palace::Window::new(0, 700, w, 700 + h);
+    let mut rows = Collect::default();
+    sweep(k, window, &EngineOptions::default(), &mut rows, &indicatif::ProgressBar::hidden()).expect("sweep");
+    let cells: Vec<i8> = rows.values.iter().map(|&v| v.clamp(-128, 127) as i8).collect();
+    let stride = w as usize / 2 + 1;
+    let mut scanlines = vec![0u8; stride * h as usize];
+    for (line, row) in scanlines.chunks_exact_mut(stride).zip(cells.chunks_exact(w as usize)) {
+        palace::render::pack_cells(row, &mut line[1..]);
+    }
+    let mut g = c.benchmark_group("png 1 MiB piece");
+    g.throughput(Throughput::Bytes(scanlines.len() as u64));
+    g.bench_function("map and pack cells to 4 bits", |b| {
+        let mut out = vec![0u8; w as usize / 2];
+        b.iter(|| {
+            for row in cells.chunks_exact(w as usize) {
+                palace::render::pack_cells(row, &mut out);
+            }
+            black_box(&out);
+        })
+    });
+    for (name, mut enc) in [
+        ("deflate (run-time choice)", palace::deflate::PieceEncoder::default()),
+        ("deflate (portable)", palace::deflate::PieceEncoder::portable()),
+    ] {
+        g.bench_function(name, |b| {
+            let mut out = Vec::new();
+            b.iter(|| {
+                out.clear();
+                out = enc.encode(&scanlines, stride, std::mem::take(&mut out));
+                black_box(out.len())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, png);
 criterion_main!(benches);
