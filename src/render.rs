@@ -45,10 +45,13 @@ pub const PARALLEL_PIXELS: u64 = 1 << 24;
 /// An 8-bit indexed PNG written row by row on background threads.
 ///
 /// Small pictures go through the `png` crate (adaptive filters, best compression). Large ones,
-/// whose encoding would otherwise take far longer than the sweep, are cut into batches of rows
-/// that several threads deflate independently (zlib-rs, level 1), each ending with a sync flush
-/// so the pieces join into one zlib stream; a writer puts them into IDAT chunks in order and
-/// combines their Adler-32 checksums.
+/// whose encoding would otherwise take far longer than the sweep, are written with 4 bits per
+/// pixel (at most 16 colours) and cut into batches of rows that several threads deflate
+/// independently ([`crate::deflate`]), each ending with a sync flush so the pieces join into
+/// one zlib stream; a writer puts them into IDAT chunks in order and combines their Adler-32
+/// checksums (see [`crate::pngpar`]). Rows arrive either as palette indices
+/// ([`PngStream::push_row`]) or, on the 4-bit path, as the engine's cells in pieces, mapped and
+/// packed in one pass ([`PngStream::push_parts`]).
 pub struct PngStream {
     width: usize,
     height: usize,
