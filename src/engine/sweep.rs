@@ -357,20 +357,22 @@ fn consume(
                 Some((a, b)) => (a.clamp(window.x0, window.x1), b.clamp(window.x0, window.x1)),
                 None => (window.x0, window.x1),
             };
+            // Each tile's columns within `ca..cb`, left to right and contiguous.
+            let spans: Vec<(&Tile, &Rect, u32, u32)> = tiles
+                .iter()
+                .map(|(tile, rect)| (*tile, rect, rect.x0.max(ca), rect.x1.min(cb)))
+                .filter(|&(_, _, xa, xb)| xa < xb)
+                .collect();
             if sink.takes_parts() {
                 for y in ya..yb {
                     // Each tile's range of `row` is its scratch, used where it cannot lend
                     // its own cells.
                     let mut rest = &mut row[..(cb.max(ca) - ca) as usize];
-                    let mut parts: Vec<&[i8]> = Vec::with_capacity(tiles.len());
-                    for (tile, rect) in &tiles {
-                        let xa = rect.x0.max(ca);
-                        let xb = rect.x1.min(cb);
-                        if xa < xb {
-                            let (mine, tail) = std::mem::take(&mut rest).split_at_mut((xb - xa) as usize);
-                            rest = tail;
-                            parts.push(tile.row_ref(k, rect, y, xa..xb, &zeros, mine));
-                        }
+                    let mut parts: Vec<&[i8]> = Vec::with_capacity(spans.len());
+                    for &(tile, rect, xa, xb) in &spans {
+                        let (mine, tail) = std::mem::take(&mut rest).split_at_mut((xb - xa) as usize);
+                        rest = tail;
+                        parts.push(tile.row_ref(k, rect, y, xa..xb, &zeros, mine));
                     }
                     sink.row_parts(&RowParts { k, y, x0: ca, parts: &parts })?;
                 }
@@ -379,12 +381,8 @@ fn consume(
             }
             for y in ya..yb {
                 let row = &mut row[..(cb.max(ca) - ca) as usize];
-                for (tile, rect) in &tiles {
-                    let xa = rect.x0.max(ca);
-                    let xb = rect.x1.min(cb);
-                    if xa < xb {
-                        tile.copy_row(k, rect, y, xa, xb, &mut row[(xa - ca) as usize..(xb - ca) as usize]);
-                    }
+                for &(tile, rect, xa, xb) in &spans {
+                    tile.copy_row(k, rect, y, xa, xb, &mut row[(xa - ca) as usize..(xb - ca) as usize]);
                 }
                 sink.row(&Row { k, y, x0: ca, cells: row })?;
             }

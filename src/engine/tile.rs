@@ -98,9 +98,24 @@ impl Tile {
         }
     }
 
+    /// Row `y`, columns `xa..xb`, where the tile holds them as one run: computed rows in the
+    /// rows arrangement, and the kept bottom rows of [`Tile::Edges`].
+    fn lend_row(&self, rect: &Rect, y: u32, xa: u32, xb: u32) -> Option<&[i8]> {
+        let (r, ca, cb) = ((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize);
+        match self {
+            Tile::Cells(c) => c.row_slice(r, ca, cb),
+            Tile::Edges { bottom, .. } => {
+                let w = rect.w();
+                let r0 = edge_starts(w, rect.h()).0;
+                (r >= r0).then(|| &bottom[(r - r0) * w + ca..(r - r0) * w + cb])
+            }
+            _ => None,
+        }
+    }
+
     /// Row `y`, columns `xa..xb`, as stored: borrowed where the tile holds them as one run
-    /// (computed rows, kept bottom rows; `zeros`, at least `xb - xa` zeros, for outer space),
-    /// else copied into `scratch` (`xb - xa` long).
+    /// ([`Tile::lend_row`]; `zeros`, at least `xb - xa` zeros, for outer space), else copied
+    /// into `scratch` (`xb - xa` long).
     pub fn row_ref<'a>(
         &'a self,
         k: u32,
@@ -111,22 +126,11 @@ impl Tile {
         scratch: &'a mut [i8],
     ) -> &'a [i8] {
         let (xa, xb) = (cols.start, cols.end);
-        let (r, ca, cb) = ((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize);
-        match self {
-            Tile::Zero => return &zeros[..cb - ca],
-            Tile::Cells(c) => {
-                if let Some(cells) = c.row_slice(r, ca, cb) {
-                    return cells;
-                }
-            }
-            Tile::Edges { bottom, .. } => {
-                let (w, h) = (rect.w(), rect.h());
-                let r0 = edge_starts(w, h).0;
-                if r >= r0 {
-                    return &bottom[(r - r0) * w + ca..(r - r0) * w + cb];
-                }
-            }
-            Tile::Hood | Tile::Aborted => {}
+        if matches!(self, Tile::Zero) {
+            return &zeros[..(xb - xa) as usize];
+        }
+        if let Some(cells) = self.lend_row(rect, y, xa, xb) {
+            return cells;
         }
         self.copy_row(k, rect, y, xa, xb, scratch);
         scratch
@@ -135,22 +139,19 @@ impl Tile {
     /// Copies the stored values of row `y`, columns `xa..xb` (all inside this tile) to `out`.
     pub fn copy_row(&self, k: u32, rect: &Rect, y: u32, xa: u32, xb: u32, out: &mut [i8]) {
         debug_assert_eq!(out.len(), (xb - xa) as usize);
+        if let Some(cells) = self.lend_row(rect, y, xa, xb) {
+            out.copy_from_slice(cells);
+            return;
+        }
         match self {
             Tile::Zero => out.fill(0),
             Tile::Cells(c) => {
                 c.copy_row((y - rect.y0) as usize, (xa - rect.x0) as usize, (xb - rect.x0) as usize, out)
             }
-            Tile::Edges { bottom, .. } => {
-                let (w, h) = (rect.w(), rect.h());
-                let r = (y - rect.y0) as usize;
-                let r0 = edge_starts(w, h).0;
-                if r >= r0 {
-                    let at = (r - r0) * w;
-                    out.copy_from_slice(&bottom[at + (xa - rect.x0) as usize..at + (xb - rect.x0) as usize]);
-                } else {
-                    for (o, x) in out.iter_mut().zip(xa..xb) {
-                        *o = self.stored(k, rect, x, y);
-                    }
+            // Rows above the kept bottom ones: only their last two columns are kept.
+            Tile::Edges { .. } => {
+                for (o, x) in out.iter_mut().zip(xa..xb) {
+                    *o = self.stored(k, rect, x, y);
                 }
             }
             Tile::Hood => {
