@@ -4,11 +4,10 @@
 //! deflated independently by several threads with [`crate::deflate`], an encoder made for these
 //! pictures (runs, matches with the row above, two literals per table lookup: on the k = 9999
 //! picture it runs at 1.7 GB/s on one core, five times zlib-rs level 1, and its output is 30 %
-//! smaller); each piece ends
-//! with a sync flush — an empty stored block that leaves it byte-aligned and not final — so
-//! the pieces concatenate into one deflate stream, closed by an empty final block. The writer
-//! puts the pieces in IDAT chunks in order and combines their Adler-32 checksums (zlib's
-//! `adler32_combine`).
+//! smaller); each piece ends with a sync flush — an empty stored block that leaves it
+//! byte-aligned and not final — so the pieces concatenate into one deflate stream, closed by an
+//! empty final block. The writer puts the pieces in IDAT chunks in order and combines their
+//! Adler-32 checksums (zlib's `adler32_combine`).
 
 use crate::deflate::PieceEncoder;
 use crate::error::{Error, Result};

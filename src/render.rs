@@ -415,10 +415,8 @@ impl RowSink for PngWriter {
     }
 
     fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
-        if !self.takes_parts() {
-            let cells = row.parts.concat();
-            return self.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells });
-        }
+        // The engine asks only when `takes_parts` said yes: full resolution, paper colours.
+        assert!(self.takes_parts(), "rows in pieces at full resolution with the paper's colours only");
         self.stream.push_parts(row.parts, row.hood_cells())
     }
 
@@ -456,73 +454,61 @@ impl RowSink for PngWriter {
 /// Packs palette indices below 16 two per byte, the first in the high nibble (an odd count
 /// ends with a 0 nibble).
 pub fn pack_nibbles(row: &[u8], out: &mut [u8]) {
-    assert_eq!(out.len(), row.len().div_ceil(2));
+    pack::<false>(row, out);
+}
+
+/// [`pack_nibbles`] of the palette indices of cells outside the hood ([`palette::index`]),
+/// in one pass: 32 cells to 16 bytes with SSE2.
+pub fn pack_cells(cells: &[i8], out: &mut [u8]) {
+    // SAFETY: `i8` and `u8` have the same size and alignment, and every bit pattern is valid.
+    let bytes = unsafe { std::slice::from_raw_parts(cells.as_ptr().cast::<u8>(), cells.len()) };
+    pack::<true>(bytes, out);
+}
+
+/// Packs `src` two per byte, the first in the high nibble: palette indices as they are, or,
+/// with `CELLS`, stored cells (as bytes) mapped by [`palette::index`] on the way.
+#[inline(always)]
+fn pack<const CELLS: bool>(src: &[u8], out: &mut [u8]) {
+    assert_eq!(out.len(), src.len().div_ceil(2));
+    let index = |b: u8| if CELLS { palette::index(b as i8) } else { b };
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
         // SSE2 (part of x86-64): 32 pixels to 16 bytes. As 16-bit lanes a pair is p0 | p1 << 8;
         // the packed byte is p0 << 4 | p1.
-        while done + 32 <= row.len() {
-            // SAFETY: SSE2 is always present on x86-64; 32 bytes of row and 16 of out from
+        while done + 32 <= src.len() {
+            // SAFETY: SSE2 is always present on x86-64; 32 bytes of src and 16 of out from
             // `done` on are in bounds.
             unsafe {
-                let low = _mm_set1_epi16(0x00ff);
-                let a = _mm_loadu_si128(row.as_ptr().add(done).cast());
-                let b = _mm_loadu_si128(row.as_ptr().add(done + 16).cast());
-                let f = |v: __m128i| {
-                    _mm_or_si128(_mm_slli_epi16::<4>(_mm_and_si128(v, low)), _mm_srli_epi16::<8>(v))
-                };
-                _mm_storeu_si128(out.as_mut_ptr().add(done / 2).cast(), _mm_packus_epi16(f(a), f(b)));
-            }
-            done += 32;
-        }
-    }
-    let pairs = row[done..].chunks_exact(2);
-    if let [last] = pairs.remainder() {
-        out[row.len() / 2] = last << 4;
-    }
-    for (o, p) in out[done / 2..].iter_mut().zip(pairs) {
-        *o = p[0] << 4 | p[1];
-    }
-}
-
-/// [`pack_nibbles`] of the palette indices of cells outside the hood ([`palette::index`]),
-/// in one pass: 32 cells to 16 bytes with SSE2.
-pub fn pack_cells(cells: &[i8], out: &mut [u8]) {
-    assert_eq!(out.len(), cells.len().div_ceil(2));
-    let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        while done + 32 <= cells.len() {
-            // SAFETY: SSE2 is always present on x86-64; 32 bytes of cells and 16 of out from
-            // `done` on are in bounds.
-            unsafe {
-                // Biased by 128, the signed clamp to -4..=3 is an unsigned one to 124..=131;
-                // the index is then the biased value minus 123.
-                let bias = _mm_set1_epi8(-128);
-                let (lo, hi) = (_mm_set1_epi8(124u8 as i8), _mm_set1_epi8(131u8 as i8));
-                let idx = |at: usize| {
-                    let v = _mm_xor_si128(_mm_loadu_si128(cells.as_ptr().add(at).cast()), bias);
-                    _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(v, lo), hi), _mm_set1_epi8(123))
+                let load = |at: usize| {
+                    let v = _mm_loadu_si128(src.as_ptr().add(at).cast());
+                    if !CELLS {
+                        return v;
+                    }
+                    // Biased by 128, the signed clamp to -4..=3 is an unsigned one to
+                    // 124..=131; the index is then the biased value minus 123.
+                    let v = _mm_xor_si128(v, _mm_set1_epi8(-128));
+                    let clamped =
+                        _mm_min_epu8(_mm_max_epu8(v, _mm_set1_epi8(124u8 as i8)), _mm_set1_epi8(131u8 as i8));
+                    _mm_sub_epi8(clamped, _mm_set1_epi8(123))
                 };
                 let low = _mm_set1_epi16(0x00ff);
                 let f = |v: __m128i| {
                     _mm_or_si128(_mm_slli_epi16::<4>(_mm_and_si128(v, low)), _mm_srli_epi16::<8>(v))
                 };
-                let packed = _mm_packus_epi16(f(idx(done)), f(idx(done + 16)));
+                let packed = _mm_packus_epi16(f(load(done)), f(load(done + 16)));
                 _mm_storeu_si128(out.as_mut_ptr().add(done / 2).cast(), packed);
             }
             done += 32;
         }
     }
-    let pairs = cells[done..].chunks_exact(2);
+    let pairs = src[done..].chunks_exact(2);
     if let [last] = pairs.remainder() {
-        out[cells.len() / 2] = palette::index(*last) << 4;
+        out[src.len() / 2] = index(*last) << 4;
     }
     for (o, p) in out[done / 2..].iter_mut().zip(pairs) {
-        *o = palette::index(p[0]) << 4 | palette::index(p[1]);
+        *o = index(p[0]) << 4 | index(p[1]);
     }
 }
 
