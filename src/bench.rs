@@ -151,7 +151,8 @@ pub struct BenchReport {
 /// rows thrown away.
 #[derive(Debug, Clone, Serialize)]
 pub struct PngBench {
-    /// The sweep alone: every row of the board assembled in order and dropped.
+    /// The sweep alone: every row of the board handed over in order (in pieces, as to the PNG
+    /// writer) and dropped.
     pub sweep: Run,
     /// `palace render`'s work: the same sweep feeding the PNG writer, to a temporary file.
     pub render: Run,
@@ -351,7 +352,7 @@ impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
     }
 }
 
-/// Times the sweep alone (rows assembled and dropped) and the full-resolution render to a
+/// Times the sweep alone (rows handed over and dropped) and the full-resolution render to a
 /// temporary file in `dir`, in turns, then decodes the last picture and compares it with the
 /// engine's cells (untimed).
 pub fn png(
@@ -495,10 +496,22 @@ pub fn run(
     Ok(report)
 }
 
+/// One line of the report's table.
+fn write_run(f: &mut std::fmt::Formatter<'_>, name: &str, r: &Run) -> std::fmt::Result {
+    let rss = r.peak_rss_bytes.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
+    writeln!(
+        f,
+        "{name:<34} {:>7} {:>9.3} {:>9.3} {:>9.2} {:>12.3} G {rss:>11}",
+        r.threads,
+        r.seconds,
+        r.median_seconds,
+        r.cpu_seconds,
+        r.cells_per_second / 1e9,
+    )
+}
+
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mib =
-            |b: Option<u64>| b.map_or("n/a".to_string(), |b| format!("{:.1} MiB", b as f64 / 1048576.0));
         writeln!(
             f,
             "k = {}, board {} x {} ({} cells), statistics only (timed, best of {}); digest of every cell compared (untimed)",
@@ -516,16 +529,7 @@ impl std::fmt::Display for BenchReport {
         for r in std::iter::once(&self.baseline).chain(&self.fast) {
             let name =
                 if r.engine.is_some() { format!("{} ({})", r.name, self.kernel) } else { r.name.clone() };
-            writeln!(
-                f,
-                "{name:<34} {:>7} {:>9.3} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
-                r.threads,
-                r.seconds,
-                r.median_seconds,
-                r.cpu_seconds,
-                r.cells_per_second / 1e9,
-                mib(r.peak_rss_bytes)
-            )?;
+            write_run(f, &name, r)?;
         }
         writeln!(f, "fast engine, 1 thread / baseline: {:.1}x", self.speedup_1_thread)?;
         if let Some(last) = self.fast.last() {
@@ -553,17 +557,7 @@ impl std::fmt::Display for BenchReport {
         if let Some(p) = &self.png {
             writeln!(f, "full-resolution PNG (file in {}):", p.directory)?;
             for r in [&p.sweep, &p.render] {
-                writeln!(
-                    f,
-                    "{:<34} {:>7} {:>9.3} {:>9.3} {:>9.2} {:>12.3} G {:>11}",
-                    r.name,
-                    r.threads,
-                    r.seconds,
-                    r.median_seconds,
-                    r.cpu_seconds,
-                    r.cells_per_second / 1e9,
-                    mib(r.peak_rss_bytes)
-                )?;
+                write_run(f, &r.name, r)?;
             }
             writeln!(
                 f,
