@@ -252,6 +252,18 @@ fn encode(
     Ok(out)
 }
 
+impl Drop for PngStream {
+    /// A stream dropped unfinished (the sweep failed or was interrupted) closes the encoder's
+    /// queue and waits for it, so the encoder thread drops the temporary file (deleting it)
+    /// before the process can exit with the thread still holding it.
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// Combines rows of palette indices into `S x S` blocks.
 pub struct Downscale {
     scale: usize,
