@@ -240,6 +240,38 @@ fn every_command_has_help() {
     }
 }
 
+/// Ctrl-C stops a sweep with exit code 130 and leaves no output file: in statistics (the
+/// workers watch for it, there is no consumer) and in a render (the consumer watches).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_with_130_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.png");
+    let runs: [Vec<&str>; 2] = [
+        vec!["stats", "--k", "40003", "--size", "400000"],
+        vec!["render", "--k", "40003", "--size", "200000", "--quiet", "-o", out.to_str().unwrap()],
+    ];
+    for args in runs {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("palace"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Long enough for the handler to be installed and the sweep to start; these boards
+        // take many seconds.
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let sent =
+            std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "{args:?}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{args:?}: {stderr}");
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "{args:?} left a file");
+    }
+}
+
 /// Each bad input: exit 2, a message naming the flag, and no output file.
 #[test]
 fn bad_inputs_exit_2_and_write_nothing() {
