@@ -258,8 +258,8 @@ pub(crate) fn run(
     let started = Instant::now();
     let threads = opts.resolved_threads();
     let layout = opts.layout(k, window, threads);
-    // In visitor sweeps a finished band keeps only its tiles' edges, and the consumer polls:
-    // allow more bands in flight so the workers never wait for it.
+    // In visitor sweeps a finished band keeps only its tiles' edges and is freed as soon as
+    // the workers are done with it: more bands in flight cost little.
     let max_bands = if matches!(output, Output::Tiles(_)) { 4 * threads + 4 } else { 2 * threads + 2 };
     let (permit_tx, permit_rx) = sync_channel::<()>(max_bands);
     for _ in 0..max_bands {
