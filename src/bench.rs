@@ -534,6 +534,18 @@ impl std::fmt::Display for BenchReport {
         writeln!(f, "fast engine, 1 thread / baseline: {:.1}x", self.speedup_1_thread)?;
         if let Some(last) = self.fast.last() {
             writeln!(f, "fast engine, {} threads / 1 thread: {:.2}x", last.threads, self.thread_scaling)?;
+            // The same cells cost the same CPU time on any thread count unless the cores were
+            // slowed (a busy shared machine) or the workers waited: say so, since the ratio
+            // then says more about the machine than about the engine.
+            let one = self.fast.first().map_or(f64::NAN, |r| r.cpu_seconds);
+            let excess = last.cpu_seconds / one;
+            if last.threads > 1 && excess > 1.25 {
+                writeln!(
+                    f,
+                    "note: the {}-thread run took {excess:.2}x the CPU time of the 1-thread run for the same cells (slowed or waiting cores); run again for a fairer ratio",
+                    last.threads
+                )?;
+            }
             if let Some(e) = &last.engine {
                 writeln!(
                     f,
@@ -575,6 +587,17 @@ impl std::fmt::Display for BenchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn report_notes_when_more_threads_cost_more_cpu() {
+        let mut r = run(50, 200, KernelChoice::Auto, &[1, 2], 1, None, true).unwrap();
+        assert!(r.outputs_agree);
+        r.fast[0].cpu_seconds = 0.10;
+        r.fast[1].cpu_seconds = 0.11;
+        assert!(!r.to_string().contains("note:"), "{r}");
+        r.fast[1].cpu_seconds = 0.15;
+        assert!(r.to_string().contains("note: the 2-thread run took 1.50x the CPU time"), "{r}");
+    }
 
     #[test]
     fn baseline_and_fast_agree_on_a_small_board() {
