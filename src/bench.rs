@@ -129,6 +129,9 @@ pub struct BenchReport {
     pub size: u32,
     /// The kernel the fast engine used.
     pub kernel: &'static str,
+    /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto):
+    /// the CPU's, or lower if `PALACE_ISA` capped them ([`crate::cpu`]).
+    pub isa: &'static str,
     /// The baseline run.
     pub baseline: Run,
     /// The fast runs, by thread count.
@@ -474,6 +477,7 @@ pub fn run(
         k,
         size,
         kernel: kernel.resolve().name(),
+        isa: crate::cpu::level().name(),
         speedup_1_thread: one / baseline.cells_per_second,
         thread_scaling: most / one,
         baseline,
@@ -521,6 +525,15 @@ impl std::fmt::Display for BenchReport {
             u64::from(self.size).pow(2),
             self.baseline.repeats
         )?;
+        if let Some(cap) = crate::cpu::cap() {
+            writeln!(
+                f,
+                "instruction sets: {} (PALACE_ISA={} caps this CPU's {})",
+                self.isa,
+                cap.name(),
+                crate::cpu::detected().name()
+            )?;
+        }
         writeln!(
             f,
             "{:<34} {:>7} {:>9} {:>9} {:>9} {:>14} {:>11}",

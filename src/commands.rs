@@ -23,6 +23,7 @@ pub type ExitCode = i32;
 
 /// Runs a validated request.
 pub fn run(config: Config) -> Result<ExitCode> {
+    crate::cpu::check_env()?;
     match config {
         Config::Render { board, window, png, output, run } => {
             let out = AtomicOutput::create(&output, "--output")?;

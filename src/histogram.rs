@@ -1,25 +1,23 @@
 //! Counting the 8-bit CA values of many row pieces, fast.
 //!
-//! Outside the hood almost every value lies in `-2..=2` (for k = 500 on a 1500 x 1500 board
-//! more than 99.8 %). The vector paths count the common nonzero values in lane counters
-//! (AVX-512: -4..=4 in 4-bit fields, two values per table lookup per 64 cells; AVX2: -2..=2,
-//! one compare and one subtract per value and 32 cells), flag the rare lanes outside that range
-//! and count those one by one, and get the zeros as the remainder. The CPU's widest
-//! unit is chosen at run time; the scalar path is the reference they are tested against.
-
-/// The values counted by the AVX2 path; 0 is the remainder.
-const COMMON: [i8; 4] = [-2, -1, 1, 2];
+//! Outside the hood almost every value lies in `-4..=4` (for k = 9999 on a 30000 x 30000 board
+//! all but 1 cell in 100 000). The vector paths count the common nonzero values in 4-bit lane
+//! fields, two values per `vpshufb` table lookup (AVX-512: 64 cells per step; AVX2: 32), flag
+//! groups holding a value outside that range and count those one by one, and get the zeros as
+//! the remainder. The CPU's widest unit is chosen at run time (within `PALACE_ISA`'s cap, see
+//! [`crate::cpu`]); the scalar path is the reference they are tested against.
 
 /// Adds the values of every slice to `counts`, indexed by `v + 128`.
 pub fn count<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if is_x86_feature_detected!("avx512bw") {
+        let level = crate::cpu::level();
+        if level >= crate::cpu::Isa::Avx512 && is_x86_feature_detected!("avx512bw") {
             // SAFETY: the feature is present.
             unsafe { x86::count_avx512(rows, counts) };
             return;
         }
-        if is_x86_feature_detected!("avx2") {
+        if level >= crate::cpu::Isa::Avx2 && is_x86_feature_detected!("avx2") {
             // SAFETY: the feature is present.
             unsafe { x86::count_avx2(rows, counts) };
             return;
@@ -37,7 +35,7 @@ pub fn count_scalar<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64;
     }
 }
 
-/// The values counted by the AVX-512 path, two per lookup table; 0 is the remainder. Cells
+/// The values counted by the vector paths, two per lookup table; 0 is the remainder. Cells
 /// outside `-4..=4` are about 1 in 100 000, so the branch that counts them is almost never taken.
 #[cfg(target_arch = "x86_64")]
 const COMMON_WIDE: [i8; 8] = [-4, -3, -2, -1, 1, 2, 3, 4];
@@ -53,7 +51,7 @@ fn finish(total: u64, values: &[i8], common: &[u64], rare: u64, counts: &mut [u6
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{COMMON, COMMON_WIDE, finish};
+    use super::{COMMON_WIDE, finish};
     use std::arch::x86_64::*;
 
     /// Chunks between flushes of the 4-bit fields (each field gains at most 1 per chunk).
@@ -141,60 +139,85 @@ mod x86 {
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn count_avx2<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+        // The scheme of `count_avx512` with 32 cells per step: four `vpshufb` lookups of
+        // `v + 4` into 4-bit tallies (the table repeated in both 128-bit halves), a running
+        // maximum for the rare values, no branch per step. A run's last cells (fewer than 32:
+        // the diagonal arrangement hands over many short runs) are copied into a zeroed
+        // vector; 0 reads slot 4, which no table counts.
+        let table = |a: i8, b: i8| -> __m256i {
+            let mut t = [0i8; 16];
+            t[slot(a).expect("common")] = 0x01;
+            t[slot(b).expect("common")] = 0x10;
+            // SAFETY: reading 16 bytes from a 16-byte array.
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+        };
+        let tables: [__m256i; 4] = std::array::from_fn(|i| table(COMMON_WIDE[2 * i], COMMON_WIDE[2 * i + 1]));
+        let (nib, four, eight) = (_mm256_set1_epi8(0x0f), _mm256_set1_epi8(4), _mm256_set1_epi8(8));
         let zero = _mm256_setzero_si256();
-        let t = COMMON.map(|c| _mm256_set1_epi8(c));
-        let (two, four) = (_mm256_set1_epi8(2), _mm256_set1_epi8(4));
+        let mut wide = [zero; 8];
         let mut acc = [zero; 4];
-        let mut common = [0u64; 4];
-        let (mut total, mut rare, mut pending) = (0u64, 0u64, 0u32);
-        let flush = |acc: &mut [__m256i; 4], common: &mut [u64; 4]| {
-            for (a, c) in acc.iter_mut().zip(common.iter_mut()) {
-                let s = _mm256_sad_epu8(*a, zero);
-                let mut lanes = [0u64; 4];
-                // SAFETY: storing 32 bytes into a 32-byte array.
-                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), s) };
-                *c += lanes.iter().sum::<u64>();
+        let mut aliased = [0u64; 8];
+        let (mut total, mut rare) = (0u64, 0u64);
+        let flush = |acc: &mut [__m256i; 4], wide: &mut [__m256i; 8]| {
+            for (a, w) in acc.iter_mut().zip(wide.chunks_exact_mut(2)) {
+                let low = _mm256_sad_epu8(_mm256_and_si256(*a, nib), zero);
+                let high = _mm256_sad_epu8(_mm256_and_si256(_mm256_srli_epi16::<4>(*a), nib), zero);
+                w[0] = _mm256_add_epi64(w[0], low);
+                w[1] = _mm256_add_epi64(w[1], high);
                 *a = zero;
             }
         };
         for row in rows {
             total += row.len() as u64;
-            let mut chunks = row.chunks_exact(32);
-            for chunk in &mut chunks {
-                // SAFETY: the chunk holds 32 bytes.
-                let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-                for (a, t) in acc.iter_mut().zip(t) {
-                    // cmpeq gives -1 where equal: subtracting it counts.
-                    *a = _mm256_sub_epi8(*a, _mm256_cmpeq_epi8(v, t));
+            for group in row.chunks(GROUP) {
+                let mut mx = zero;
+                // Pieces of at most 15 steps, each flushed: plain loops over locals keep the
+                // tallies in registers (a closure holding them would spill them).
+                for piece in group.chunks(NIBBLE_CHUNKS as usize * 32) {
+                    let mut chunks = piece.chunks_exact(32);
+                    for chunk in &mut chunks {
+                        // SAFETY: the chunk holds 32 bytes.
+                        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+                        let biased = _mm256_add_epi8(v, four);
+                        mx = _mm256_max_epu8(mx, biased);
+                        for (a, t) in acc.iter_mut().zip(tables) {
+                            *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(t, biased));
+                        }
+                    }
+                    let tail = chunks.remainder();
+                    if !tail.is_empty() {
+                        let mut pad = [0i8; 32];
+                        pad[..tail.len()].copy_from_slice(tail);
+                        // SAFETY: reading 32 bytes from a 32-byte array.
+                        let v = unsafe { _mm256_loadu_si256(pad.as_ptr().cast()) };
+                        let biased = _mm256_add_epi8(v, four);
+                        mx = _mm256_max_epu8(mx, biased);
+                        for (a, t) in acc.iter_mut().zip(tables) {
+                            *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(t, biased));
+                        }
+                    }
+                    flush(&mut acc, &mut wide);
                 }
-                let biased = _mm256_add_epi8(v, two);
-                let inside = _mm256_cmpeq_epi8(_mm256_min_epu8(biased, four), biased);
-                let mut out = !(_mm256_movemask_epi8(inside) as u32);
-                while out != 0 {
-                    let i = out.trailing_zeros() as usize;
-                    counts[(i16::from(chunk[i]) + 128) as usize] += 1;
-                    rare += 1;
-                    out &= out - 1;
-                }
-                pending += 1;
-                if pending == 255 {
-                    flush(&mut acc, &mut common);
-                    pending = 0;
-                }
-            }
-            for &v in chunks.remainder() {
-                match COMMON.iter().position(|&t| t == v) {
-                    Some(d) => common[d] += 1,
-                    None if v != 0 => {
+                // Some biased byte above 8 (unsigned) <=> some v outside -4..=4.
+                let calm = _mm256_cmpeq_epi8(_mm256_max_epu8(mx, eight), eight);
+                if _mm256_movemask_epi8(calm) != -1 {
+                    for &v in group.iter().filter(|v| !(-4..=4).contains(*v)) {
                         counts[(i16::from(v) + 128) as usize] += 1;
                         rare += 1;
+                        if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
+                            aliased[d] += 1;
+                        }
                     }
-                    None => {}
                 }
             }
         }
-        flush(&mut acc, &mut common);
-        finish(total, &COMMON, &common, rare, counts);
+        let common: [u64; 8] = std::array::from_fn(|d| {
+            let mut lanes = [0u64; 4];
+            // SAFETY: storing 32 bytes into a 32-byte array.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), wide[d]) };
+            lanes.iter().sum::<u64>() - aliased[d]
+        });
+        finish(total, &COMMON_WIDE, &common, rare, counts);
     }
 
     /// Forces the AVX2 path (for tests on CPUs that would pick AVX-512).
@@ -245,9 +268,9 @@ mod tests {
             }
         }
         // Long runs of one value fill every lane counter to its limit: they exercise the
-        // flushes (15 chunks for AVX-512's 4-bit fields, 255 for AVX2's 8-bit counters).
-        // Values from 12 on share a table slot with -4..=4 (the AVX-512 lookup reads the low
-        // 4 bits of v + 4): they must be taken back out.
+        // flushes (every 15 steps: 4-bit fields).
+        // Values from 12 on share a table slot with -4..=4 (the lookups read the low 4 bits
+        // of v + 4): they must be taken back out.
         for v in (-6i8..=6).chain([12, 13, 16, 20, 100, 124, 127, -100, -128]) {
             let long = vec![v; 64 * 600 + 3];
             let mut want = [0u64; 256];

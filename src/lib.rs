@@ -16,6 +16,7 @@ pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod compare;
+pub mod cpu;
 pub mod deflate;
 pub mod engine;
 pub mod error;

@@ -210,6 +210,39 @@ fn numpy_loads_the_dump_unchanged() {
     assert_eq!(printed.trim(), format!("{sum} {} {}", want[0], want[want.len() - 1]));
 }
 
+/// `PALACE_ISA` caps every automatic choice (kernel, histogram, deflate): each level gives the
+/// same statistics and the same PNG file byte for byte, and a bad value is a usage error.
+#[test]
+fn instruction_set_cap_changes_nothing_but_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seen: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for isa in ["avx512", "avx2", "portable"] {
+        let stats = palace()
+            .env("PALACE_ISA", isa)
+            .args(["stats", "--k", "300", "--size", "1500", "--json", "-q"])
+            .output()
+            .unwrap();
+        assert!(stats.status.success(), "{isa}: {}", String::from_utf8_lossy(&stats.stderr));
+        let out = dir.path().join(format!("{isa}.png"));
+        palace()
+            .env("PALACE_ISA", isa)
+            .args(["render", "--k", "300", "--width", "4200", "--height", "4100", "-q", "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+        let mut json: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+        // The report names the kernel and times the run: compare the statistics only.
+        seen.push((serde_json::to_vec(&json["stats"].take()).unwrap(), std::fs::read(&out).unwrap()));
+    }
+    assert!(seen.windows(2).all(|p| p[0] == p[1]), "levels disagree");
+    palace()
+        .env("PALACE_ISA", "sse9")
+        .args(["stats", "--k", "5", "--size", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("PALACE_ISA").and(predicate::str::contains("avx2")));
+}
+
 #[test]
 fn stats_json_counts() {
     let o = palace().args(["stats", "--k", "20", "--size", "90", "--json", "-q"]).output().unwrap();

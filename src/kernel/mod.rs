@@ -433,18 +433,17 @@ impl KernelChoice {
         }
     }
 
-    /// The concrete kernel `Auto` stands for on this CPU (other choices stand for themselves).
+    /// The concrete kernel `Auto` stands for on this CPU, within `PALACE_ISA`'s cap
+    /// ([`crate::cpu`]); other choices stand for themselves.
     pub fn resolve(self) -> KernelChoice {
         match self {
-            KernelChoice::Auto => {
-                if KernelChoice::Avx512.available() {
-                    KernelChoice::Avx512
-                } else if KernelChoice::Avx2.available() {
+            KernelChoice::Auto => match crate::cpu::level() {
+                crate::cpu::Isa::Avx512 if KernelChoice::Avx512.available() => KernelChoice::Avx512,
+                crate::cpu::Isa::Avx512 | crate::cpu::Isa::Avx2 if KernelChoice::Avx2.available() => {
                     KernelChoice::Avx2
-                } else {
-                    KernelChoice::Portable
                 }
-            }
+                _ => KernelChoice::Portable,
+            },
             k => k,
         }
     }

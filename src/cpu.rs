@@ -1,0 +1,101 @@
+//! The instruction sets palace's run-time dispatchers may use: what this CPU has, optionally
+//! capped by the environment variable `PALACE_ISA` (`avx512`, `avx2` or `portable`).
+//!
+//! The cap lets one machine stand in for a smaller one: `PALACE_ISA=avx2 palace bench` runs
+//! every automatic choice (the kernel of `--kernel auto`, the histogram, the deflate encoder)
+//! as on a CPU without AVX-512, such as the Zen 3 the speed targets were set on. An explicit
+//! `--kernel` is not capped. An unknown value is an error at the first use, not a silent
+//! default.
+
+use std::sync::OnceLock;
+
+/// An instruction-set level, from the plainest up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Isa {
+    /// Plain Rust (SSE2 at most on x86-64).
+    Portable,
+    /// AVX2 (with BMI2 where the deflate encoder asks for it).
+    Avx2,
+    /// AVX-512 F, BW and VBMI.
+    Avx512,
+}
+
+impl Isa {
+    /// The name `PALACE_ISA` takes and reports print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Isa> {
+        [Isa::Portable, Isa::Avx2, Isa::Avx512]
+            .into_iter()
+            .find(|i| i.name() == s.trim().to_ascii_lowercase())
+    }
+}
+
+/// The highest level this CPU supports.
+pub fn detected() -> Isa {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi")
+        {
+            return Isa::Avx512;
+        }
+        if is_x86_feature_detected!("avx2") {
+            return Isa::Avx2;
+        }
+    }
+    Isa::Portable
+}
+
+/// The cap `PALACE_ISA` sets, if any.
+///
+/// # Panics
+/// Panics with a message naming the accepted values if `PALACE_ISA` holds anything else.
+pub fn cap() -> Option<Isa> {
+    static CAP: OnceLock<Option<Isa>> = OnceLock::new();
+    *CAP.get_or_init(|| {
+        let v = std::env::var("PALACE_ISA").ok()?;
+        Some(
+            Isa::parse(&v).unwrap_or_else(|| panic!("PALACE_ISA={v:?} is not one of avx512, avx2, portable")),
+        )
+    })
+}
+
+/// The level automatic choices use: [`detected`], lowered to [`cap`] if one is set.
+pub fn level() -> Isa {
+    static LEVEL: OnceLock<Isa> = OnceLock::new();
+    *LEVEL.get_or_init(|| cap().map_or(detected(), |c| c.min(detected())))
+}
+
+/// Checks `PALACE_ISA` up front, so a bad value is a clear error before any work starts.
+pub fn check_env() -> crate::Result<()> {
+    match std::env::var("PALACE_ISA") {
+        Ok(v) if Isa::parse(&v).is_none() => {
+            Err(crate::Error::Usage(format!("PALACE_ISA={v:?} is not one of avx512, avx2, portable")))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_order() {
+        for i in [Isa::Portable, Isa::Avx2, Isa::Avx512] {
+            assert_eq!(Isa::parse(i.name()), Some(i));
+        }
+        assert_eq!(Isa::parse(" AVX2 "), Some(Isa::Avx2));
+        assert_eq!(Isa::parse("sse4"), None);
+        assert!(Isa::Portable < Isa::Avx2 && Isa::Avx2 < Isa::Avx512);
+        assert!(level() <= detected());
+    }
+}
