@@ -130,6 +130,45 @@ fn quiet_and_sparse_halos_on_many_shapes() {
     assert!(in_range_seen > 50, "the deterministic cases should mostly stay in range");
 }
 
+/// Tiles whose upper 32 rows stay in range while rows 32..64 leave it, only in the middle
+/// columns (the disturbance enters from the top halo at columns 42..60; out-of-range values
+/// stay near it while the nonzero ones run to the row's end). The vector kernels' lower block
+/// must flag them from its middle steps alone (AVX2 runs those in a separate lean loop).
+/// Found by a seeded search; the test insists it finds some.
+#[test]
+fn out_of_range_only_below_the_first_block_is_flagged() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut found = 0;
+    for _ in 0..1500 {
+        let (w, h) = (260 + (rnd() % 60) as usize, 64);
+        let amp = 1 + (rnd() % 8) as i64;
+        let top: Vec<i8> = (0..2 * (w + 2))
+            .map(|i| {
+                let hit = (42..60).contains(&(i % (w + 2))) && rnd() % 3 == 0;
+                if hit { ((rnd() % (2 * amp as u64 + 1)) as i64 - amp) as i8 } else { 0 }
+            })
+            .collect();
+        let left = vec![0i8; 2 * h];
+        let top64: Vec<i64> = top.iter().map(|&v| i64::from(v)).collect();
+        let mut want = vec![0i64; w * h];
+        wide_tile(&top64, &vec![0; 2 * h], w, h, &mut want);
+        let out = |v: &i64| !(-i64::from(NARROW_LIMIT)..=i64::from(NARROW_LIMIT)).contains(v);
+        let out_cols = || (32 * w..64 * w).filter(|&i| out(&want[i])).map(|i| i % w);
+        if want[..32 * w].iter().any(out) || out_cols().next().is_none() || out_cols().max() >= Some(w - 64) {
+            continue;
+        }
+        found += 1;
+        assert!(!check(&top, &left, w, h).unwrap());
+    }
+    assert!(found >= 5, "the search found only {found} tiles out of range in rows 32..64 alone");
+}
+
 #[test]
 fn out_of_range_is_flagged() {
     // A halo whose exact values leave the limit: every narrow kernel must say so.

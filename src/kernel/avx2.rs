@@ -197,21 +197,28 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
     }
     let last = (w + L - 1) as isize; // each block's steps run over -4..last
     let end = if rows_b > 0 { last + L as isize } else { last };
-    let zero = _mm256_setzero_si256();
-    for t in -4..end {
+    // Steps where both blocks are full and inside the tile's columns (upper block t >= 31,
+    // lower block t - 32 >= 31, both below w) need no lane masking: a lean loop with fewer
+    // live registers (AVX2 has 16) runs them; the general step handles the edges.
+    let (s0, s1) = if rows_a == L && rows_b == L && w as isize > 2 * L as isize - 1 {
+        (2 * L as isize - 1, w as isize)
+    } else {
+        (end, end)
+    };
+    let step = |t: isize, a: &mut Chain, b: &mut Chain, ca: &mut [__m256i; L], cb: &mut [__m256i; L]| {
         let va = if t < last {
             let v = a.produce(t, w);
             let j = (t + 4) as usize;
             // SAFETY: HOFF + 2j - 14 >= 2 and HOFF + 2j + 2 <= hal.len() for j < w + L + 3.
             let hv = unsafe { _mm_loadu_si128(hal.as_ptr().add(HOFF + 2 * j - 14).cast()) };
             a.distribute(v, _mm256_permute2x128_si256::<0x20>(_mm256_castsi128_si256(hv), v));
-            if a.keep(&mut chunk_a, v, t, last) {
+            if a.keep(ca, v, t, last) {
                 // SAFETY: see `flush`.
-                unsafe { a.flush(&mut chunk_a, t, base, &col0) };
+                unsafe { a.flush(ca, t, base, &col0) };
             }
             v
         } else {
-            zero // past the tile: the upper block's lanes are all 0
+            _mm256_setzero_si256() // past the tile: the upper block's lanes are all 0
         };
         let tb = t - L as isize;
         if rows_b > 0 && tb >= -4 {
@@ -219,11 +226,39 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
             // tb + 32 = t: the high half of va.
             let v = b.produce(tb, w);
             b.distribute(v, _mm256_permute2x128_si256::<0x21>(va, v));
-            if b.keep(&mut chunk_b, v, tb, last) {
+            if b.keep(cb, v, tb, last) {
                 // SAFETY: see `flush`.
-                unsafe { b.flush(&mut chunk_b, tb, base, &col0) };
+                unsafe { b.flush(cb, tb, base, &col0) };
             }
         }
+    };
+    for t in -4..s0 {
+        step(t, &mut a, &mut b, &mut chunk_a, &mut chunk_b);
+    }
+    let bias = _mm256_set1_epi8(NARROW_LIMIT);
+    for t in s0..s1 {
+        // `produce` without masks: the completed accumulators themselves.
+        let va = a.acc[0];
+        let vb = b.acc[0];
+        a.range = _mm256_max_epu8(a.range, _mm256_add_epi8(va, bias));
+        b.range = _mm256_max_epu8(b.range, _mm256_add_epi8(vb, bias));
+        let j = (t + 4) as usize;
+        // SAFETY: as in `step`.
+        let hv = unsafe { _mm_loadu_si128(hal.as_ptr().add(HOFF + 2 * j - 14).cast()) };
+        a.distribute(va, _mm256_permute2x128_si256::<0x20>(_mm256_castsi128_si256(hv), va));
+        if a.keep(&mut chunk_a, va, t, last) {
+            // SAFETY: see `flush`.
+            unsafe { a.flush(&mut chunk_a, t, base, &col0) };
+        }
+        let tb = t - L as isize;
+        b.distribute(vb, _mm256_permute2x128_si256::<0x21>(va, vb));
+        if b.keep(&mut chunk_b, vb, tb, last) {
+            // SAFETY: see `flush`.
+            unsafe { b.flush(&mut chunk_b, tb, base, &col0) };
+        }
+    }
+    for t in s1.max(s0)..end {
+        step(t, &mut a, &mut b, &mut chunk_a, &mut chunk_b);
     }
     a.in_range() && (rows_b == 0 || b.in_range())
 }
