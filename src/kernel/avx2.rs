@@ -20,7 +20,7 @@
 //! two blocks of 32 rows run interleaved: the lower block lags the upper one by 32 steps and
 //! takes its two halo rows straight from the upper block's vector of the same iteration.
 
-use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
+use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
 use std::arch::x86_64::*;
 
 const L: usize = 32;
@@ -43,8 +43,7 @@ pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBu
     let mut hal = vec![0i8; HOFF + 2 * (w + L + 8)];
     let mut ok = true;
     for r0 in (0..h).step_by(2 * L) {
-        block_top(top, left, out, r0, &mut btop);
-        interleave_halo(&btop, w, &mut hal);
+        block_halo::<L>(top, left, out, r0, &mut btop, &mut hal);
         // SAFETY: AVX2 is present (asserted above).
         ok &= unsafe { block_pair(&hal, left, w, h, r0, out) };
     }

@@ -5,7 +5,7 @@
 //! two-table byte permute (`vpermt2b`, VBMI) against a broadcast of the halo pair; palace
 //! signs are mask registers (`vpmovb2m`), and the palace terms are masked adds.
 
-use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_top, interleave_halo, left_columns};
+use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
 use std::arch::x86_64::*;
 
 const L: usize = 64;
@@ -33,8 +33,7 @@ pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBu
     let col0: Vec<usize> = if diagonal { Vec::new() } else { (0..h).map(|r| out.col0(r)).collect() };
     let mut ok = true;
     for r0 in (0..h).step_by(2 * L) {
-        block_top(top, left, out, r0, &mut btop);
-        interleave_halo(&btop, w, &mut hal);
+        block_halo::<L>(top, left, out, r0, &mut btop, &mut hal);
         // SAFETY: the features are present (asserted above).
         ok &= unsafe { block_pair(&hal, left, w, h, r0, &col0, out) };
     }

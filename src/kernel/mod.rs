@@ -339,6 +339,78 @@ pub(crate) fn block_top(top: &[i8], left: &[i8], out: &TileBuf, r0: usize, btop:
     }
 }
 
+/// The interleaved halo of the block pair starting at row `r0` (see [`interleave_halo`]), in
+/// `hal`; `btop` is scratch. A vector kernel with `L` lanes storing `out` in the diagonal
+/// arrangement already holds the two rows above a later pair side by side: lanes `L - 2` and
+/// `L - 1` of the previous block's step `t + L` are exactly the pair of step `t`, so they are
+/// copied two bytes at a time instead of assembling the rows and interleaving them.
+pub(crate) fn block_halo<const L: usize>(
+    top: &[i8],
+    left: &[i8],
+    out: &TileBuf,
+    r0: usize,
+    btop: &mut [i8],
+    hal: &mut [i8],
+) {
+    let w = out.width();
+    if r0 == 0 || out.arrangement() != Arrangement::Diagonal(L) {
+        block_top(top, left, out, r0, btop);
+        interleave_halo(btop, w, hal);
+        return;
+    }
+    // Steps 0 .. w + L - 1 of the previous (full) block are stored; pair j = t + 4 comes from
+    // step j + L - 4. The left halo of columns -2 and -1 was injected into those lanes by the
+    // kernel, and columns past the tile hold 0, as the interleaved halo wants.
+    let base = out.block0(r0 / L - 1);
+    let steps = w + L - 1;
+    let (front, body) = hal.split_at_mut(HOFF);
+    front.fill(0);
+    let n = body.len() / 2;
+    let stored = n.min(steps - (L - 4));
+    let src = &out.data[base..base + steps * L];
+    let mut j = 0;
+    #[cfg(target_arch = "x86_64")]
+    if L >= 32 && is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present; the function reads and writes within the slices.
+        j = unsafe { last_pairs_avx2::<L>(src, stored, body) };
+    }
+    for (j, pair) in body.chunks_exact_mut(2).enumerate().take(stored).skip(j) {
+        let s = (j + L - 4) * L + L - 2;
+        pair.copy_from_slice(&src[s..s + 2]);
+    }
+    body[2 * stored..].fill(0);
+}
+
+/// Copies the last two bytes of steps `L - 4 ..` (`L` bytes each) of `src` to consecutive
+/// pairs of `dst`, eight steps per round, for as many of the first `pairs` pairs as whole
+/// rounds cover; returns how many were copied.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn last_pairs_avx2<const L: usize>(src: &[i8], pairs: usize, dst: &mut [i8]) -> usize {
+    use std::arch::x86_64::*;
+    let rounds = pairs / 8;
+    assert!(L >= 32 && (rounds * 8 + L - 4) * L <= src.len() && 16 * rounds <= dst.len());
+    for r in 0..rounds {
+        // Word 15 of the 32 bytes ending each step is the pair wanted; three rounds of
+        // unpacking gather the eight words in the upper 128-bit half.
+        let v: [__m256i; 8] = std::array::from_fn(|i| {
+            let off = (8 * r + i + L - 4) * L + L - 32;
+            // SAFETY: off + 32 <= (8 * rounds + L - 4) * L <= src.len() (asserted).
+            unsafe { _mm256_loadu_si256(src.as_ptr().add(off).cast()) }
+        });
+        let w01 = _mm256_unpackhi_epi16(v[0], v[1]);
+        let w23 = _mm256_unpackhi_epi16(v[2], v[3]);
+        let w45 = _mm256_unpackhi_epi16(v[4], v[5]);
+        let w67 = _mm256_unpackhi_epi16(v[6], v[7]);
+        let d03 = _mm256_unpackhi_epi32(w01, w23);
+        let d47 = _mm256_unpackhi_epi32(w45, w67);
+        let all = _mm256_extracti128_si256::<1>(_mm256_unpackhi_epi64(d03, d47));
+        // SAFETY: 16 * r + 16 <= dst.len() (asserted).
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(16 * r).cast(), all) };
+    }
+    rounds * 8
+}
+
 /// Offset of step `t = -4` in the interleaved halo (room for a 16-byte load ending there).
 pub(crate) const HOFF: usize = 16;
 
