@@ -367,35 +367,39 @@ pub(crate) fn block_halo<const L: usize>(
     front.fill(0);
     let n = body.len() / 2;
     let stored = n.min(steps - (L - 4));
-    let src = &out.data[base..base + steps * L];
-    let mut j = 0;
-    #[cfg(target_arch = "x86_64")]
-    if L >= 32 && is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 is present; the function reads and writes within the slices.
-        j = unsafe { last_pairs_avx2::<L>(src, stored, body) };
-    }
-    for (j, pair) in body.chunks_exact_mut(2).enumerate().take(stored).skip(j) {
-        let s = (j + L - 4) * L + L - 2;
-        pair.copy_from_slice(&src[s..s + 2]);
-    }
+    last_lane_pairs(&out.data[base..base + steps * L], L, L - 4, &mut body[..2 * stored]);
     body[2 * stored..].fill(0);
 }
 
-/// Copies the last two bytes of steps `L - 4 ..` (`L` bytes each) of `src` to consecutive
-/// pairs of `dst`, eight steps per round, for as many of the first `pairs` pairs as whole
-/// rounds cover; returns how many were copied.
+/// Copies lanes `l - 2` and `l - 1` of the steps `first ..` of a diagonal block `src` (`l`
+/// bytes per step) to consecutive pairs of `dst`, as many as `dst` holds.
+fn last_lane_pairs(src: &[i8], l: usize, first: usize, dst: &mut [i8]) {
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if l >= 32 && is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present.
+        done = unsafe { last_pairs_avx2(src, l, first, dst) };
+    }
+    for (i, pair) in dst.chunks_exact_mut(2).enumerate().skip(done) {
+        let s = (first + i) * l + l - 2;
+        pair.copy_from_slice(&src[s..s + 2]);
+    }
+}
+
+/// [`last_lane_pairs`] eight steps per round, for as many pairs as whole rounds cover;
+/// returns how many were copied.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn last_pairs_avx2<const L: usize>(src: &[i8], pairs: usize, dst: &mut [i8]) -> usize {
+fn last_pairs_avx2(src: &[i8], l: usize, first: usize, dst: &mut [i8]) -> usize {
     use std::arch::x86_64::*;
-    let rounds = pairs / 8;
-    assert!(L >= 32 && (rounds * 8 + L - 4) * L <= src.len() && 16 * rounds <= dst.len());
+    let rounds = dst.len() / 16;
+    assert!(l >= 32 && (first + 8 * rounds) * l <= src.len());
     for r in 0..rounds {
         // Word 15 of the 32 bytes ending each step is the pair wanted; three rounds of
         // unpacking gather the eight words in the upper 128-bit half.
         let v: [__m256i; 8] = std::array::from_fn(|i| {
-            let off = (8 * r + i + L - 4) * L + L - 32;
-            // SAFETY: off + 32 <= (8 * rounds + L - 4) * L <= src.len() (asserted).
+            let off = (first + 8 * r + i) * l + l - 32;
+            // SAFETY: off + 32 <= (first + 8 * rounds) * l <= src.len() (asserted).
             unsafe { _mm256_loadu_si256(src.as_ptr().add(off).cast()) }
         });
         let w01 = _mm256_unpackhi_epi16(v[0], v[1]);
@@ -405,7 +409,7 @@ fn last_pairs_avx2<const L: usize>(src: &[i8], pairs: usize, dst: &mut [i8]) -> 
         let d03 = _mm256_unpackhi_epi32(w01, w23);
         let d47 = _mm256_unpackhi_epi32(w45, w67);
         let all = _mm256_extracti128_si256::<1>(_mm256_unpackhi_epi64(d03, d47));
-        // SAFETY: 16 * r + 16 <= dst.len() (asserted).
+        // SAFETY: 16 * r + 16 <= dst.len().
         unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(16 * r).cast(), all) };
     }
     rounds * 8
