@@ -7,23 +7,53 @@
 //! the remainder. The CPU's widest unit is chosen at run time (within `PALACE_ISA`'s cap, see
 //! [`crate::cpu`]); the scalar path is the reference they are tested against.
 
+/// Cells to count: `cells[lo..hi]`. The rest of `cells` may be read but is not counted, so a
+/// vector path can load whole vectors around a short run and mask off the lanes outside it
+/// (the diagonal arrangement's triangles of partial steps are such runs).
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// The readable cells around the run.
+    pub cells: &'a [i8],
+    /// First counted cell.
+    pub lo: usize,
+    /// One past the last counted cell.
+    pub hi: usize,
+}
+
+impl<'a> Run<'a> {
+    /// All of `cells`.
+    pub fn whole(cells: &'a [i8]) -> Self {
+        Run { cells, lo: 0, hi: cells.len() }
+    }
+
+    /// The counted cells.
+    pub fn counted(&self) -> &'a [i8] {
+        &self.cells[self.lo..self.hi]
+    }
+}
+
 /// Adds the values of every slice to `counts`, indexed by `v + 128`.
 pub fn count<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+    count_runs(rows.map(Run::whole), counts);
+}
+
+/// Adds the counted values of every run to `counts`, indexed by `v + 128`.
+pub fn count_runs<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 256]) {
     #[cfg(target_arch = "x86_64")]
     {
         let level = crate::cpu::level();
         if level >= crate::cpu::Isa::Avx512 && is_x86_feature_detected!("avx512bw") {
-            // SAFETY: the feature is present.
-            unsafe { x86::count_avx512(rows, counts) };
+            // SAFETY: the feature is present. Its masked loads need no padding.
+            unsafe { x86::count_avx512(runs.map(|r| r.counted()), counts) };
             return;
         }
         if level >= crate::cpu::Isa::Avx2 && is_x86_feature_detected!("avx2") {
             // SAFETY: the feature is present.
-            unsafe { x86::count_avx2(rows, counts) };
+            unsafe { x86::count_avx2(runs, counts) };
             return;
         }
     }
-    count_scalar(rows, counts);
+    count_scalar(runs.map(|r| r.counted()), counts);
 }
 
 /// The plain reference.
@@ -51,7 +81,7 @@ fn finish(total: u64, values: &[i8], common: &[u64], rare: u64, counts: &mut [u6
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{COMMON_WIDE, finish};
+    use super::{COMMON_WIDE, Run, finish};
     use std::arch::x86_64::*;
 
     /// Chunks between flushes of the 4-bit fields (each field gains at most 1 per chunk).
@@ -64,6 +94,37 @@ mod x86 {
     fn slot(v: i8) -> Option<usize> {
         let i = v.wrapping_add(4) as u8;
         (i < 128).then_some(usize::from(i & 15))
+    }
+
+    /// `-1` in the byte lanes `a..z` (`a <= z <= 32`), 0 elsewhere.
+    #[target_feature(enable = "avx2")]
+    fn lanes_between(a: usize, z: usize) -> __m256i {
+        // FROM[32 - a + i] is -1 exactly when i >= a; BELOW[32 - z + i] exactly when i < z.
+        static FROM: [i8; 64] = {
+            let mut r = [0i8; 64];
+            let mut i = 32;
+            while i < 64 {
+                r[i] = -1;
+                i += 1;
+            }
+            r
+        };
+        static BELOW: [i8; 64] = {
+            let mut r = [0i8; 64];
+            let mut i = 0;
+            while i < 32 {
+                r[i] = -1;
+                i += 1;
+            }
+            r
+        };
+        assert!(a <= z && z <= 32);
+        // SAFETY: 32 - a + 32 <= 64 and 32 - z + 32 <= 64.
+        unsafe {
+            let from = _mm256_loadu_si256(FROM.as_ptr().add(32 - a).cast());
+            let below = _mm256_loadu_si256(BELOW.as_ptr().add(32 - z).cast());
+            _mm256_and_si256(from, below)
+        }
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -138,12 +199,13 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn count_avx2<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+    pub(super) unsafe fn count_avx2<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 256]) {
         // The scheme of `count_avx512` with 32 cells per step: four `vpshufb` lookups of
         // `v + 4` into 4-bit tallies (the table repeated in both 128-bit halves), a running
-        // maximum for the rare values, no branch per step. A run's last cells (fewer than 32:
-        // the diagonal arrangement hands over many short runs) are copied into a zeroed
-        // vector; 0 reads slot 4, which no table counts.
+        // maximum for the rare values, no branch per step. Cells outside a run are zeroed by a
+        // lane mask (0 reads slot 4, which no table counts): a short run inside readable
+        // vectors is loaded whole, a long run's last cells by a load ending at its end. Only a
+        // short run in a short slice is copied into a zeroed vector (a store and a reload: slow).
         let table = |a: i8, b: i8| -> __m256i {
             let mut t = [0i8; 16];
             t[slot(a).expect("common")] = 0x01;
@@ -158,6 +220,8 @@ mod x86 {
         let mut acc = [zero; 4];
         let mut aliased = [0u64; 8];
         let (mut total, mut rare) = (0u64, 0u64);
+        // Steps added since the last flush (at most NIBBLE_CHUNKS).
+        let mut pending = 0u32;
         let flush = |acc: &mut [__m256i; 4], wide: &mut [__m256i; 8]| {
             for (a, w) in acc.iter_mut().zip(wide.chunks_exact_mut(2)) {
                 let low = _mm256_sad_epu8(_mm256_and_si256(*a, nib), zero);
@@ -167,41 +231,24 @@ mod x86 {
                 *a = zero;
             }
         };
-        for row in rows {
-            total += row.len() as u64;
-            for group in row.chunks(GROUP) {
-                let mut mx = zero;
-                // Pieces of at most 15 steps, each flushed: plain loops over locals keep the
-                // tallies in registers (a closure holding them would spill them).
-                for piece in group.chunks(NIBBLE_CHUNKS as usize * 32) {
-                    let mut chunks = piece.chunks_exact(32);
-                    for chunk in &mut chunks {
-                        // SAFETY: the chunk holds 32 bytes.
-                        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-                        let biased = _mm256_add_epi8(v, four);
-                        mx = _mm256_max_epu8(mx, biased);
-                        for (a, t) in acc.iter_mut().zip(tables) {
-                            *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(t, biased));
-                        }
-                    }
-                    let tail = chunks.remainder();
-                    if !tail.is_empty() {
-                        let mut pad = [0i8; 32];
-                        pad[..tail.len()].copy_from_slice(tail);
-                        // SAFETY: reading 32 bytes from a 32-byte array.
-                        let v = unsafe { _mm256_loadu_si256(pad.as_ptr().cast()) };
-                        let biased = _mm256_add_epi8(v, four);
-                        mx = _mm256_max_epu8(mx, biased);
-                        for (a, t) in acc.iter_mut().zip(tables) {
-                            *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(t, biased));
-                        }
-                    }
-                    flush(&mut acc, &mut wide);
+        // One step, written out where used: plain code over locals keeps the tallies in
+        // registers (a closure holding them would spill them).
+        macro_rules! step {
+            ($v:expr, $mx:ident) => {{
+                let biased = _mm256_add_epi8($v, four);
+                $mx = _mm256_max_epu8($mx, biased);
+                for (a, t) in acc.iter_mut().zip(tables) {
+                    *a = _mm256_add_epi8(*a, _mm256_shuffle_epi8(t, biased));
                 }
+            }};
+        }
+        // Counts the cells outside -4..=4 one by one if the maximum shows any.
+        macro_rules! rare {
+            ($mx:ident, $cells:expr) => {{
                 // Some biased byte above 8 (unsigned) <=> some v outside -4..=4.
-                let calm = _mm256_cmpeq_epi8(_mm256_max_epu8(mx, eight), eight);
+                let calm = _mm256_cmpeq_epi8(_mm256_max_epu8($mx, eight), eight);
                 if _mm256_movemask_epi8(calm) != -1 {
-                    for &v in group.iter().filter(|v| !(-4..=4).contains(*v)) {
+                    for &v in $cells.iter().filter(|v| !(-4..=4).contains(*v)) {
                         counts[(i16::from(v) + 128) as usize] += 1;
                         rare += 1;
                         if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
@@ -209,8 +256,71 @@ mod x86 {
                         }
                     }
                 }
+            }};
+        }
+        for run in runs {
+            let Run { cells, lo, hi } = run;
+            total += (hi - lo) as u64;
+            if hi - lo < 32 && cells.len() % 32 == 0 && cells.len() <= 64 {
+                // A short run in whole vectors (a diagonal step of 32 or 64 lanes): mask it.
+                if pending + 2 > NIBBLE_CHUNKS {
+                    flush(&mut acc, &mut wide);
+                    pending = 0;
+                }
+                let mut mx = zero;
+                for (ci, chunk) in cells.chunks_exact(32).enumerate() {
+                    let (a, z) = (lo.saturating_sub(32 * ci).min(32), hi.saturating_sub(32 * ci).min(32));
+                    if a < z {
+                        // SAFETY: the chunk holds 32 bytes.
+                        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+                        step!(_mm256_and_si256(v, lanes_between(a, z)), mx);
+                        pending += 1;
+                    }
+                }
+                rare!(mx, cells[lo..hi]);
+                continue;
+            }
+            let s = &cells[lo..hi];
+            let (body, tail) = s.split_at(s.len() / 32 * 32);
+            if !body.is_empty() && pending > 0 {
+                flush(&mut acc, &mut wide);
+                pending = 0;
+            }
+            for group in body.chunks(GROUP) {
+                let mut mx = zero;
+                // Pieces of at most 15 steps, each flushed.
+                for piece in group.chunks(NIBBLE_CHUNKS as usize * 32) {
+                    for chunk in piece.chunks_exact(32) {
+                        // SAFETY: the chunk holds 32 bytes.
+                        step!(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) }, mx);
+                    }
+                    flush(&mut acc, &mut wide);
+                }
+                rare!(mx, group);
+            }
+            if !tail.is_empty() {
+                if pending + 1 > NIBBLE_CHUNKS {
+                    flush(&mut acc, &mut wide);
+                    pending = 0;
+                }
+                let v = if s.len() >= 32 {
+                    // The 32 cells ending the run, those already counted masked off.
+                    // SAFETY: s.len() - 32 .. s.len() lies in s.
+                    let v = unsafe { _mm256_loadu_si256(s.as_ptr().add(s.len() - 32).cast()) };
+                    _mm256_and_si256(v, lanes_between(32 - tail.len(), 32))
+                } else {
+                    let mut pad = [0i8; 32];
+                    pad[..tail.len()].copy_from_slice(tail);
+                    // SAFETY: reading 32 bytes from a 32-byte array.
+                    unsafe { _mm256_loadu_si256(pad.as_ptr().cast()) }
+                };
+                let mut mx = zero;
+                step!(v, mx);
+                pending += 1;
+                rare!(mx, tail);
             }
         }
+        flush(&mut acc, &mut wide);
         let common: [u64; 8] = std::array::from_fn(|d| {
             let mut lanes = [0u64; 4];
             // SAFETY: storing 32 bytes into a 32-byte array.
@@ -222,12 +332,12 @@ mod x86 {
 
     /// Forces the AVX2 path (for tests on CPUs that would pick AVX-512).
     #[cfg(test)]
-    pub(super) fn avx2(rows: &[&[i8]], counts: &mut [u64; 256]) -> bool {
+    pub(super) fn avx2(runs: &[Run<'_>], counts: &mut [u64; 256]) -> bool {
         if !is_x86_feature_detected!("avx2") {
             return false;
         }
         // SAFETY: checked above.
-        unsafe { count_avx2(rows.iter().copied(), counts) };
+        unsafe { count_avx2(runs.iter().copied(), counts) };
         true
     }
 }
@@ -262,7 +372,8 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             {
                 let mut got2 = [0u64; 256];
-                if x86::avx2(&slices, &mut got2) {
+                let runs: Vec<Run<'_>> = slices.iter().map(|s| Run::whole(s)).collect();
+                if x86::avx2(&runs, &mut got2) {
                     assert_eq!(got2, want, "AVX2 path, spread {spread}");
                 }
             }
@@ -281,8 +392,50 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             {
                 let mut got2 = [0u64; 256];
-                if x86::avx2(&[&long[..]], &mut got2) {
+                if x86::avx2(&[Run::whole(&long)], &mut got2) {
                     assert_eq!(got2, want, "AVX2 path, run of {v}");
+                }
+            }
+        }
+    }
+
+    /// Runs inside readable slices (short runs in 32- and 64-byte steps, long runs, runs of
+    /// every length and offset, many in a row so the flushes fall anywhere) count exactly the
+    /// run's cells, on every path.
+    #[test]
+    fn runs_count_only_their_cells() {
+        let mut seed = 0x0dd_ba11_u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for spread in [3u64, 9, 11, 256] {
+            let slices: Vec<Vec<i8>> = (0..300)
+                .map(|i| {
+                    let len = [32, 64, 96, 5, 40, 700][i % 6];
+                    (0..len).map(|_| ((rnd() % spread) as i64 - spread as i64 / 2) as i8).collect()
+                })
+                .collect();
+            let runs: Vec<Run<'_>> = slices
+                .iter()
+                .map(|c| {
+                    let lo = (rnd() % (c.len() as u64 + 1)) as usize;
+                    let hi = lo + (rnd() % ((c.len() - lo) as u64 + 1)) as usize;
+                    Run { cells: c, lo, hi }
+                })
+                .collect();
+            let mut want = [0u64; 256];
+            count_scalar(runs.iter().map(|r| r.counted()), &mut want);
+            let mut got = [0u64; 256];
+            count_runs(runs.iter().copied(), &mut got);
+            assert_eq!(got, want, "dispatched path, spread {spread}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut got2 = [0u64; 256];
+                if x86::avx2(&runs, &mut got2) {
+                    assert_eq!(got2, want, "AVX2 path, spread {spread}");
                 }
             }
         }

@@ -200,7 +200,7 @@ impl StatsAcc {
                 let mut runs = Vec::new();
                 buf.for_each_run(ry0, ry1, cx0, cx1, |r| runs.push(r));
                 let mut local = [0u64; 256];
-                histogram::count(runs.into_iter(), &mut local);
+                histogram::count_runs(runs.into_iter(), &mut local);
                 let mut row = vec![0i8; cx1 - cx0];
                 self.add_counts(&local, y0, x0, |v, until| {
                     // Row by row without assembling the tile's rows (rarely needed).

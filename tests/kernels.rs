@@ -69,6 +69,7 @@ fn check_runs(out: &TileBuf, want: &[i64], w: usize, h: usize) -> Result<(), Tes
         let mut got = std::collections::BTreeMap::new();
         let mut cells = 0;
         out.for_each_run(r0, r1, c0, c1, |run| {
+            let run = run.counted();
             cells += run.len();
             for &v in run {
                 *got.entry(i64::from(v)).or_insert(0) += 1;

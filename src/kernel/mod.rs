@@ -21,6 +21,7 @@ pub mod avx512;
 pub mod portable;
 pub mod wide;
 
+use crate::histogram::Run;
 use clap::ValueEnum;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -256,19 +257,20 @@ impl TileBuf {
 
     /// Calls `f` on contiguous runs of cells that together cover rows `r0..r1`, columns
     /// `c0..c1` exactly once, in no particular order: for order-independent consumers, without
-    /// assembling rows.
+    /// assembling rows. A run's [`Run::counted`] cells are the covered ones; in the diagonal
+    /// arrangement a partial step comes with its whole step around it, for masked vector loads.
     pub fn for_each_run<'s>(
         &'s self,
         r0: usize,
         r1: usize,
         c0: usize,
         c1: usize,
-        mut f: impl FnMut(&'s [i8]),
+        mut f: impl FnMut(Run<'s>),
     ) {
         match self.arrangement {
             Arrangement::Rows => {
                 for r in r0..r1 {
-                    f(&self.row(r)[c0..c1]);
+                    f(Run::whole(&self.row(r)[c0..c1]));
                 }
             }
             Arrangement::Diagonal(l) => {
@@ -292,14 +294,15 @@ impl TileBuf {
                     while s <= last {
                         if s == full0 && full0 <= full1 {
                             let start = base + s as usize * l;
-                            f(&self.data[start..start + (full1 - full0 + 1) as usize * l]);
+                            f(Run::whole(&self.data[start..start + (full1 - full0 + 1) as usize * l]));
                             s = full1 + 1;
                             continue;
                         }
                         let (a, z) = lanes(s);
                         if a < z {
+                            // A partial step: handed over whole, the lanes a..z counted.
                             let start = base + s as usize * l;
-                            f(&self.data[start + a as usize..start + z as usize]);
+                            f(Run { cells: &self.data[start..start + l], lo: a as usize, hi: z as usize });
                         }
                         s += 1;
                     }
