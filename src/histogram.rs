@@ -53,7 +53,56 @@ pub fn count_runs<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 25
             return;
         }
     }
-    count_scalar(runs.map(|r| r.counted()), counts);
+    count_portable(runs.map(|r| r.counted()), counts);
+}
+
+/// The portable path, for any CPU: plain Rust that the compiler vectorises with the baseline
+/// SIMD of the target (SSE2 on x86-64, NEON on aarch64). Each of 32 lanes keeps an 8-bit tally
+/// per value of -4..=4 other than 0, added as `(x == c) as u8` and emptied every 255 chunks of
+/// 32 cells; a running maximum of `x + 4` (unsigned) flags the groups holding a value outside
+/// -4..=4, whose rare cells are then counted one by one. Zeros are the remainder.
+pub fn count_portable<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+    const W: usize = 32;
+    let mut common = [0u64; 8];
+    let (mut total, mut rare) = (0u64, 0u64);
+    for row in rows {
+        total += row.len() as u64;
+        let (body, tail) = row.split_at(row.len() / W * W);
+        for group in body.chunks(255 * W) {
+            let mut acc = [[0u8; W]; 8];
+            let mut mx = [0u8; W];
+            for chunk in group.chunks_exact(W) {
+                let chunk: &[i8; W] = chunk.try_into().expect("32 cells");
+                for i in 0..W {
+                    let x = chunk[i];
+                    mx[i] = mx[i].max((x as u8).wrapping_add(4));
+                    for (a, c) in acc.iter_mut().zip(COMMON_WIDE) {
+                        a[i] += u8::from(x == c);
+                    }
+                }
+            }
+            for (t, a) in common.iter_mut().zip(&acc) {
+                *t += a.iter().map(|&n| u64::from(n)).sum::<u64>();
+            }
+            if mx.iter().any(|&m| m > 8) {
+                for &v in group.iter().filter(|v| !(-4..=4).contains(*v)) {
+                    counts[(i16::from(v) + 128) as usize] += 1;
+                    rare += 1;
+                }
+            }
+        }
+        for &v in tail {
+            match COMMON_WIDE.iter().position(|&c| c == v) {
+                Some(d) => common[d] += 1,
+                None if v != 0 => {
+                    counts[(i16::from(v) + 128) as usize] += 1;
+                    rare += 1;
+                }
+                None => {}
+            }
+        }
+    }
+    finish(total, &COMMON_WIDE, &common, rare, counts);
 }
 
 /// The plain reference.
@@ -65,9 +114,9 @@ pub fn count_scalar<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64;
     }
 }
 
-/// The values counted by the vector paths, two per lookup table; 0 is the remainder. Cells
-/// outside `-4..=4` are about 1 in 100 000, so the branch that counts them is almost never taken.
-#[cfg(target_arch = "x86_64")]
+/// The values counted by the fast paths (the x86 ones two per lookup table); 0 is the
+/// remainder. Cells outside `-4..=4` are about 1 in 100 000, so the branch that counts them is
+/// almost never taken.
 const COMMON_WIDE: [i8; 8] = [-4, -3, -2, -1, 1, 2, 3, 4];
 
 /// Folds the vector paths' tallies into `counts`: `common[d]` cells equal `values[d]`, `rare`
@@ -369,6 +418,9 @@ mod tests {
             let mut got = [0u64; 256];
             count(slices.iter().copied(), &mut got);
             assert_eq!(got, want, "dispatched path, spread {spread}");
+            let mut got1 = [0u64; 256];
+            count_portable(slices.iter().copied(), &mut got1);
+            assert_eq!(got1, want, "portable path, spread {spread}");
             #[cfg(target_arch = "x86_64")]
             {
                 let mut got2 = [0u64; 256];
@@ -389,6 +441,9 @@ mod tests {
             let mut got = [0u64; 256];
             count(std::iter::once(&long[..]), &mut got);
             assert_eq!(got, want, "run of {v}");
+            let mut got1 = [0u64; 256];
+            count_portable(std::iter::once(&long[..]), &mut got1);
+            assert_eq!(got1, want, "portable path, run of {v}");
             #[cfg(target_arch = "x86_64")]
             {
                 let mut got2 = [0u64; 256];
@@ -431,6 +486,9 @@ mod tests {
             let mut got = [0u64; 256];
             count_runs(runs.iter().copied(), &mut got);
             assert_eq!(got, want, "dispatched path, spread {spread}");
+            let mut got1 = [0u64; 256];
+            count_portable(runs.iter().map(|r| r.counted()), &mut got1);
+            assert_eq!(got1, want, "portable path, spread {spread}");
             #[cfg(target_arch = "x86_64")]
             {
                 let mut got2 = [0u64; 256];

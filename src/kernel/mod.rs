@@ -528,10 +528,10 @@ impl KernelChoice {
     }
 
     /// The rows per block of the resolved kernel if it can store tiles in the diagonal
-    /// [`Arrangement`] (the vector kernels), else `None`.
+    /// [`Arrangement`] (the lane kernels), else `None`.
     pub fn diagonal_lanes(self) -> Option<usize> {
         match self.resolve() {
-            KernelChoice::Avx2 => Some(32),
+            KernelChoice::Portable | KernelChoice::Avx2 => Some(32),
             KernelChoice::Avx512 => Some(64),
             _ => None,
         }

@@ -17,7 +17,7 @@
 //! two halo rows entering at the bottom lanes. Lanes whose column lies left of the tile take
 //! the left halo, lanes right of it or below the tile are held at 0.
 
-use super::{NARROW_LIMIT, NarrowFn, TileBuf, block_top};
+use super::{Arrangement, NARROW_LIMIT, NarrowFn, TileBuf, block_top};
 
 /// Lanes (rows) per block.
 const L: usize = 32;
@@ -45,9 +45,16 @@ pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBu
     ok
 }
 
-/// One block of up to `L` rows starting at `r0`.
+/// One block of up to `L` rows starting at `r0`, stored in `out`'s arrangement: rows, or the
+/// steps as computed (diagonal, 32 lanes).
 fn block(btop: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out: &mut TileBuf) -> bool {
     let rows = L.min(h - r0);
+    let diagonal = out.arrangement() == Arrangement::Diagonal(L);
+    assert!(diagonal || out.arrangement() == Arrangement::Rows, "unsupported arrangement");
+    // Where row r0 + i, column 0 lies (rows), or where step 0 lies (diagonal).
+    let col0: Vec<usize> = if diagonal { Vec::new() } else { (r0..r0 + rows).map(|r| out.col0(r)).collect() };
+    let step0 = if diagonal { out.block0(r0 / L) } else { 0 };
+    let data = out.raw_mut();
     let (up2, up1) = btop.split_at(w + 2);
     // ring[t mod 5] = [V_t[-2], V_t[-1], V_t[0], ..., V_t[L-1]]
     let mut ring = [[0i8; L + 2]; 5];
@@ -83,11 +90,19 @@ fn block(btop: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out: &mut Tile
         e[0] = up2.get((t + 4) as usize).copied().unwrap_or(0);
         e[1] = up1.get((t + 3) as usize).copied().unwrap_or(0);
         e[2..].copy_from_slice(&g);
+        if t < 0 {
+            continue;
+        }
+        if diagonal {
+            // Step t as computed (lanes outside the tile hold what the vector kernels store).
+            data[step0 + t as usize * L..][..L].copy_from_slice(&g);
+            continue;
+        }
         // Scatter the step into the rows.
-        for (i, &v) in g.iter().enumerate().take(rows) {
+        for (i, (&v, &c0)) in g.iter().zip(&col0).enumerate() {
             let c = t - i as isize;
             if (0..w as isize).contains(&c) {
-                out.row_mut(r0 + i)[c as usize] = v;
+                data[c0 + c as usize] = v;
             }
         }
     }
