@@ -483,6 +483,7 @@ pub fn pack_cells(cells: &[i8], out: &mut [u8]) {
 fn pack<const CELLS: bool>(src: &[u8], out: &mut [u8]) {
     assert_eq!(out.len(), src.len().div_ceil(2));
     let index = |b: u8| if CELLS { palette::index(b as i8) } else { b };
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     {

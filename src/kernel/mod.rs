@@ -347,6 +347,7 @@ pub(crate) fn block_top(top: &[i8], left: &[i8], out: &TileBuf, r0: usize, btop:
 /// arrangement already holds the two rows above a later pair side by side: lanes `L - 2` and
 /// `L - 1` of the previous block's step `t + L` are exactly the pair of step `t`, so they are
 /// copied two bytes at a time instead of assembling the rows and interleaving them.
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn block_halo<const L: usize>(
     top: &[i8],
     left: &[i8],
@@ -376,13 +377,14 @@ pub(crate) fn block_halo<const L: usize>(
 
 /// Copies lanes `l - 2` and `l - 1` of the steps `first ..` of a diagonal block `src` (`l`
 /// bytes per step) to consecutive pairs of `dst`, as many as `dst` holds.
+#[cfg(target_arch = "x86_64")]
 fn last_lane_pairs(src: &[i8], l: usize, first: usize, dst: &mut [i8]) {
-    let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    if l >= 32 && is_x86_feature_detected!("avx2") {
+    let done = if l >= 32 && is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present.
-        done = unsafe { last_pairs_avx2(src, l, first, dst) };
-    }
+        unsafe { last_pairs_avx2(src, l, first, dst) }
+    } else {
+        0
+    };
     for (i, pair) in dst.chunks_exact_mut(2).enumerate().skip(done) {
         let s = (first + i) * l + l - 2;
         pair.copy_from_slice(&src[s..s + 2]);
@@ -419,10 +421,12 @@ fn last_pairs_avx2(src: &[i8], l: usize, first: usize, dst: &mut [i8]) -> usize 
 }
 
 /// Offset of step `t = -4` in the interleaved halo (room for a 16-byte load ending there).
+#[cfg(target_arch = "x86_64")]
 pub(crate) const HOFF: usize = 16;
 
 /// `hal[HOFF + 2 (t + 4)] = V_t[-2] = (t + 2, r0 - 2)` and `hal[HOFF + 2 (t + 4) + 1] =
 /// V_t[-1] = (t + 1, r0 - 1)`, 0 beyond the tile.
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn interleave_halo(btop: &[i8], w: usize, hal: &mut [i8]) {
     let n = w + 2;
     let (up2, up1) = btop.split_at(n);
@@ -461,6 +465,7 @@ pub(crate) fn interleave_halo(btop: &[i8], w: usize, hal: &mut [i8]) {
 
 /// The left halo of a block as lane vectors: lane `i` of the first holds the cell at column
 /// -2 of row `r0 + i`, of the second the cell at column -1 (0 for lanes below the tile).
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn left_columns<const L: usize>(left: &[i8], r0: usize, rows: usize) -> ([i8; L], [i8; L]) {
     let mut c2 = [0i8; L];
     let mut c1 = [0i8; L];
