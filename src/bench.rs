@@ -129,9 +129,9 @@ pub struct BenchReport {
     pub size: u32,
     /// The kernel the fast engine used.
     pub kernel: &'static str,
-    /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto):
-    /// the CPU's, or lower if `PALACE_ISA` capped them ([`crate::cpu`]).
-    pub isa: &'static str,
+    /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto)
+    /// and why ([`crate::cpu::reason`]).
+    pub isa: String,
     /// The baseline run.
     pub baseline: Run,
     /// The fast runs, by thread count.
@@ -477,7 +477,7 @@ pub fn run(
         k,
         size,
         kernel: kernel.resolve().name(),
-        isa: crate::cpu::level().name(),
+        isa: crate::cpu::reason(),
         speedup_1_thread: one / baseline.cells_per_second,
         thread_scaling: most / one,
         baseline,
@@ -525,15 +525,7 @@ impl std::fmt::Display for BenchReport {
             u64::from(self.size).pow(2),
             self.baseline.repeats
         )?;
-        if let Some(cap) = crate::cpu::cap() {
-            writeln!(
-                f,
-                "instruction sets: {} (PALACE_ISA={} caps this CPU's {})",
-                self.isa,
-                cap.name(),
-                crate::cpu::detected().name()
-            )?;
-        }
+        writeln!(f, "instruction sets: {}", self.isa)?;
         writeln!(
             f,
             "{:<34} {:>7} {:>9} {:>9} {:>9} {:>14} {:>11}",

@@ -1,6 +1,11 @@
 //! The instruction sets palace's run-time dispatchers may use: what this CPU has, optionally
 //! capped by the environment variable `PALACE_ISA` (`avx512`, `avx2` or `portable`).
 //!
+//! Without a cap, AMD family 19h CPUs (Zen 4; Zen 3 has no AVX-512) stop at AVX2: they run
+//! each 512-bit operation as two 256-bit halves, and palace's AVX2 paths measured 3-5 % faster
+//! than its AVX-512 ones there, on one thread and on two (README, Performance).
+//! `PALACE_ISA=avx512` asks for AVX-512 wherever the CPU has it.
+//!
 //! The cap lets one machine stand in for a smaller one: `PALACE_ISA=avx2 palace bench` runs
 //! every automatic choice (the kernel of `--kernel auto`, the histogram, the deflate encoder)
 //! as on a CPU without AVX-512, such as the Zen 3 the speed targets were set on. An explicit
@@ -68,10 +73,47 @@ pub fn cap() -> Option<Isa> {
     })
 }
 
-/// The level automatic choices use: [`detected`], lowered to [`cap`] if one is set.
+/// The level automatic choices use: [`detected`], lowered to [`cap`] if one is set, else to
+/// AVX2 where AVX-512 is split into halves ([`splits_512`]).
 pub fn level() -> Isa {
     static LEVEL: OnceLock<Isa> = OnceLock::new();
-    *LEVEL.get_or_init(|| cap().map_or(detected(), |c| c.min(detected())))
+    *LEVEL.get_or_init(|| match cap() {
+        Some(c) => c.min(detected()),
+        None if detected() == Isa::Avx512 && splits_512() => Isa::Avx2,
+        None => detected(),
+    })
+}
+
+/// Why [`level`] is what it is, for reports.
+pub fn reason() -> String {
+    let (l, d) = (level().name(), detected().name());
+    match cap() {
+        Some(c) if c < detected() => format!("{l} (PALACE_ISA={} caps this CPU's {d})", c.name()),
+        Some(c) => format!("{l} (PALACE_ISA={})", c.name()),
+        None if l != d => format!(
+            "{l} (this CPU has {d} but splits 512-bit operations in two; PALACE_ISA=avx512 to use it)"
+        ),
+        None => format!("{l} (all this CPU has)"),
+    }
+}
+
+/// Whether this is an AMD family 19h CPU (Zen 3, Zen 4), which executes 512-bit vector
+/// operations as two 256-bit halves.
+pub fn splits_512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let v = __cpuid(0);
+        let vendor: Vec<u8> = [v.ebx, v.edx, v.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+        let eax = __cpuid(1).eax;
+        let base = (eax >> 8) & 0xf;
+        let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+        vendor == b"AuthenticAMD" && family == 0x19
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Checks `PALACE_ISA` up front, so a bad value is a clear error before any work starts.

@@ -379,6 +379,17 @@ mod x86 {
         finish(total, &COMMON_WIDE, &common, rare, counts);
     }
 
+    /// Forces the AVX-512 path (for tests on CPUs where the dispatch picks another).
+    #[cfg(test)]
+    pub(super) fn avx512(runs: &[Run<'_>], counts: &mut [u64; 256]) -> bool {
+        if !is_x86_feature_detected!("avx512bw") {
+            return false;
+        }
+        // SAFETY: checked above.
+        unsafe { count_avx512(runs.iter().map(|r| r.counted()), counts) };
+        true
+    }
+
     /// Forces the AVX2 path (for tests on CPUs that would pick AVX-512).
     #[cfg(test)]
     pub(super) fn avx2(runs: &[Run<'_>], counts: &mut [u64; 256]) -> bool {
@@ -428,6 +439,10 @@ mod tests {
                 if x86::avx2(&runs, &mut got2) {
                     assert_eq!(got2, want, "AVX2 path, spread {spread}");
                 }
+                let mut got3 = [0u64; 256];
+                if x86::avx512(&runs, &mut got3) {
+                    assert_eq!(got3, want, "AVX-512 path, spread {spread}");
+                }
             }
         }
         // Long runs of one value fill every lane counter to its limit: they exercise the
@@ -449,6 +464,10 @@ mod tests {
                 let mut got2 = [0u64; 256];
                 if x86::avx2(&[Run::whole(&long)], &mut got2) {
                     assert_eq!(got2, want, "AVX2 path, run of {v}");
+                }
+                let mut got3 = [0u64; 256];
+                if x86::avx512(&[Run::whole(&long)], &mut got3) {
+                    assert_eq!(got3, want, "AVX-512 path, run of {v}");
                 }
             }
         }
@@ -494,6 +513,10 @@ mod tests {
                 let mut got2 = [0u64; 256];
                 if x86::avx2(&runs, &mut got2) {
                     assert_eq!(got2, want, "AVX2 path, spread {spread}");
+                }
+                let mut got3 = [0u64; 256];
+                if x86::avx512(&runs, &mut got3) {
+                    assert_eq!(got3, want, "AVX-512 path, spread {spread}");
                 }
             }
         }
