@@ -145,35 +145,33 @@ mod x86 {
         (i < 128).then_some(usize::from(i & 15))
     }
 
+    /// The 16-entry `vpshufb` table that counts `a` in the low nibble and `b` in the high one.
+    fn nibble_table(a: i8, b: i8) -> [i8; 16] {
+        let mut t = [0i8; 16];
+        t[slot(a).expect("common")] = 0x01;
+        t[slot(b).expect("common")] = 0x10;
+        t
+    }
+
+    /// Counts the cells of `cells` outside -4..=4 one by one (`rare`), and notes those that a
+    /// table lookup also counted as a common value (`aliased`, to be taken back).
+    #[cold]
+    fn count_rare(cells: &[i8], counts: &mut [u64; 256], rare: &mut u64, aliased: &mut [u64; 8]) {
+        for &v in cells.iter().filter(|v| !(-4..=4).contains(*v)) {
+            counts[(i16::from(v) + 128) as usize] += 1;
+            *rare += 1;
+            if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
+                aliased[d] += 1;
+            }
+        }
+    }
+
     /// `-1` in the byte lanes `a..z` (`a <= z <= 32`), 0 elsewhere.
     #[target_feature(enable = "avx2")]
     fn lanes_between(a: usize, z: usize) -> __m256i {
-        // FROM[32 - a + i] is -1 exactly when i >= a; BELOW[32 - z + i] exactly when i < z.
-        static FROM: [i8; 64] = {
-            let mut r = [0i8; 64];
-            let mut i = 32;
-            while i < 64 {
-                r[i] = -1;
-                i += 1;
-            }
-            r
-        };
-        static BELOW: [i8; 64] = {
-            let mut r = [0i8; 64];
-            let mut i = 0;
-            while i < 32 {
-                r[i] = -1;
-                i += 1;
-            }
-            r
-        };
         assert!(a <= z && z <= 32);
-        // SAFETY: 32 - a + 32 <= 64 and 32 - z + 32 <= 64.
-        unsafe {
-            let from = _mm256_loadu_si256(FROM.as_ptr().add(32 - a).cast());
-            let below = _mm256_loadu_si256(BELOW.as_ptr().add(32 - z).cast());
-            _mm256_and_si256(from, below)
-        }
+        let le = crate::kernel::avx2::lanes_le;
+        _mm256_andnot_si256(le(a as isize - 1), le(z as isize - 1))
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -186,9 +184,7 @@ mod x86 {
         // -4..=4 is rescanned: its rare cells (which may alias a common value's table slot) are
         // counted one by one and the aliased tallies taken back.
         let table = |a: i8, b: i8| -> __m512i {
-            let mut t = [0i8; 16];
-            t[slot(a).expect("common")] = 0x01;
-            t[slot(b).expect("common")] = 0x10;
+            let t = nibble_table(a, b);
             // SAFETY: reading 16 bytes from a 16-byte array.
             _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
         };
@@ -232,13 +228,7 @@ mod x86 {
                     }
                 }
                 if _mm512_cmpgt_epu8_mask(mx, eight) != 0 {
-                    for &v in group.iter().filter(|v| !(-4..=4).contains(*v)) {
-                        counts[(i16::from(v) + 128) as usize] += 1;
-                        rare += 1;
-                        if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
-                            aliased[d] += 1;
-                        }
-                    }
+                    count_rare(group, counts, &mut rare, &mut aliased);
                 }
             }
         }
@@ -256,9 +246,7 @@ mod x86 {
         // vectors is loaded whole, a long run's last cells by a load ending at its end. Only a
         // short run in a short slice is copied into a zeroed vector (a store and a reload: slow).
         let table = |a: i8, b: i8| -> __m256i {
-            let mut t = [0i8; 16];
-            t[slot(a).expect("common")] = 0x01;
-            t[slot(b).expect("common")] = 0x10;
+            let t = nibble_table(a, b);
             // SAFETY: reading 16 bytes from a 16-byte array.
             _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
         };
@@ -297,13 +285,7 @@ mod x86 {
                 // Some biased byte above 8 (unsigned) <=> some v outside -4..=4.
                 let calm = _mm256_cmpeq_epi8(_mm256_max_epu8($mx, eight), eight);
                 if _mm256_movemask_epi8(calm) != -1 {
-                    for &v in $cells.iter().filter(|v| !(-4..=4).contains(*v)) {
-                        counts[(i16::from(v) + 128) as usize] += 1;
-                        rare += 1;
-                        if let Some(d) = COMMON_WIDE.iter().position(|&c| slot(c) == slot(v)) {
-                            aliased[d] += 1;
-                        }
-                    }
+                    count_rare(&$cells, counts, &mut rare, &mut aliased);
                 }
             }};
         }
@@ -406,15 +388,19 @@ mod x86 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn vector_paths_equal_scalar() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rnd = move || {
+    /// A seeded xorshift generator for test data.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn vector_paths_equal_scalar() {
+        let mut rnd = xorshift(0x1234_5678_9abc_def1u64);
         for spread in [1u64, 5, 7, 40, 256] {
             let rows: Vec<Vec<i8>> = (0..40)
                 .map(|i| {
@@ -478,13 +464,7 @@ mod tests {
     /// run's cells, on every path.
     #[test]
     fn runs_count_only_their_cells() {
-        let mut seed = 0x0dd_ba11_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x0dd_ba11_u64);
         for spread in [3u64, 9, 11, 256] {
             let slices: Vec<Vec<i8>> = (0..300)
                 .map(|i| {

@@ -265,7 +265,7 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
 /// `-1` in the lanes `i <= n`, 0 elsewhere (n may lie anywhere).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lanes_le(n: isize) -> __m256i {
+pub(crate) fn lanes_le(n: isize) -> __m256i {
     static RAMP: [i8; 128] = {
         let mut r = [0i8; 128];
         let mut i = 0;
