@@ -65,12 +65,17 @@ pub fn detected() -> Isa {
 /// Panics with a message naming the accepted values if `PALACE_ISA` holds anything else.
 pub fn cap() -> Option<Isa> {
     static CAP: OnceLock<Option<Isa>> = OnceLock::new();
-    *CAP.get_or_init(|| {
-        let v = std::env::var("PALACE_ISA").ok()?;
-        Some(
-            Isa::parse(&v).unwrap_or_else(|| panic!("PALACE_ISA={v:?} is not one of avx512, avx2, portable")),
-        )
-    })
+    *CAP.get_or_init(|| from_env().unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// `PALACE_ISA` read and parsed, or the message naming the accepted values.
+fn from_env() -> Result<Option<Isa>, String> {
+    match std::env::var("PALACE_ISA") {
+        Ok(v) => Isa::parse(&v)
+            .map(Some)
+            .ok_or_else(|| format!("PALACE_ISA={v:?} is not one of avx512, avx2, portable")),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The level automatic choices use: [`detected`], lowered to [`cap`] if one is set, else to
@@ -118,12 +123,7 @@ pub fn splits_512() -> bool {
 
 /// Checks `PALACE_ISA` up front, so a bad value is a clear error before any work starts.
 pub fn check_env() -> crate::Result<()> {
-    match std::env::var("PALACE_ISA") {
-        Ok(v) if Isa::parse(&v).is_none() => {
-            Err(crate::Error::Usage(format!("PALACE_ISA={v:?} is not one of avx512, avx2, portable")))
-        }
-        _ => Ok(()),
-    }
+    from_env().map(|_| ()).map_err(crate::Error::Usage)
 }
 
 #[cfg(test)]
