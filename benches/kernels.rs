@@ -4,14 +4,14 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palace::kernel::wide::wide_tile;
 use palace::kernel::{Arrangement, KernelChoice, TileBuf, available_kernels};
-use palace::reference::DirectDp;
+use palace::model::reference::DirectDp;
 use std::hint::black_box;
 
 /// A realistic halo: a strip of the k = 500 board below the hood, taken from the reference.
 fn halo(w: usize, h: usize) -> (Vec<i64>, Vec<i64>, Vec<i8>, Vec<i8>) {
     let k = 500;
     let (x0, y0) = (700usize, 600usize);
-    let vals = palace::reference::reference_values(k, x0 + w, y0 + h);
+    let vals = palace::model::reference::reference_values(k, x0 + w, y0 + h);
     let at = |x: usize, y: usize| i64::from(vals[y * (x0 + w) + x]);
     let mut top = Vec::new();
     for y in [y0 - 2, y0 - 1] {
@@ -70,7 +70,7 @@ fn kernels(c: &mut Criterion) {
     g.bench_function("histogram of the tile's values", |b| {
         b.iter(|| {
             let mut counts = [0u64; 256];
-            palace::histogram::count(rows.iter().map(|r| &r[..]), &mut counts);
+            palace::simd::histogram::count(rows.iter().map(|r| &r[..]), &mut counts);
             black_box(counts)
         })
     });
@@ -80,17 +80,17 @@ fn kernels(c: &mut Criterion) {
 /// The PNG path per byte: one 1 MiB piece of 4-bit scanlines of the k = 500 picture (a window
 /// through the arms, the fabric and outer space), mapped, packed and deflated.
 fn png(c: &mut Criterion) {
+    use palace::engine::sink::Collect;
     use palace::engine::{EngineOptions, sweep};
-    use palace::sink::Collect;
     let (k, w, h) = (500u32, 2048u32, 1024u32);
     let window = palace::Window::new(0, 700, w, 700 + h);
     let mut rows = Collect::default();
-    sweep(k, window, &EngineOptions::default(), &mut rows, &indicatif::ProgressBar::hidden()).expect("sweep");
+    sweep(k, window, &EngineOptions::default(), &mut rows, &palace::engine::Silent).expect("sweep");
     let cells: Vec<i8> = rows.values.iter().map(|&v| v.clamp(-128, 127) as i8).collect();
     let stride = w as usize / 2 + 1;
     let mut scanlines = vec![0u8; stride * h as usize];
     for (line, row) in scanlines.chunks_exact_mut(stride).zip(cells.chunks_exact(w as usize)) {
-        palace::render::pack_cells(row, &mut line[1..]);
+        palace::output::png::pack_cells(row, &mut line[1..]);
     }
     let mut g = c.benchmark_group("png 1 MiB piece");
     g.throughput(Throughput::Bytes(scanlines.len() as u64));
@@ -98,14 +98,14 @@ fn png(c: &mut Criterion) {
         let mut out = vec![0u8; w as usize / 2];
         b.iter(|| {
             for row in cells.chunks_exact(w as usize) {
-                palace::render::pack_cells(row, &mut out);
+                palace::output::png::pack_cells(row, &mut out);
             }
             black_box(&out);
         })
     });
     for (name, mut enc) in [
-        ("deflate (run-time choice)", palace::deflate::PieceEncoder::default()),
-        ("deflate (portable)", palace::deflate::PieceEncoder::portable()),
+        ("deflate (run-time choice)", palace::output::deflate::PieceEncoder::default()),
+        ("deflate (portable)", palace::output::deflate::PieceEncoder::portable()),
     ] {
         g.bench_function(name, |b| {
             let mut out = Vec::new();

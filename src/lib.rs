@@ -1,45 +1,38 @@
 //! `palace` computes, draws and measures the blocking-queen cellular automaton of Cook,
-//! Larsson and Neary (AUTOMATA 2015): the palace numbers of k-Blocking Wythoff Nim.
+//! Larsson and Neary (AUTOMATA 2015): the palace numbers of k-Blocking Wythoff Nim. The rule
+//! and why it holds are specified in `docs/rule.md`.
 //!
-//! * [`rule`]: the k-independent rule, the initial condition and the closed-form hood;
-//! * [`engine`]: the tiled, parallel, bounded-memory sweep that hands rows to a [`sink`];
-//! * [`kernel`]: the tile kernels (exact scalar reference and fast narrow ones);
-//! * [`reference`]: the direct definition (three counters) and the plain CA, for checking;
-//! * [`solver`]: an exact solver of the game itself, by brute force over game states;
-//! * the consumers: [`render`] (PNG), [`npy`] (NumPy export), [`stats`];
-//! * [`check`]: the cross-check of the engine against the game solver;
-//! * [`bench`]: the baseline against the fast engine, timed.
+//! The folders are the layers, each depending only on those above it in this list:
+//!
+//! * [`model`]: the mathematics: the k-independent [`model::rule`], boards and windows
+//!   ([`model::geometry`]), the plain references every fast path is tested against
+//!   ([`model::reference`]), an exact solver of the game ([`model::solver`]) and classical
+//!   Wythoff Nim ([`model::wythoff`]);
+//! * [`simd`]: instruction-set detection ([`simd::cpu`], `PALACE_ISA`) and the value
+//!   histogram ([`simd::histogram`]);
+//! * [`kernel`]: the tile kernels: the exact scalar one and the fast narrow ones (portable,
+//!   AVX2, AVX-512);
+//! * [`engine`]: the tiled, parallel, bounded-memory sweep that hands rows to a
+//!   [`engine::sink::RowSink`] or tiles to a [`engine::TileVisitor`], several games in
+//!   lockstep ([`engine::lockstep`]), and the [`engine::control`] through which a caller sees
+//!   progress and cancels a run;
+//! * [`output`]: files that appear whole or not at all ([`output::atomic`]), the PNG writers
+//!   ([`output::png`], [`output::pngpar`], [`output::deflate`]), the palette and `.npy` export;
+//! * [`analysis`]: what is measured on the sweep: statistics, comparisons of two games,
+//!   regions, fabrics, the arm's skin, and the cross-check against the game solver.
+//!
+//! The command line, the `bench` command, progress bars and signal handling belong to the
+//! `palace` binary (`src/app/`), not to this library: nothing here takes a clap or indicatif
+//! type, and there is no process-wide state.
 #![warn(missing_docs)]
 
-pub mod bench;
-pub mod check;
-pub mod cli;
-pub mod commands;
-pub mod compare;
-pub mod cpu;
-pub mod deflate;
+pub mod analysis;
 pub mod engine;
 pub mod error;
-pub mod fabric;
-pub mod geometry;
-pub mod histogram;
-pub mod interrupt;
 pub mod kernel;
-pub mod multi;
-pub mod npy;
+pub mod model;
 pub mod output;
-pub mod palette;
-pub mod pngpar;
-pub mod progress;
-pub mod reference;
-pub mod regions;
-pub mod render;
-pub mod rule;
-pub mod sink;
-pub mod skin;
-pub mod solver;
-pub mod stats;
-pub mod wythoff;
+pub mod simd;
 
 pub use error::{Error, Result};
-pub use geometry::{Board, Window};
+pub use model::geometry::{Board, Window};

@@ -2,14 +2,18 @@
 //! turn the outcome into an exit code (0 success, 1 failure or check mismatch, 2 usage error,
 //! 130 interrupted).
 
+mod app;
+
+use app::cli::Cli;
 use clap::Parser;
 use palace::Error;
-use palace::cli::Cli;
+use palace::engine::Cancel;
 
 fn main() {
     let cli = Cli::parse(); // exits 2 with clap's message on malformed arguments
-    palace::interrupt::install();
-    let code = match cli.into_config().and_then(palace::commands::run) {
+    let cancel = Cancel::new();
+    app::signals::install(&cancel);
+    let code = match cli.into_config().and_then(|config| app::commands::run(config, &cancel)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("palace: error: {e}");

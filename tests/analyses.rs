@@ -2,15 +2,14 @@
 //! values each test computes itself from the direct definition (the three-counter programme),
 //! never copied from the commands' output.
 
-use indicatif::ProgressBar;
-use palace::compare::{self, Comparison};
+use palace::analysis::compare::{self, Comparison};
+use palace::analysis::fabric;
+use palace::analysis::regions::{self, ALL, Region};
+use palace::analysis::skin::{self, fib};
 use palace::engine::EngineOptions;
-use palace::fabric;
-use palace::geometry::Window;
-use palace::reference::{DirectDp, direct_palace_numbers};
-use palace::regions::{self, ALL, Region};
-use palace::rule::in_hood;
-use palace::skin::{self, fib};
+use palace::model::geometry::Window;
+use palace::model::reference::{DirectDp, direct_palace_numbers};
+use palace::model::rule::in_hood;
 
 fn opts() -> EngineOptions {
     EngineOptions { threads: 2, ..EngineOptions::default() }
@@ -31,7 +30,7 @@ fn compare_counts_matches_like_the_definition() {
         let (w, h) = (160usize, 150usize);
         let win = Window::new(0, 0, w as u32, h as u32);
         let c = Comparison { a, b, shift, offset };
-        let (rep, _) = compare::run(c, win, 1, None, &opts(), &ProgressBar::hidden()).unwrap();
+        let (rep, _) = compare::run(c, win, 1, None, &opts(), &palace::engine::Silent).unwrap();
         let na = game(a, w, h);
         let nb = game(b, w + 2, h + 2);
         let (mut matched, mut hood, mut hood_matched) = (0u64, 0u64, 0u64);
@@ -72,7 +71,7 @@ fn regions_have_the_papers_properties() {
         k,
         win,
         &opts(),
-        &ProgressBar::hidden(),
+        &palace::engine::Silent,
         &[],
         |_| (),
         |r| {
@@ -149,7 +148,7 @@ fn regions_have_the_papers_properties() {
 #[test]
 fn fabric_prefix_counts_and_noses() {
     let size = 180u32;
-    let (rep, _) = fabric::run(60, size, None, &opts(), &ProgressBar::hidden()).unwrap();
+    let (rep, _) = fabric::run(60, size, None, &opts(), &palace::engine::Silent).unwrap();
     assert_eq!(rep.classes.iter().map(|c| c.class).collect::<Vec<_>>(), vec![0, 1, 2]);
     for c in &rep.classes {
         let k = c.k;
@@ -166,7 +165,7 @@ fn fabric_prefix_counts_and_noses() {
             k,
             win,
             &opts(),
-            &ProgressBar::hidden(),
+            &palace::engine::Silent,
             &[],
             |_| (),
             |r| {
@@ -197,7 +196,7 @@ fn fabric_prefix_counts_and_noses() {
 fn skin_follows_the_first_levels() {
     let k = 500u32;
     let to = 9500u64;
-    let (rep, cols) = skin::follow(k, to, &opts(), &ProgressBar::hidden()).unwrap();
+    let (rep, cols) = skin::follow(k, to, &opts(), &palace::engine::Silent).unwrap();
     // Independent scan, row by row with the three-counter programme.
     let w = to as usize;
     let mut dp = DirectDp::new(k, w);

@@ -5,8 +5,8 @@ mod common;
 
 use assert_cmd::Command;
 use common::direct_window;
-use palace::geometry::Window;
-use palace::rule::in_hood;
+use palace::model::geometry::Window;
+use palace::model::rule::in_hood;
 use predicates::prelude::*;
 use std::path::Path;
 
@@ -25,7 +25,7 @@ fn decode_png(path: &Path) -> (u32, u32, Vec<u8>, Vec<u8>) {
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let frame = reader.next_frame(&mut buf).unwrap();
     buf.truncate(frame.buffer_size());
-    let px = palace::render::unpack(&buf, info.width as usize, info.bit_depth as u8);
+    let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
     (info.width, info.height, plte, px)
 }
 
@@ -44,7 +44,7 @@ fn render_tiny_board_decodes_to_the_palette_indices() {
         .success();
     let (w, h, plte, px) = decode_png(&out);
     assert_eq!((w, h), (23, 17));
-    assert_eq!(plte, palace::palette::plte());
+    assert_eq!(plte, palace::output::palette::plte());
     let vals = direct_window(5, Window::new(0, 0, 23, 17));
     for y in 0..17 {
         for x in 0..23 {
@@ -128,7 +128,7 @@ fn large_render_uses_the_parallel_encoder_correctly() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("big.png");
     let (w, h) = (4200u32, 4100u32);
-    assert!(u64::from(w) * u64::from(h) > palace::render::PARALLEL_PIXELS);
+    assert!(u64::from(w) * u64::from(h) > palace::output::png::PARALLEL_PIXELS);
     palace()
         .args(["render", "--k", "300", "--width", "4200", "--height", "4100", "-q", "-o"])
         .arg(&out)
@@ -167,7 +167,7 @@ fn dump_round_trips_both_value_kinds() {
             .arg(&out)
             .assert()
             .success();
-        let arr = palace::npy::read(&out).unwrap();
+        let arr = palace::output::npy::read(&out).unwrap();
         assert_eq!(arr.shape, (46, 58));
         let got: Vec<i64> = arr.data.iter().map(|&v| i64::from(v)).collect();
         let exp: Vec<i64> = want.iter().map(|v| v + shift).collect();

@@ -5,10 +5,10 @@ mod common;
 
 use common::*;
 use palace::engine::{EngineOptions, TileKind, TileView, TileVisitor, sweep_tiles};
-use palace::geometry::Window;
 use palace::kernel::KernelChoice;
-use palace::reference::reference_values;
-use palace::rule::{hood_value, in_hood};
+use palace::model::geometry::Window;
+use palace::model::reference::reference_values;
+use palace::model::rule::{hood_value, in_hood};
 use proptest::prelude::*;
 
 #[test]
@@ -53,6 +53,7 @@ fn fills_agree_with_computation() {
             kernel: KernelChoice::Auto,
             tile_width: Some(96),
             band_height: Some(64),
+            cancel: Default::default(),
         };
         assert_same(&engine_window(k, win, &o), &want, win.width(), &format!("k={k} no skipping"));
     }
@@ -73,6 +74,7 @@ fn casing_tiles_split_at_every_offset() {
                     skip: true,
                     tile_width: Some(tile_width),
                     band_height: Some(band_height),
+                    cancel: Default::default(),
                 };
                 assert_same(
                     &engine_window(k, win, &o),
@@ -90,7 +92,7 @@ fn reference_ca_equals_direct_definition() {
     for k in [1u32, 2, 3, 5, 7, 10, 37, 100] {
         let n = (3 * k as usize).max(90);
         let a = reference_values(k, n, n);
-        let b = palace::reference::direct_values(k, n, n);
+        let b = palace::model::reference::direct_values(k, n, n);
         assert_eq!(a, b, "k={k}");
     }
 }
@@ -147,7 +149,7 @@ impl TileVisitor for Grid {
 
 fn tiles_window(k: u32, win: Window, o: &EngineOptions) -> Vec<i64> {
     let g = Grid { win, cells: std::sync::Mutex::new(vec![None; win.cells() as usize]) };
-    sweep_tiles(k, win, o, &g, &indicatif::ProgressBar::hidden()).unwrap();
+    sweep_tiles(k, win, o, &g, &palace::engine::Silent).unwrap();
     g.cells.into_inner().unwrap().into_iter().map(|c| c.expect("every cell visited")).collect()
 }
 
@@ -169,7 +171,7 @@ proptest! {
         let win = Window::new((n as f64 * fx) as u32, (n as f64 * fy) as u32, n, n);
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
-        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height) };
+        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
         prop_assert_eq!(tiles_window(k, win, &o), direct_window(k, win));
     }
 
@@ -193,7 +195,7 @@ proptest! {
         let win = Window::new(x0, y0, x1, y1);
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
-        let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height) };
+        let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
         let got = engine_window(k, win, &o);
         let want = direct_window(k, win);
         prop_assert_eq!(&got, &want);

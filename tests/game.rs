@@ -4,11 +4,11 @@
 mod common;
 
 use common::*;
-use palace::check;
-use palace::geometry::Window;
+use palace::analysis::check;
 use palace::kernel::KernelChoice;
-use palace::solver::p_positions;
-use palace::wythoff;
+use palace::model::geometry::Window;
+use palace::model::solver::p_positions;
+use palace::model::wythoff;
 
 #[test]
 fn p_positions_equal_solver_on_every_board_up_to_9x9() {
@@ -47,7 +47,7 @@ fn solver_on_rectangular_boards_restricts_consistently() {
 
 #[test]
 fn check_command_library_passes() {
-    let r = check::run(3, 6, 200, &opts(2, KernelChoice::Auto), &indicatif::ProgressBar::hidden()).unwrap();
+    let r = check::run(3, 6, 200, &opts(2, KernelChoice::Auto), &palace::engine::Silent).unwrap();
     assert!(r.mismatch.is_none(), "{r}");
     assert_eq!(r.cells_vs_solver, 3 * (1..=6u64).flat_map(|h| (1..=6u64).map(move |w| w * h)).sum::<u64>());
 }

@@ -6,16 +6,19 @@
 //! the tiles are swept by a pool of workers in a staggered wavefront (`sweep`). Cells outside
 //! the window are computed as needed but never stored beyond the few bands in flight.
 
+pub mod control;
 mod layout;
+pub mod lockstep;
+pub mod sink;
 mod sweep;
 mod tile;
 
+use crate::engine::sink::RowSink;
 use crate::error::Result;
-use crate::geometry::Window;
 use crate::kernel::KernelChoice;
 use crate::kernel::NarrowFn;
-use crate::sink::RowSink;
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
+pub use control::{Cancel, Progress, Silent};
 use layout::{DEFAULT_BAND_HEIGHT, Layout, default_tile_width};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,6 +39,9 @@ pub struct EngineOptions {
     pub tile_width: Option<u32>,
     /// Band height in rows (at least 2); `None` uses 128.
     pub band_height: Option<u32>,
+    /// Stops the run with [`Error::Interrupted`](crate::error::Error::Interrupted) once
+    /// cancelled; checked between bands.
+    pub cancel: Cancel,
 }
 
 impl Default for EngineOptions {
@@ -46,6 +52,7 @@ impl Default for EngineOptions {
             skip: true,
             tile_width: None,
             band_height: None,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -159,7 +166,7 @@ pub fn sweep(
     window: Window,
     opts: &EngineOptions,
     sink: &mut dyn RowSink,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
     sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress)
@@ -174,7 +181,7 @@ pub fn sweep_tiles(
     window: Window,
     opts: &EngineOptions,
     visitor: &dyn TileVisitor,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
     sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress)
@@ -235,7 +242,7 @@ impl<'a> TileView<'a> {
     }
 
     /// The stored cells of row `y` over `x0..x1` (hood cells hold their sign-preserving
-    /// stand-in, as in [`Row`](crate::sink::Row)); `None` for [`TileKind::Zero`] and
+    /// stand-in, as in [`Row`](crate::engine::sink::Row)); `None` for [`TileKind::Zero`] and
     /// [`TileKind::Hood`] tiles.
     pub fn row(&self, y: u32) -> Option<&'a [i8]> {
         match self.kind {
@@ -250,12 +257,12 @@ impl<'a> TileView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::direct_values;
-    use crate::sink::Collect;
+    use crate::engine::sink::Collect;
+    use crate::model::reference::direct_values;
 
     fn run(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
         let mut c = Collect::default();
-        sweep(k, w, opts, &mut c, &ProgressBar::hidden()).unwrap();
+        sweep(k, w, opts, &mut c, &Silent).unwrap();
         assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
         c.values
     }
@@ -282,10 +289,42 @@ mod tests {
         for threads in [1, 2, 3] {
             let o =
                 EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
-            let r = std::panic::catch_unwind(|| {
-                sweep_tiles(5, Window::new(0, 0, 400, 600), &o, &Boom, &ProgressBar::hidden())
-            });
+            let r =
+                std::panic::catch_unwind(|| sweep_tiles(5, Window::new(0, 0, 400, 600), &o, &Boom, &Silent));
             assert!(r.is_err(), "threads={threads}: the panic reaches the caller");
+        }
+    }
+
+    /// Cancelling one run's token stops that run and no other: a later sweep in the same
+    /// process, with its own token, completes (there is no process-wide interrupt flag).
+    #[test]
+    fn cancelling_one_sweep_leaves_others_alone() {
+        use crate::engine::sink::{Row, RowSink};
+        use crate::error::Error;
+        struct CancelAfterFirstRow(Cancel);
+        impl RowSink for CancelAfterFirstRow {
+            fn row(&mut self, _row: &Row<'_>) -> Result<()> {
+                self.0.cancel();
+                Ok(())
+            }
+        }
+        let w = Window::new(0, 0, 300, 2000);
+        for threads in [1, 2] {
+            let cancelled = EngineOptions { threads, band_height: Some(16), ..Default::default() };
+            let mut sink = CancelAfterFirstRow(cancelled.cancel.clone());
+            let r = sweep(7, w, &cancelled, &mut sink, &Silent);
+            assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {r:?}");
+            // A visitor sweep with the cancelled token stops too.
+            struct Nothing;
+            impl TileVisitor for Nothing {
+                fn visit(&self, _: usize, _: &TileView<'_>) {}
+            }
+            let r = sweep_tiles(7, w, &cancelled, &Nothing, &Silent);
+            assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {r:?}");
+            // A fresh token runs to the end in the same process.
+            let fresh = EngineOptions { threads, band_height: Some(16), ..Default::default() };
+            assert_eq!(run(7, w, &fresh).len(), 300 * 2000);
+            sweep_tiles(7, w, &fresh, &Nothing, &Silent).unwrap();
         }
     }
 
@@ -303,6 +342,7 @@ mod tests {
                     skip,
                     tile_width: Some(tw),
                     band_height: Some(bh),
+                    cancel: Cancel::default(),
                 };
                 let win = Window::new(0, 0, wd as u32, ht as u32);
                 assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} tile {tw}x{bh}");

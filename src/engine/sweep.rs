@@ -30,14 +30,12 @@
 
 use super::layout::{Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
+use super::{Cancel, Progress, TileView, TileVisitor};
 use super::{Counters, EngineOptions, SweepReport};
-use super::{TileView, TileVisitor};
+use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::interrupt;
 use crate::kernel::{Arrangement, BufPool, NarrowFn};
-use crate::sink::{Row, RowParts, RowSink};
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -83,6 +81,8 @@ struct Shared {
     /// How narrow tiles are stored: diagonally when only a tile visitor reads them.
     arrangement: Arrangement,
     skip: bool,
+    /// The run's cancellation token.
+    cancel: Cancel,
     /// One buffer pool per worker: a recycled buffer is still in that core's cache.
     pools: Vec<Arc<BufPool>>,
     sched: Mutex<Scheduler>,
@@ -134,12 +134,12 @@ impl Shared {
         Some((prev, band))
     }
 
-    fn worker(&self, id: usize, visitor: Option<&dyn TileVisitor>, window: Window, progress: &ProgressBar) {
+    fn worker(&self, id: usize, visitor: Option<&dyn TileVisitor>, window: Window, progress: &dyn Progress) {
         let mut scratch = Scratch::default();
         let strips = self.layout.strips();
         while let Some((prev, cur)) = self.next_band() {
-            // Without a consumer the workers watch for Ctrl-C and report progress themselves.
-            if visitor.is_some() && interrupt::requested() {
+            // Without a consumer the workers watch for cancellation and report progress themselves.
+            if visitor.is_some() && self.cancel.is_cancelled() {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
@@ -253,7 +253,7 @@ pub(crate) fn run(
     opts: &EngineOptions,
     narrow: Option<NarrowFn>,
     output: Output<'_>,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<SweepReport> {
     let started = Instant::now();
     let threads = opts.resolved_threads();
@@ -275,6 +275,7 @@ pub(crate) fn run(
         narrow,
         arrangement,
         skip: opts.skip,
+        cancel: opts.cancel.clone(),
         pools: (0..threads).map(|_| Arc::default()).collect(),
         sched: Mutex::new(Scheduler {
             next: 0,
@@ -332,7 +333,7 @@ fn consume(
     window: Window,
     bands: Receiver<Arc<Band>>,
     sink: &mut dyn RowSink,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<()> {
     let layout = &shared.layout;
     let k = layout.k;
@@ -341,7 +342,7 @@ fn consume(
     let mut row = vec![0i8; window.width() as usize];
     let zeros = vec![0i8; window.width() as usize];
     for band in bands {
-        if interrupt::requested() {
+        if shared.cancel.is_cancelled() {
             return Err(Error::Interrupted);
         }
         let (y0, y1) = layout.band_y(band.index);

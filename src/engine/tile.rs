@@ -15,7 +15,7 @@ use super::layout::{Layout, Rect};
 use crate::error::{Error, Result};
 use crate::kernel::wide::{casing_tile, wide_tile};
 use crate::kernel::{Arrangement, BufPool, NARROW_LIMIT, NarrowFn, TileBuf};
-use crate::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
+use crate::model::rule::{hood_len, hood_sentinel, hood_value, in_hood, initial};
 use std::sync::Arc;
 
 /// A finished tile.

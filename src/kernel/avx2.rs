@@ -21,6 +21,7 @@
 //! takes its two halo rows straight from the upper block's vector of the same iteration.
 
 use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
+use crate::simd::masks::lanes_le;
 use std::arch::x86_64::*;
 
 const L: usize = 32;
@@ -260,25 +261,6 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
         step(t, &mut a, &mut b, &mut chunk_a, &mut chunk_b);
     }
     a.in_range() && (rows_b == 0 || b.in_range())
-}
-
-/// `-1` in the lanes `i <= n`, 0 elsewhere (n may lie anywhere).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) fn lanes_le(n: isize) -> __m256i {
-    static RAMP: [i8; 128] = {
-        let mut r = [0i8; 128];
-        let mut i = 0;
-        while i < 64 {
-            r[i] = -1;
-            i += 1;
-        }
-        r
-    };
-    // byte i of the load is RAMP[63 - n + i], which is -1 exactly when i <= n.
-    let o = (63 - n.clamp(-1, 63)) as usize;
-    // SAFETY: o + 32 <= 96 < 128.
-    unsafe { _mm256_loadu_si256(RAMP.as_ptr().add(o).cast()) }
 }
 
 /// Transposes the 32 step vectors of a chunk starting at step `s0` and stores lane `i` as the

@@ -21,8 +21,7 @@ pub mod avx512;
 pub mod portable;
 pub mod wide;
 
-use crate::histogram::Run;
-use clap::ValueEnum;
+use crate::simd::histogram::Run;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Values the narrow kernels accept as inputs and produce without flagging. With all six
@@ -477,7 +476,7 @@ pub(crate) fn left_columns<const L: usize>(left: &[i8], r0: usize, rows: usize) 
 }
 
 /// Which tile kernel the engine uses outside the hood.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KernelChoice {
     /// The fastest kernel for this CPU: AVX-512, else AVX2, else portable; AVX2 on AMD Zen 4,
     /// where it measured faster; never above the `PALACE_ISA` environment variable's cap.
@@ -494,6 +493,15 @@ pub enum KernelChoice {
 }
 
 impl KernelChoice {
+    /// Every choice, `Auto` first.
+    pub const ALL: [KernelChoice; 5] = [
+        KernelChoice::Auto,
+        KernelChoice::Wide,
+        KernelChoice::Portable,
+        KernelChoice::Avx2,
+        KernelChoice::Avx512,
+    ];
+
     /// A short name for reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -519,12 +527,14 @@ impl KernelChoice {
     }
 
     /// The concrete kernel `Auto` stands for on this CPU, within `PALACE_ISA`'s cap
-    /// ([`crate::cpu`]); other choices stand for themselves.
+    /// ([`crate::simd::cpu`]); other choices stand for themselves.
     pub fn resolve(self) -> KernelChoice {
         match self {
-            KernelChoice::Auto => match crate::cpu::level() {
-                crate::cpu::Isa::Avx512 if KernelChoice::Avx512.available() => KernelChoice::Avx512,
-                crate::cpu::Isa::Avx512 | crate::cpu::Isa::Avx2 if KernelChoice::Avx2.available() => {
+            KernelChoice::Auto => match crate::simd::cpu::level() {
+                crate::simd::cpu::Isa::Avx512 if KernelChoice::Avx512.available() => KernelChoice::Avx512,
+                crate::simd::cpu::Isa::Avx512 | crate::simd::cpu::Isa::Avx2
+                    if KernelChoice::Avx2.available() =>
+                {
                     KernelChoice::Avx2
                 }
                 _ => KernelChoice::Portable,
@@ -566,9 +576,5 @@ impl KernelChoice {
 
 /// Every kernel choice that this CPU can run, `Auto` excluded.
 pub fn available_kernels() -> Vec<KernelChoice> {
-    KernelChoice::value_variants()
-        .iter()
-        .copied()
-        .filter(|k| *k != KernelChoice::Auto && k.available())
-        .collect()
+    KernelChoice::ALL.into_iter().filter(|k| *k != KernelChoice::Auto && k.available()).collect()
 }

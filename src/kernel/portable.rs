@@ -122,7 +122,7 @@ mod tests {
                     for &d in &vals {
                         for &e in &vals {
                             for &f in &vals {
-                                let w = crate::rule::rule(
+                                let w = crate::model::rule::rule(
                                     a.into(),
                                     b.into(),
                                     c.into(),

@@ -2,7 +2,7 @@
 //! arithmetic. It is correct for every tile (hood, initial condition, any k) and is the
 //! reference beside the fast narrow kernels.
 
-use crate::rule::rule;
+use crate::model::rule::rule;
 
 /// Computes a `w x h` tile.
 ///
@@ -44,7 +44,7 @@ pub fn casing_tile(
     left: &[i64],
     out: &mut crate::kernel::TileBuf,
 ) -> Result<(), (usize, usize, i64)> {
-    use crate::rule::{hood_len, hood_value};
+    use crate::model::rule::{hood_len, hood_value};
     let (w, h) = (out.width(), out.height());
     assert_eq!(top.len(), 2 * (w + 2), "top halo size");
     assert_eq!(left.len(), 2 * h, "left halo size");

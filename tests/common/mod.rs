@@ -1,17 +1,16 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use indicatif::ProgressBar;
+use palace::engine::sink::{Collect, Row, RowParts, RowSink};
 use palace::engine::{EngineOptions, sweep};
-use palace::geometry::Window;
 use palace::kernel::KernelChoice;
-use palace::reference::direct_values;
-use palace::sink::{Collect, Row, RowParts, RowSink};
+use palace::model::geometry::Window;
+use palace::model::reference::direct_values;
 
 /// The engine's exact values of a window, checking that rows arrive in order.
 pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
     let mut c = Collect::default();
-    sweep(k, w, opts, &mut c, &ProgressBar::hidden()).expect("sweep");
+    sweep(k, w, opts, &mut c, &palace::engine::Silent).expect("sweep");
     assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
     c.values
 }
@@ -34,7 +33,7 @@ pub fn engine_window_parts(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> 
         }
     }
     let mut c = Parts(Collect::default());
-    sweep(k, w, opts, &mut c, &ProgressBar::hidden()).expect("sweep");
+    sweep(k, w, opts, &mut c, &palace::engine::Silent).expect("sweep");
     assert_eq!(c.0.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
     c.0.values
 }

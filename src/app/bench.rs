@@ -1,7 +1,7 @@
 //! `palace bench`: the baseline and the fast engine on the same board in one process.
 //!
 //! The timed workload is "statistics only" (the speed issue's table): compute every cell of the
-//! board and gather the statistics of [`crate::stats`]. The **baseline** is the plain
+//! board and gather the statistics of [`palace::analysis::stats`]. The **baseline** is the plain
 //! three-counter dynamic programme of the paper's §1 (`reference::DirectDp`), one cell at a time
 //! in row order on one thread, with the same statistics code fed row by row. The **fast engine**
 //! is the tiled sweep with the chosen kernel, its statistics gathered by the workers.
@@ -13,17 +13,18 @@
 //! Peak memory is the process's resident high-water mark (`VmHWM`), reset before each run
 //! where the kernel allows it (`/proc/self/clear_refs`), so each run's figure is its own.
 
-use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles};
-use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::kernel::KernelChoice;
-use crate::output::AtomicOutput;
-use crate::palette;
-use crate::reference::DirectDp;
-use crate::render::{PngOptions, PngWriter};
-use crate::rule::{hood_len, hood_sentinel};
-use crate::sink::{Row, RowParts, RowSink};
-use crate::stats::{Stats, StatsAcc};
+use palace::analysis::stats::{Stats, StatsAcc};
+use palace::engine::sink::{Row, RowParts, RowSink};
+use palace::engine::{
+    EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
+};
+use palace::error::{Error, Result};
+use palace::model::geometry::Window;
+use palace::model::reference::DirectDp;
+use palace::model::rule::{hood_len, hood_sentinel};
+use palace::output::atomic::AtomicOutput;
+use palace::output::palette;
+use palace::output::png::{PngOptions, PngWriter};
 use serde::Serialize;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -130,7 +131,7 @@ pub struct BenchReport {
     /// The kernel the fast engine used.
     pub kernel: &'static str,
     /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto)
-    /// and why ([`crate::cpu::reason`]).
+    /// and why ([`palace::simd::cpu::reason`]).
     pub isa: String,
     /// The baseline run.
     pub baseline: Run,
@@ -305,14 +306,14 @@ pub fn baseline_digest(k: u32, size: u32) -> u64 {
 
 /// The fast engine, statistics on the workers.
 pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
-    crate::stats::stats(k, Window::new(0, 0, size, size), opts, &indicatif::ProgressBar::hidden())
+    palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)
 }
 
 /// The fast engine's digest of every cell.
 pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
     let window = Window::new(0, 0, size, size);
     let visitor = DigestVisitor { digests: (0..opts.resolved_threads()).map(|_| Mutex::new(0)).collect() };
-    sweep_tiles(k, window, opts, &visitor, &indicatif::ProgressBar::hidden())?;
+    sweep_tiles(k, window, opts, &visitor, &Silent)?;
     Ok(visitor.digests.into_iter().fold(0u64, |d, m| d.wrapping_add(m.into_inner().expect("digest lock"))))
 }
 
@@ -348,8 +349,9 @@ impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
         palette::indices(row.cells, row.hood_cells(), &mut self.indices);
         let depth = self.reader.info().bit_depth as u8;
         let decoded = self.reader.next_row().map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
-        let same = decoded
-            .is_some_and(|r| crate::render::unpack(r.data(), self.indices.len(), depth) == self.indices);
+        let same = decoded.is_some_and(|r| {
+            palace::output::png::unpack(r.data(), self.indices.len(), depth) == self.indices
+        });
         self.matches &= same;
         Ok(())
     }
@@ -368,18 +370,17 @@ pub fn png(
     let window = Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
     let threads = opts.resolved_threads();
-    let hidden = indicatif::ProgressBar::hidden();
     let tmp =
         tempfile::Builder::new().prefix("palace-bench").tempdir_in(dir).map_err(|e| Error::io(dir, e))?;
     let path = tmp.path().join("bench.png");
     let mut sweep_t = Timing::new("sweep alone (rows handed over)", threads, cells);
     let mut render_t = Timing::new("render (full-resolution PNG)", threads, cells);
     for _ in 0..repeat.max(1) {
-        sweep_t.once(|| sweep(k, window, opts, &mut Discard, &hidden).map(|_| ()))?;
+        sweep_t.once(|| sweep(k, window, opts, &mut Discard, &Silent).map(|_| ()))?;
         render_t.once(|| {
             let out = AtomicOutput::create(&path, "bench")?;
             let mut writer = PngWriter::create(out, k, window, PngOptions::default())?;
-            sweep(k, window, opts, &mut writer, &hidden)?;
+            sweep(k, window, opts, &mut writer, &Silent)?;
             let written = writer.finish()?;
             std::fs::metadata(&written).map(|m| m.len()).map_err(|e| Error::io(&written, e))
         })?;
@@ -391,7 +392,7 @@ pub fn png(
         .read_info()
         .map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
     let mut check = PngCheck { reader, indices: vec![0; size as usize], matches: true };
-    sweep(k, window, opts, &mut check, &hidden)?;
+    sweep(k, window, opts, &mut check, &Silent)?;
     Ok(PngBench {
         ratio: render_run.seconds / sweep_run.seconds,
         median_ratio: render_run.median_seconds / sweep_run.median_seconds,
@@ -404,16 +405,18 @@ pub fn png(
 }
 
 /// Runs the whole benchmark: baseline once, the fast engine at 1 thread and at each count in
-/// `threads` (ascending, 1 first if absent).
+/// `threads` (ascending, 1 first if absent). `engine` gives the kernel and the cancellation
+/// token; its thread count is replaced by each of `threads`.
 pub fn run(
     k: u32,
     size: u32,
-    kernel: KernelChoice,
+    engine: &EngineOptions,
     threads: &[usize],
     repeat: usize,
     png_dir: Option<&std::path::Path>,
     quiet: bool,
 ) -> Result<BenchReport> {
+    let kernel = engine.kernel;
     let cells = u64::from(size) * u64::from(size);
     let say = |m: &str| {
         if !quiet {
@@ -440,7 +443,7 @@ pub fn run(
         counts.iter().map(|&t| (Timing::new("fast engine", t, cells), None)).collect();
     for _ in 0..repeat.max(1) {
         for (timing, report) in &mut timings {
-            let opts = EngineOptions { threads: timing.threads, kernel, ..EngineOptions::default() };
+            let opts = EngineOptions { threads: timing.threads, ..engine.clone() };
             timing.once(|| {
                 let (s, rep) = fast(k, size, &opts)?;
                 *report = Some(rep);
@@ -459,7 +462,7 @@ pub fn run(
     say("verifying: digest of every cell, baseline and fast engine (untimed) ...");
     let base_digest = baseline_digest(k, size);
     let most = *counts.last().expect("a thread count");
-    let opts = EngineOptions { threads: most, kernel, ..EngineOptions::default() };
+    let opts = EngineOptions { threads: most, ..engine.clone() };
     agree &= fast_digest(k, size, &opts)? == base_digest;
     let png = match png_dir {
         Some(dir) => {
@@ -477,7 +480,7 @@ pub fn run(
         k,
         size,
         kernel: kernel.resolve().name(),
-        isa: crate::cpu::reason(),
+        isa: palace::simd::cpu::reason(),
         speedup_1_thread: one / baseline.cells_per_second,
         thread_scaling: most / one,
         baseline,
@@ -595,7 +598,7 @@ mod tests {
 
     #[test]
     fn report_notes_when_more_threads_cost_more_cpu() {
-        let mut r = run(50, 200, KernelChoice::Auto, &[1, 2], 1, None, true).unwrap();
+        let mut r = run(50, 200, &EngineOptions::default(), &[1, 2], 1, None, true).unwrap();
         assert!(r.outputs_agree);
         r.fast[0].cpu_seconds = 0.10;
         r.fast[1].cpu_seconds = 0.11;

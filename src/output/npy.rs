@@ -2,16 +2,15 @@
 //! format version 1.0 — what `numpy.load` reads unchanged. Rows are streamed, so memory stays
 //! bounded by the width. A small reader is included for round-trip checks.
 
+use crate::engine::sink::{Row, RowSink};
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::output::AtomicOutput;
-use crate::sink::{Row, RowSink};
-use clap::ValueEnum;
+use crate::model::geometry::Window;
+use crate::output::atomic::AtomicOutput;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Which numbers to export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Values {
     /// CA values v = N - k (negative exactly at palaces).
     #[default]

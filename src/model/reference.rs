@@ -10,7 +10,7 @@
 //!
 //! Both sweep row by row and keep only O(width) state.
 
-use crate::rule::{initial, rule};
+use crate::model::rule::{initial, rule};
 
 /// The three-counter dynamic programme of the paper's §1, one row at a time.
 ///

@@ -42,7 +42,7 @@ pub fn index(v: i8) -> u8 {
 }
 
 /// How cells are coloured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Scheme {
     /// The hood dark brown, every other cell by its value v (the pictures of Fig. 3 to 8).
     #[default]

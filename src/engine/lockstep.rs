@@ -3,11 +3,11 @@
 //! its own worker pool and hands its rows through a small bounded channel; the caller sees
 //! the i-th row of every sweep together. Memory stays bounded by the widths.
 
+use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, SweepReport, sweep};
+use crate::engine::{Progress, Silent};
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::sink::{Row, RowSink};
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// One sweep of a lockstep group: game `k` over `window`. All windows must have the same size.
@@ -46,7 +46,7 @@ impl RowSink for Forward {
 pub fn lockstep(
     lanes: &[Lane],
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
     mut f: impl FnMut(&[Row<'_>]) -> Result<()>,
 ) -> Result<Vec<SweepReport>> {
     assert!(!lanes.is_empty());
@@ -67,7 +67,7 @@ pub fn lockstep(
             let lane = *lane;
             handles.push(scope.spawn(move || {
                 let mut fwd = Forward { tx, recycle: recycle_rx };
-                sweep(lane.k, lane.window, sub, &mut fwd, &ProgressBar::hidden())
+                sweep(lane.k, lane.window, sub, &mut fwd, &Silent)
             }));
             rxs.push(rx);
             back.push(recycle_tx);
@@ -120,7 +120,7 @@ pub fn lockstep(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::direct_values;
+    use crate::model::reference::direct_values;
 
     #[test]
     fn lockstep_rows_line_up() {
@@ -130,7 +130,7 @@ mod tests {
         let vb = direct_values(20, 64, 46);
         let mut seen = 0;
         let opts = EngineOptions { threads: 2, ..Default::default() };
-        lockstep(&[a, b], &opts, &ProgressBar::hidden(), |rows| {
+        lockstep(&[a, b], &opts, &Silent, |rows| {
             let (ra, rb) = (&rows[0], &rows[1]);
             assert_eq!(ra.y + 1, rb.y);
             for i in 0..ra.cells.len() {

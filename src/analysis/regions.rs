@@ -19,18 +19,17 @@
 //! The tests other than the closed form and the quiet prefix are decided on blocks of
 //! [`BLOCK`] x [`BLOCK`] cells, all of whose cells (outside hood and outer space) must pass:
 //! single cells of chaotic regions agree by chance, whole blocks practically never do. The
-//! labels are computed in one lockstep sweep of the four games ([`crate::multi`]) from row 0
+//! labels are computed in one lockstep sweep of the four games ([`crate::engine::lockstep`]) from row 0
 //! and column 0, in memory that grows with the width.
 
 use crate::engine::EngineOptions;
+use crate::engine::Progress;
+use crate::engine::lockstep::{Lane, lockstep};
+use crate::engine::sink::Row;
 use crate::error::Result;
-use crate::geometry::Window;
-use crate::multi::{Lane, lockstep};
-use crate::render::PngStream;
-use crate::rule::hood_len;
-use crate::sink::Row;
-use clap::ValueEnum;
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
+use crate::model::rule::hood_len;
+use crate::output::png::PngStream;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -39,7 +38,7 @@ use std::collections::BTreeMap;
 pub const BLOCK: usize = 8;
 
 /// A region of the picture (paper §3.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Region {
     /// The hood (closed form).
@@ -528,7 +527,7 @@ pub fn label<E>(
     k: u32,
     window: Window,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
     extra_lanes: &[Lane],
     mut extra: impl FnMut(&[Row<'_>]) -> E,
     mut f: impl FnMut(&LabelledRow<E>) -> Result<()>,
@@ -593,14 +592,14 @@ pub fn run(
     k: u32,
     window: Window,
     scale: u32,
-    out: Option<crate::output::AtomicOutput>,
+    out: Option<crate::output::atomic::AtomicOutput>,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
     let mut acc = RegionAcc::new(k, window);
     let mut png = match out {
         Some(o) => {
-            let (w, h) = crate::render::picture_size(window, scale);
+            let (w, h) = crate::output::png::picture_size(window, scale);
             let text = vec![(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),

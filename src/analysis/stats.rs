@@ -2,12 +2,13 @@
 //! of `v` outside the hood, and the extreme values with the first cell (in row-major order)
 //! where each occurs, for the whole window split into the hood and the rest.
 
+use crate::engine::Progress;
+use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
 use crate::error::Result;
-use crate::geometry::Window;
-use crate::histogram;
-use crate::rule::{hood_len, hood_value};
-use crate::sink::{Row, RowSink};
+use crate::model::geometry::Window;
+use crate::model::rule::{hood_len, hood_value};
+use crate::simd::histogram;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Mutex;
@@ -310,7 +311,7 @@ pub fn stats(
     k: u32,
     window: Window,
     opts: &EngineOptions,
-    progress: &indicatif::ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(Stats, SweepReport)> {
     let visitor = StatsVisitor::new(k, opts.resolved_threads());
     let report = sweep_tiles(k, window, opts, &visitor, progress)?;
@@ -358,7 +359,7 @@ impl fmt::Display for Stats {
 mod tests {
     use super::*;
     use crate::engine::{EngineOptions, sweep};
-    use crate::reference::direct_values;
+    use crate::model::reference::direct_values;
 
     #[test]
     fn stats_match_a_direct_count() {
@@ -377,7 +378,7 @@ mod tests {
                     let v = i64::from(vals[y as usize * w + x as usize]);
                     cells += 1;
                     pal += u64::from(v < 0);
-                    if crate::rule::in_hood(k, u64::from(x), u64::from(y)) {
+                    if crate::model::rule::in_hood(k, u64::from(x), u64::from(y)) {
                         hood += 1;
                     } else {
                         *hist.entry(v).or_insert(0u64) += 1;
@@ -391,7 +392,7 @@ mod tests {
                 }
             }
             let mut s = StatsSink::new(k, win);
-            sweep(k, win, &EngineOptions::default(), &mut s, &indicatif::ProgressBar::hidden()).unwrap();
+            sweep(k, win, &EngineOptions::default(), &mut s, &crate::engine::Silent).unwrap();
             let by_rows = s.finish();
             for (threads, tw, bh) in [(1, 7, 5), (2, 16, 9), (3, 64, 128)] {
                 let o = EngineOptions {
@@ -400,7 +401,7 @@ mod tests {
                     band_height: Some(bh),
                     ..Default::default()
                 };
-                let (by_tiles, _) = stats(k, win, &o, &indicatif::ProgressBar::hidden()).unwrap();
+                let (by_tiles, _) = stats(k, win, &o, &crate::engine::Silent).unwrap();
                 assert_eq!(by_tiles, by_rows, "k={k} tiles {tw}x{bh}, {threads} threads");
             }
             let st = by_rows;

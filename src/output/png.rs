@@ -3,7 +3,7 @@
 //! [`PngStream`] writes an 8-bit indexed PNG on its own thread, fed through a bounded channel,
 //! so encoding overlaps the sweep and memory is bounded by the width. [`Downscale`] turns
 //! index rows into `S x S` block rows. [`PngWriter`] is the [`RowSink`] that maps cells to the
-//! paper's palette ([`crate::palette`]) and feeds the two.
+//! paper's palette ([`crate::output::palette`]) and feeds the two.
 //!
 //! Aggregation under `--scale S`: by default each pixel shows the **lowest** palette index in
 //! its block ([`Aggregate::Min`]). Palette indices are ordered hood < deepest palace < ... <
@@ -13,19 +13,18 @@
 //! background. `--aggregate max` shows the highest index instead (hot spots such as the
 //! armpits).
 
+use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::output::AtomicOutput;
-use crate::palette;
-use crate::sink::{Row, RowParts, RowSink};
-use clap::ValueEnum;
+use crate::model::geometry::Window;
+use crate::output::atomic::AtomicOutput;
+use crate::output::palette;
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 /// How `--scale S` combines an `S x S` block into one pixel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Aggregate {
     /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
     /// Thin palace threads stay visible.
@@ -47,9 +46,9 @@ pub const PARALLEL_PIXELS: u64 = 1 << 24;
 /// Small pictures go through the `png` crate (adaptive filters, best compression). Large ones,
 /// whose encoding would otherwise take far longer than the sweep, are written with 4 bits per
 /// pixel (at most 16 colours) and cut into batches of rows that several threads deflate
-/// independently ([`crate::deflate`]), each ending with a sync flush so the pieces join into
+/// independently ([`crate::output::deflate`]), each ending with a sync flush so the pieces join into
 /// one zlib stream; a writer puts them into IDAT chunks in order and combines their Adler-32
-/// checksums (see [`crate::pngpar`]). Rows arrive either as palette indices
+/// checksums (see [`crate::output::pngpar`]). Rows arrive either as palette indices
 /// ([`PngStream::push_row`]) or, on the 4-bit path, as the engine's cells in pieces, mapped and
 /// packed in one pass ([`PngStream::push_parts`]).
 pub struct PngStream {
@@ -97,7 +96,7 @@ impl PngStream {
             .name("palace-png".into())
             .spawn(move || {
                 if parallel {
-                    crate::pngpar::encode(out, width, height, depth, &plte, &text, rx, recycle_tx)
+                    crate::output::pngpar::encode(out, width, height, depth, &plte, &text, rx, recycle_tx)
                 } else {
                     encode(out, width, height, plte, text, rx, recycle_tx)
                 }
@@ -634,8 +633,8 @@ mod tests {
     /// crate from assembled rows: the same pixels, and those of the paper's colouring.
     #[test]
     fn pictures_from_pieces_match() {
+        use crate::engine::sink::Collect;
         use crate::engine::{EngineOptions, sweep};
-        use crate::sink::Collect;
         let dir = tempfile::tempdir().unwrap();
         for (k, win, tile_width, threads) in [
             (37u32, Window::new(13, 5, 700, 611), 33u32, 2usize),
@@ -649,13 +648,13 @@ mod tests {
                 ..EngineOptions::default()
             };
             let mut c = Collect::default();
-            sweep(k, win, &opts, &mut c, &indicatif::ProgressBar::hidden()).unwrap();
+            sweep(k, win, &opts, &mut c, &crate::engine::Silent).unwrap();
             // The paper's colouring from the exact values: the hood, else by v.
             let want: Vec<u8> = (win.y0..win.y1)
                 .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
                 .zip(&c.values)
                 .map(|((x, y), &v)| {
-                    if crate::rule::in_hood(k, u64::from(x), u64::from(y)) {
+                    if crate::model::rule::in_hood(k, u64::from(x), u64::from(y)) {
                         palette::HOOD
                     } else {
                         palette::index(v.clamp(-128, 127) as i8)
@@ -667,8 +666,8 @@ mod tests {
                 let path = dir.path().join(format!("k{k}-{parallel}.png"));
                 let out = AtomicOutput::create(&path, "-o").unwrap();
                 let mut w = PngWriter::create_with(out, k, win, PngOptions::default(), parallel).unwrap();
-                assert_eq!(crate::sink::RowSink::takes_parts(&w), parallel);
-                sweep(k, win, &opts, &mut w, &indicatif::ProgressBar::hidden()).unwrap();
+                assert_eq!(crate::engine::sink::RowSink::takes_parts(&w), parallel);
+                sweep(k, win, &opts, &mut w, &crate::engine::Silent).unwrap();
                 w.finish().unwrap();
                 pictures.push(decode(&path).3);
             }

@@ -3,7 +3,7 @@
 //! reports the same clear messages.
 
 use crate::error::{Error, Result};
-use crate::rule::MAX_K;
+use crate::model::rule::MAX_K;
 use std::fmt;
 use std::str::FromStr;
 

@@ -4,21 +4,21 @@
 //!
 //! For one `k` of each class the command draws the window around the nose side by side, and
 //! measures the fabric of each: its cells are those that game `k + 3` reproduces shifted by
-//! (1, 1) with palace numbers raised by 3 ([`crate::regions`], decided on 8 x 8 blocks), so by
+//! (1, 1) with palace numbers raised by 3 ([`crate::analysis::regions`], decided on 8 x 8 blocks), so by
 //! construction they agree with `k + 3`. The prefix claim is then tested independently: over
 //! that fabric, do games `k + 6` (shift (2, 2), +6) and `k + 30` (shift (10, 10), +30) agree as
 //! well? If the fabric is a prefix of one infinite fabric, all do.
 
+use crate::analysis::regions::{self, Region};
 use crate::engine::EngineOptions;
+use crate::engine::Progress;
+use crate::engine::lockstep::Lane;
+use crate::engine::sink::Row;
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::multi::Lane;
-use crate::output::AtomicOutput;
-use crate::palette;
-use crate::regions::{self, Region};
-use crate::render::PngStream;
-use crate::sink::Row;
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
+use crate::output::atomic::AtomicOutput;
+use crate::output::palette;
+use crate::output::png::PngStream;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -63,7 +63,7 @@ pub fn run(
     size: u32,
     out: Option<AtomicOutput>,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(FabricReport, Option<PathBuf>)> {
     if size == 0 || size > 8192 {
         return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));

@@ -1,21 +1,21 @@
 //! `palace compare`: the paper's Fig. 4. Cell `(x, y)` of game `A` *matches* when
 //! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept in lockstep, with the region
-//! labels of game `A` ([`crate::regions`]) so that matches are reported per region.
+//! labels of game `A` ([`crate::analysis::regions`]) so that matches are reported per region.
 //!
 //! The paper's cases: k = 497 against 500 with shift (1, 1) and offset 3 (hood, épaulettes and
 //! fabric match), and k = 499 against 500 with shift (1, 0) and offset 1 (épaulette, arm and
 //! half the hood match).
 
+use crate::analysis::regions::{self, ALL, Region};
 use crate::engine::EngineOptions;
+use crate::engine::Progress;
+use crate::engine::lockstep::Lane;
+use crate::engine::sink::Row;
 use crate::error::Result;
-use crate::geometry::Window;
-use crate::multi::Lane;
-use crate::output::AtomicOutput;
-use crate::palette;
-use crate::regions::{self, ALL, Region};
-use crate::render::{PngStream, picture_size};
-use crate::sink::Row;
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
+use crate::output::atomic::AtomicOutput;
+use crate::output::palette;
+use crate::output::png::{PngStream, picture_size};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -77,7 +77,7 @@ pub fn run(
     scale: u32,
     out: Option<AtomicOutput>,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(CompareReport, Option<PathBuf>)> {
     let (dx, dy) = c.shift;
     let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };

@@ -2,28 +2,32 @@
 //! the sweep, finish the output, report. The binary calls [`run`] and turns its result into
 //! an exit code.
 
-use crate::bench;
-use crate::check;
-use crate::cli::{Config, RunConfig};
-use crate::compare;
-use crate::engine::{SweepReport, sweep};
-use crate::error::Result;
-use crate::fabric;
-use crate::npy::NpyWriter;
-use crate::output::AtomicOutput;
-use crate::progress;
-use crate::regions;
-use crate::render::{PngWriter, picture_size};
-use crate::skin;
-use crate::stats;
+use crate::app::bench;
+use crate::app::cli::{Config, RunConfig};
+use crate::app::progress;
+use palace::analysis::check;
+use palace::analysis::compare;
+use palace::analysis::fabric;
+use palace::analysis::regions;
+use palace::analysis::skin;
+use palace::analysis::stats;
+use palace::engine::{Cancel, EngineOptions, SweepReport, sweep};
+use palace::error::Result;
+use palace::output::atomic::AtomicOutput;
+use palace::output::npy::NpyWriter;
+use palace::output::png::{PngWriter, picture_size};
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
 /// found a mismatch).
 pub type ExitCode = i32;
 
-/// Runs a validated request.
-pub fn run(config: Config) -> Result<ExitCode> {
-    crate::cpu::check_env()?;
+/// Runs a validated request; cancelling `cancel` stops it with
+/// [`Error::Interrupted`](palace::error::Error::Interrupted).
+pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
+    palace::simd::cpu::check_env()?;
+    if let Some(run) = config.run_mut() {
+        run.engine.cancel = cancel.clone();
+    }
     match config {
         Config::Render { board, window, png, output, run } => {
             let out = AtomicOutput::create(&output, "--output")?;
@@ -67,7 +71,7 @@ pub fn run(config: Config) -> Result<ExitCode> {
             }
             Ok(0)
         }
-        Config::Compare { board: _, window, comparison, output, scale, json, run } => {
+        Config::Compare { window, comparison, output, scale, json, run } => {
             let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
             let pb = progress::bar(run.quiet, "compare", "rows");
             let (report, path) = compare::run(comparison, window, scale, out, &run.engine, &pb)?;
@@ -104,7 +108,7 @@ pub fn run(config: Config) -> Result<ExitCode> {
             if let Some(mut o) = csv_out {
                 let path = o.path().to_path_buf();
                 std::io::Write::write_all(o.file(), skin::csv(&cols).as_bytes())
-                    .map_err(|e| crate::error::Error::io(&path, e))?;
+                    .map_err(|e| palace::error::Error::io(&path, e))?;
                 o.commit()?;
             }
             if let Some(o) = plot_out {
@@ -114,7 +118,10 @@ pub fn run(config: Config) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Bench { k, size, threads, kernel, repeat, png_dir, json, quiet } => {
-            let report = bench::run(k, size, kernel, &threads, repeat, png_dir.as_deref(), quiet)?;
+            let report = {
+                let engine = EngineOptions { kernel, cancel: cancel.clone(), ..EngineOptions::default() };
+                bench::run(k, size, &engine, &threads, repeat, png_dir.as_deref(), quiet)?
+            };
             print_report(json, &report)?;
             Ok(0)
         }
@@ -156,7 +163,7 @@ fn out_text(text: &str) -> Result<()> {
         .and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
     match r.and_then(|()| o.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(crate::error::Error::io("standard output", e))
+            Err(palace::error::Error::io("standard output", e))
         }
         _ => Ok(()),
     }

@@ -18,11 +18,11 @@
 //! advances about 2.6 columns per row; the sink fails loudly if it ever outruns the columns
 //! asked for). Memory grows with `X` alone.
 
+use crate::engine::Progress;
+use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, SweepReport, sweep};
 use crate::error::{Error, Result};
-use crate::geometry::Window;
-use crate::sink::{Row, RowSink};
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -266,7 +266,7 @@ pub fn follow(
     k: u32,
     to: u64,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(SkinReport, Vec<Column>)> {
     if to <= u64::from(k) || to > u64::from(u32::MAX) {
         return Err(Error::Usage(format!(
@@ -409,12 +409,12 @@ fn analyse(k: u32, to: u64, s: &SkinSink, seconds: f64, engine: Option<SweepRepo
 
 /// The font of the plots (DejaVu Sans Mono, Bitstream Vera licence, see
 /// `src/assets/DejaVu-LICENSE`), embedded so plotting needs no system fonts.
-static FONT: &[u8] = include_bytes!("assets/DejaVuSansMono.ttf");
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
 
 /// Plots the vertical thickness of the skin against the column counted from the shoulder, on
 /// a log axis, with the Fibonacci thicknesses `f(2n)` of the levels and where each level
 /// begins; writes an RGB PNG to `out`.
-pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::AtomicOutput) -> Result<()> {
+pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::atomic::AtomicOutput) -> Result<()> {
     use plotters::prelude::*;
     let (w, h) = (1400u32, 800u32);
     let mut rgb = vec![0u8; (w * h * 3) as usize];

@@ -1,5 +1,5 @@
 //! The cross-check behind `palace check`: the engine's palaces against the exact game solver
-//! ([`crate::solver`]) on every small board, and against the Wythoff pairs for k = 1.
+//! ([`crate::model::solver`]) on every small board, and against the Wythoff pairs for k = 1.
 //!
 //! For each `k` the solver plays the game once on the largest board; the engine then sweeps
 //! every board `w x h` with `1 <= w, h <= max_size` on its own (a fresh sweep per board, so
@@ -7,13 +7,13 @@
 //! solver's verdict. The game on a smaller board is the same game restricted, since moves only
 //! go west, north or north-west.
 
+use crate::engine::sink::Collect;
 use crate::engine::{EngineOptions, sweep};
+use crate::engine::{Progress, Silent};
 use crate::error::Result;
-use crate::geometry::Window;
-use crate::sink::Collect;
-use crate::solver::solve_many;
-use crate::wythoff;
-use indicatif::ProgressBar;
+use crate::model::geometry::Window;
+use crate::model::solver::solve_many;
+use crate::model::wythoff;
 use serde::Serialize;
 
 /// The first disagreement found.
@@ -61,7 +61,7 @@ pub fn run(
     max_size: u32,
     wythoff_size: u32,
     opts: &EngineOptions,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<CheckReport> {
     let n = max_size as usize;
     let solved = solve_many(max_k, n);
@@ -79,7 +79,7 @@ pub fn run(
         for h in 1..=max_size {
             for w in 1..=max_size {
                 let mut c = Collect::default();
-                sweep(*k, Window::new(0, 0, w, h), opts, &mut c, &ProgressBar::hidden())?;
+                sweep(*k, Window::new(0, 0, w, h), opts, &mut c, &Silent)?;
                 for y in 0..h {
                     for x in 0..w {
                         let v = c.values[(y * w + x) as usize];
@@ -105,7 +105,7 @@ pub fn run(
     // k = 1 is Wythoff Nim: palaces are exactly the Wythoff pairs and their mirrors.
     let s = wythoff_size;
     let mut c = Collect::default();
-    sweep(1, Window::new(0, 0, s, s), opts, &mut c, &ProgressBar::hidden())?;
+    sweep(1, Window::new(0, 0, s, s), opts, &mut c, &Silent)?;
     for y in 0..s {
         for x in 0..s {
             let v = c.values[(y as usize) * s as usize + x as usize];

@@ -5,7 +5,7 @@
 //! fields, two values per `vpshufb` table lookup (AVX-512: 64 cells per step; AVX2: 32), flag
 //! groups holding a value outside that range and count those one by one, and get the zeros as
 //! the remainder. The CPU's widest unit is chosen at run time (within `PALACE_ISA`'s cap, see
-//! [`crate::cpu`]); the scalar path is the reference they are tested against.
+//! [`crate::simd::cpu`]); the scalar path is the reference they are tested against.
 
 /// Cells to count: `cells[lo..hi]`. The rest of `cells` may be read but is not counted, so a
 /// vector path can load whole vectors around a short run and mask off the lanes outside it
@@ -41,13 +41,13 @@ pub fn count<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) 
 pub fn count_runs<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 256]) {
     #[cfg(target_arch = "x86_64")]
     {
-        let level = crate::cpu::level();
-        if level >= crate::cpu::Isa::Avx512 && is_x86_feature_detected!("avx512bw") {
+        let level = crate::simd::cpu::level();
+        if level >= crate::simd::cpu::Isa::Avx512 && is_x86_feature_detected!("avx512bw") {
             // SAFETY: the feature is present. Its masked loads need no padding.
             unsafe { x86::count_avx512(runs.map(|r| r.counted()), counts) };
             return;
         }
-        if level >= crate::cpu::Isa::Avx2 && is_x86_feature_detected!("avx2") {
+        if level >= crate::simd::cpu::Isa::Avx2 && is_x86_feature_detected!("avx2") {
             // SAFETY: the feature is present.
             unsafe { x86::count_avx2(runs, counts) };
             return;
@@ -170,7 +170,7 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     fn lanes_between(a: usize, z: usize) -> __m256i {
         assert!(a <= z && z <= 32);
-        let le = crate::kernel::avx2::lanes_le;
+        let le = crate::simd::masks::lanes_le;
         _mm256_andnot_si256(le(a as isize - 1), le(z as isize - 1))
     }
 

@@ -19,7 +19,7 @@
 //! The output is ordinary deflate: the tests inflate it with an independent decoder (zlib-rs
 //! through `flate2`) and compare every byte.
 
-/// Shortest run (distance-1 match) taken, in bytes. A power of two (see [`runs_of`]).
+/// Shortest run (distance-1 match) taken, in bytes. A power of two (see `runs_of`).
 ///
 /// Short matches cost more time than they save bits: every token is a few unpredictable
 /// branches in the parse and in the output. On the k = 9999 picture (30000 x 30000, 4-bit),
@@ -411,7 +411,7 @@ impl Default for PieceEncoder {
 fn avx2_detected() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        crate::cpu::level() >= crate::cpu::Isa::Avx2
+        crate::simd::cpu::level() >= crate::simd::cpu::Isa::Avx2
             && std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("bmi2")
     }

@@ -3,13 +3,84 @@
 //! Every check of the user's input happens here, while the parsed arguments are turned into a
 //! [`Config`]; the library below trusts its inputs. Messages name the flag and the fix.
 
-use crate::engine::EngineOptions;
-use crate::error::{Error, Result};
-use crate::geometry::{Board, Window};
-use crate::kernel::KernelChoice;
-use crate::npy::Values;
-use crate::render::{Aggregate, PngOptions};
 use clap::{Args, Parser, Subcommand};
+use palace::engine::EngineOptions;
+use palace::error::{Error, Result};
+use palace::kernel::KernelChoice;
+use palace::model::geometry::{Board, Window};
+use palace::output::npy::Values;
+use palace::output::palette::Scheme;
+use palace::output::png::{Aggregate, PngOptions};
+
+/// Declares the command line's copy of a library enum: the same variants, whose doc comments
+/// are their help text, and the conversion into the library's type. The library's enums then
+/// need no clap derive.
+macro_rules! cli_enum {
+    ($(#[$m:meta])* $name:ident => $lib:ident { $($(#[$vm:meta])* $v:ident),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+        pub enum $name {
+            $($(#[$vm])* $v),+
+        }
+
+        impl From<$name> for $lib {
+            fn from(a: $name) -> $lib {
+                match a {
+                    $($name::$v => $lib::$v),+
+                }
+            }
+        }
+    };
+}
+
+cli_enum! {
+    /// `--kernel`: which tile kernel the engine uses outside the hood.
+    KernelArg => KernelChoice {
+        /// The fastest kernel for this CPU: AVX-512, else AVX2, else portable; AVX2 on AMD Zen 4,
+        /// where it measured faster; never above the `PALACE_ISA` environment variable's cap.
+        Auto,
+        /// The exact 64-bit scalar kernel everywhere (slow; the reference).
+        Wide,
+        /// 8-bit lanes in plain Rust, for any CPU.
+        Portable,
+        /// 8-bit lanes with AVX2 (32 rows at once).
+        Avx2,
+        /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
+        Avx512,
+    }
+}
+
+cli_enum! {
+    /// `--aggregate`: how `--scale S` combines an `S x S` block into one pixel.
+    AggregateArg => Aggregate {
+        /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
+        /// Thin palace threads stay visible.
+        Min,
+        /// The highest palette index in the block: shows the hottest (highest palace number) cell.
+        Max,
+    }
+}
+
+cli_enum! {
+    /// `--palette`: how cells are coloured.
+    SchemeArg => Scheme {
+        /// The hood dark brown, every other cell by its value v (the pictures of Fig. 3 to 8).
+        Paper,
+        /// Every cell by its value, hood included: v <= -5 dark brown, then the olives, yellow,
+        /// black, blue, indigo, violet — the colours of the paper's Fig. 1 (k = 5).
+        Values,
+    }
+}
+
+cli_enum! {
+    /// `--values`: which numbers `dump` writes.
+    ValuesArg => Values {
+        /// CA values v = N - k (negative exactly at palaces).
+        Ca,
+        /// Palace numbers N: how many palaces the queen sees west, north and north-west.
+        Palace,
+    }
+}
 use std::path::PathBuf;
 
 /// Computes, draws and measures the blocking-queen cellular automaton.
@@ -203,8 +274,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "T", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
     /// The fast engine's kernel.
-    #[arg(long, value_enum, default_value_t = KernelChoice::Auto)]
-    pub kernel: KernelChoice,
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+    pub kernel: KernelArg,
     /// Time every run this many times and report the fastest (and the median).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub repeat: usize,
@@ -250,8 +321,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "T", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
     /// The tile kernel outside the hood.
-    #[arg(long, value_enum, default_value_t = KernelChoice::Auto)]
-    pub kernel: KernelChoice,
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+    pub kernel: KernelArg,
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -273,14 +344,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
     /// How a block is combined under --scale: `min` keeps one-cell palace threads visible.
-    #[arg(long, value_enum, default_value_t = Aggregate::Min)]
-    pub aggregate: Aggregate,
+    #[arg(long, value_enum, default_value_t = AggregateArg::Min)]
+    pub aggregate: AggregateArg,
     /// Draw each cell as Z x Z pixels (for small boards such as the paper's Fig. 1).
     #[arg(long, value_name = "Z", default_value_t = 1, conflicts_with = "scale")]
     pub zoom: u32,
     /// Colour scheme.
-    #[arg(long, value_enum, default_value_t = crate::palette::Scheme::Paper)]
-    pub palette: crate::palette::Scheme,
+    #[arg(long, value_enum, default_value_t = SchemeArg::Paper)]
+    pub palette: SchemeArg,
     /// The PNG file to write.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: PathBuf,
@@ -296,8 +367,8 @@ pub struct DumpArgs {
     #[allow(missing_docs)]
     pub board: BoardArgs,
     /// Which numbers to write.
-    #[arg(long, value_enum, default_value_t = Values::Ca)]
-    pub values: Values,
+    #[arg(long, value_enum, default_value_t = ValuesArg::Ca)]
+    pub values: ValuesArg,
     /// The .npy file to write.
     #[arg(long, short, value_name = "FILE.npy")]
     pub output: PathBuf,
@@ -382,12 +453,10 @@ pub enum Config {
     },
     /// Compare two games.
     Compare {
-        /// Game, board and window of the first game.
-        board: Board,
-        /// Window.
+        /// Window of the first game.
         window: Window,
         /// What to compare.
-        comparison: crate::compare::Comparison,
+        comparison: palace::analysis::compare::Comparison,
         /// Picture.
         output: Option<PathBuf>,
         /// Picture scale.
@@ -474,6 +543,24 @@ pub enum Config {
     },
 }
 
+impl Config {
+    /// The engine settings of every command that runs the engine; `None` for `bench`, which
+    /// builds its own.
+    pub fn run_mut(&mut self) -> Option<&mut RunConfig> {
+        match self {
+            Config::Render { run, .. }
+            | Config::Dump { run, .. }
+            | Config::Stats { run, .. }
+            | Config::Compare { run, .. }
+            | Config::Regions { run, .. }
+            | Config::Fabric { run, .. }
+            | Config::Skin { run, .. }
+            | Config::Check { run, .. } => Some(run),
+            Config::Bench { .. } => None,
+        }
+    }
+}
+
 /// Engine and reporting settings shared by all commands.
 #[derive(Debug, Clone)]
 pub struct RunConfig {
@@ -488,10 +575,11 @@ impl RunArgs {
         if self.threads > 1024 {
             return Err(Error::Usage(format!("--threads {} is more than 1024; use fewer", self.threads)));
         }
-        if !self.kernel.available() {
+        let kernel = KernelChoice::from(self.kernel);
+        if !kernel.available() {
             return Err(Error::Usage(format!(
                 "--kernel {}: this CPU does not support it; use --kernel auto",
-                self.kernel.name()
+                kernel.name()
             )));
         }
         for (flag, v) in [("--tile-width", self.tile_width), ("--band-height", self.band_height)] {
@@ -502,7 +590,7 @@ impl RunArgs {
         Ok(RunConfig {
             engine: EngineOptions {
                 threads: self.threads,
-                kernel: self.kernel,
+                kernel,
                 tile_width: self.tile_width,
                 band_height: self.band_height,
                 ..EngineOptions::default()
@@ -573,9 +661,9 @@ impl Cli {
                     window,
                     png: PngOptions {
                         scale: a.scale,
-                        aggregate: a.aggregate,
+                        aggregate: a.aggregate.into(),
                         zoom: a.zoom,
-                        scheme: a.palette,
+                        scheme: a.palette.into(),
                     },
                     output: a.output,
                     run: a.run.resolve()?,
@@ -590,7 +678,13 @@ impl Cli {
                         (cells * 4) >> 30
                     )));
                 }
-                Config::Dump { board, window, values: a.values, output: a.output, run: a.run.resolve()? }
+                Config::Dump {
+                    board,
+                    window,
+                    values: a.values.into(),
+                    output: a.output,
+                    run: a.run.resolve()?,
+                }
             }
             Command::Stats(a) => {
                 let (board, window) = a.board.resolve()?;
@@ -602,14 +696,13 @@ impl Cli {
                     Error::Usage(format!(
                         "--k2 {} is not a game: use 1 <= k2 <= {}",
                         a.k2,
-                        crate::rule::MAX_K
+                        palace::model::rule::MAX_K
                     ))
                 })?;
                 check_scale(a.scale)?;
                 Config::Compare {
-                    board,
                     window,
-                    comparison: crate::compare::Comparison {
+                    comparison: palace::analysis::compare::Comparison {
                         a: board.k,
                         b: a.k2,
                         shift: (a.shift.0, a.shift.1),
@@ -624,7 +717,7 @@ impl Cli {
             Command::Regions(a) => {
                 let (board, window) = a.board.resolve()?;
                 check_scale(a.scale)?;
-                if board.k > crate::rule::MAX_K - 3 {
+                if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
                         "--k {}: regions also plays k + 3; use a smaller k",
                         board.k
@@ -693,7 +786,7 @@ impl Cli {
                     k: a.k,
                     size: a.size,
                     threads: vec![1, most],
-                    kernel: a.kernel,
+                    kernel: a.kernel.into(),
                     repeat: a.repeat,
                     png_dir: (!a.no_png).then(|| a.png_dir.clone().unwrap_or_else(std::env::temp_dir)),
                     json: a.json,

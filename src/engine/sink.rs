@@ -8,7 +8,7 @@
 //! into the same sweep.
 
 use crate::error::Result;
-use crate::rule::{hood_len, hood_value};
+use crate::model::rule::{hood_len, hood_value};
 
 /// One finished row of the window.
 #[derive(Debug, Clone, Copy)]

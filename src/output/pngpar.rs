@@ -1,7 +1,7 @@
-//! The parallel PNG encoder behind [`crate::render::PngStream`] for large pictures.
+//! The parallel PNG encoder behind [`crate::output::png::PngStream`] for large pictures.
 //!
 //! A PNG's image data is one zlib stream. Batches of scanlines (each with its filter byte) are
-//! deflated independently by several threads with [`crate::deflate`], an encoder made for these
+//! deflated independently by several threads with [`crate::output::deflate`], an encoder made for these
 //! pictures (runs, matches with the row above, two literals per table lookup: on the k = 9999
 //! picture it runs at 1.7 GB/s on one core, five times zlib-rs level 1, and its output is 30 %
 //! smaller); each piece ends with a sync flush — an empty stored block that leaves it
@@ -9,9 +9,9 @@
 //! empty final block. The writer puts the pieces in IDAT chunks in order and combines their
 //! Adler-32 checksums (zlib's `adler32_combine`).
 
-use crate::deflate::PieceEncoder;
 use crate::error::{Error, Result};
-use crate::output::AtomicOutput;
+use crate::output::atomic::AtomicOutput;
+use crate::output::deflate::PieceEncoder;
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

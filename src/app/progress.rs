@@ -1,0 +1,50 @@
+//! The one progress-bar factory: a bar on stderr for long runs, hidden when stderr is not a
+//! terminal or `--quiet` was given, so pipes and tests stay clean (the pattern of hyperfine's
+//! `output/progress_bar.rs`). The bar reaches the library through its
+//! [`Progress`](palace::engine::Progress) trait.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use palace::engine::Progress;
+use std::io::IsTerminal;
+
+/// A terminal progress bar, or a hidden one.
+pub struct Bar(ProgressBar);
+
+impl Bar {
+    /// Removes the bar from the terminal.
+    pub fn finish_and_clear(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn set_length(&self, len: u64) {
+        self.0.set_length(len);
+    }
+
+    fn set_position(&self, pos: u64) {
+        self.0.set_position(pos);
+    }
+
+    fn inc(&self, delta: u64) {
+        self.0.inc(delta);
+    }
+}
+
+/// A progress bar counting `unit` (e.g. "rows"), or a hidden one.
+pub fn bar(quiet: bool, message: &str, unit: &str) -> Bar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return Bar(ProgressBar::hidden());
+    }
+    let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let template = format!(
+        "{{msg}} [{{elapsed_precise}}] [{{wide_bar}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+    );
+    pb.set_style(
+        ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    pb.set_message(message.to_string());
+    Bar(pb)
+}

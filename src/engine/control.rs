@@ -1,0 +1,77 @@
+//! How a caller watches and stops a sweep: a [`Progress`] trait the engine reports rows to,
+//! and a [`Cancel`] token it polls between bands.
+//!
+//! Both belong to one run, not to the process: a library user can run two sweeps at once,
+//! show progress for one and cancel the other. The `palace` binary implements [`Progress`]
+//! with a terminal progress bar and sets its runs' [`Cancel`] tokens from signal handlers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Receives a long computation's progress: a length, then positions or increments in the
+/// same unit (rows, columns, boards). Every method does nothing by default, so an
+/// implementation overrides only what it shows. Called from worker threads.
+pub trait Progress: Sync {
+    /// The total the positions count towards.
+    fn set_length(&self, _len: u64) {}
+    /// The work done so far.
+    fn set_position(&self, _pos: u64) {}
+    /// `delta` more units done.
+    fn inc(&self, _delta: u64) {}
+}
+
+/// A [`Progress`] that shows nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {}
+
+/// A cancellation token. Clones share one flag: cancelling any clone cancels the run that
+/// holds another. A fresh token (or `Default`) is not cancelled.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A new token, not cancelled.
+    pub fn new() -> Self {
+        Cancel::default()
+    }
+
+    /// Asks every run holding this token (or a clone) to stop. Safe to call from a signal
+    /// handler's thread.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the run should stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Two tokens are equal when they share one flag.
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_one_flag_and_fresh_tokens_are_independent() {
+        let a = Cancel::new();
+        let b = a.clone();
+        let other = Cancel::new();
+        assert!(!a.is_cancelled() && !b.is_cancelled());
+        b.cancel();
+        assert!(a.is_cancelled(), "a clone's cancel reaches the original");
+        assert!(!other.is_cancelled(), "an unrelated token stays as it was");
+        assert_eq!(a, b);
+        assert_ne!(a, other);
+    }
+}
