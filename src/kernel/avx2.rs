@@ -61,7 +61,8 @@ struct Chain {
     acc: [__m256i; 4],
     range: __m256i,
     /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
-    diag: Option<*mut i8>,
+    /// With the bytes from there to the buffer's end, for the bounds' debug assertions.
+    diag: Option<(*mut i8, usize)>,
 }
 
 impl Chain {
@@ -138,7 +139,8 @@ impl Chain {
             return false;
         }
         let s = t as usize;
-        if let Some(base) = self.diag {
+        if let Some((base, room)) = self.diag {
+            debug_assert!((s + 1) * L <= room, "diagonal store of step {s} past the buffer ({room} bytes)");
             // SAFETY: the block holds w + L - 1 steps of L bytes and t < last = w + L - 1.
             unsafe { _mm256_storeu_si256(base.add(s * L).cast(), v) };
             return false;
@@ -148,12 +150,17 @@ impl Chain {
     }
 
     /// Transposes and stores the chunk ending at step `t`.
+    ///
+    /// # Safety
+    /// `base` points to a tile buffer of `len` bytes in the rows arrangement whose row starts
+    /// are `col0`, and the chunk's rows lie inside the tile; each row's slack then holds the
+    /// 32 bytes stored from its start.
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn flush(&self, chunk: &mut [__m256i; L], t: isize, base: *mut i8, col0: &[usize]) {
+    unsafe fn flush(&self, chunk: &mut [__m256i; L], t: isize, base: *mut i8, len: usize, col0: &[usize]) {
         let s = t as usize;
         // SAFETY: rows r0 + i < h; the columns written lie within the slack `TileBuf::col0` allows.
-        unsafe { store_chunk(chunk, base, col0, self.r0, self.rows, s - s % L) };
+        unsafe { store_chunk(chunk, base, len, col0, self.r0, self.rows, s - s % L) };
     }
 
     /// Whether every value stayed within the limit.
@@ -174,6 +181,11 @@ fn load(a: &[i8; L]) -> __m256i {
 }
 
 /// Rows `r0 .. r0 + 64` (or fewer): the upper block at steps `t`, the lower one at `t - 32`.
+///
+/// # Safety
+/// The CPU has AVX2; `out` is a `w x h` tile buffer (with the slack `TileBuf` reserves for
+/// vector stores) in the rows or `Diagonal(32)` arrangement, `r0 < h`, and `hal` and `left`
+/// hold the halo laid out by `interleave_halo` and `wide::wide_tile`.
 #[target_feature(enable = "avx2")]
 unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out: &mut TileBuf) -> bool {
     let rows_a = L.min(h - r0);
@@ -187,12 +199,14 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
     assert!(diagonal || out.arrangement() == Arrangement::Rows, "unsupported arrangement");
     let col0: Vec<usize> = if diagonal { Vec::new() } else { (0..h).map(|r| out.col0(r)).collect() };
     let (blk_a, blk_b) = if diagonal { (out.block0(r0 / L), out.block0(r0 / L + 1)) } else { (0, 0) };
-    let base = out.raw_mut().as_mut_ptr();
+    let raw = out.raw_mut();
+    let len = raw.len();
+    let base = raw.as_mut_ptr();
     if diagonal {
         // SAFETY: both offsets lie inside the buffer (block r0 / L + 1 exists when rows_b > 0).
         unsafe {
-            a.diag = Some(base.add(blk_a));
-            b.diag = (rows_b > 0).then(|| base.add(blk_b));
+            a.diag = Some((base.add(blk_a), len - blk_a));
+            b.diag = (rows_b > 0).then(|| (base.add(blk_b), len - blk_b));
         }
     }
     let last = (w + L - 1) as isize; // each block's steps run over -4..last
@@ -214,7 +228,7 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
             a.distribute(v, _mm256_permute2x128_si256::<0x20>(_mm256_castsi128_si256(hv), v));
             if a.keep(ca, v, t, last) {
                 // SAFETY: see `flush`.
-                unsafe { a.flush(ca, t, base, &col0) };
+                unsafe { a.flush(ca, t, base, len, &col0) };
             }
             v
         } else {
@@ -228,7 +242,7 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
             b.distribute(v, _mm256_permute2x128_si256::<0x21>(va, v));
             if b.keep(cb, v, tb, last) {
                 // SAFETY: see `flush`.
-                unsafe { b.flush(cb, tb, base, &col0) };
+                unsafe { b.flush(cb, tb, base, len, &col0) };
             }
         }
     };
@@ -248,13 +262,13 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
         a.distribute(va, _mm256_permute2x128_si256::<0x20>(_mm256_castsi128_si256(hv), va));
         if a.keep(&mut chunk_a, va, t, last) {
             // SAFETY: see `flush`.
-            unsafe { a.flush(&mut chunk_a, t, base, &col0) };
+            unsafe { a.flush(&mut chunk_a, t, base, len, &col0) };
         }
         let tb = t - L as isize;
         b.distribute(vb, _mm256_permute2x128_si256::<0x21>(va, vb));
         if b.keep(&mut chunk_b, vb, tb, last) {
             // SAFETY: see `flush`.
-            unsafe { b.flush(&mut chunk_b, tb, base, &col0) };
+            unsafe { b.flush(&mut chunk_b, tb, base, len, &col0) };
         }
     }
     for t in s1.max(s0)..end {
@@ -265,11 +279,16 @@ unsafe fn block_pair(hal: &[i8], left: &[i8], w: usize, h: usize, r0: usize, out
 
 /// Transposes the 32 step vectors of a chunk starting at step `s0` and stores lane `i` as the
 /// row segment of row `r0 + i` starting at column `s0 - i` (out of line: once per 32 steps).
+///
+/// # Safety
+/// `base` points to a buffer of `len` bytes whose row `r` starts at `col0[r]`, and every
+/// row `r0 + i` (`i < rows`) has 32 bytes of room from column `s0 - i`.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 unsafe fn store_chunk(
     chunk: &mut [__m256i; L],
     base: *mut i8,
+    len: usize,
     col0: &[usize],
     r0: usize,
     rows: usize,
@@ -288,6 +307,7 @@ unsafe fn store_chunk(
             (16 + q, _mm256_permute2x128_si256::<0x31>(lo[q], hi[q])),
         ] {
             if i < rows {
+                debug_assert!(col0[r0 + i] + s0 - i + 32 <= len, "row store past the buffer");
                 // SAFETY: the caller guarantees the 32 bytes lie inside the row's slack.
                 unsafe { _mm256_storeu_si256(base.add(col0[r0 + i] + s0 - i).cast(), row) };
             }

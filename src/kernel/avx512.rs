@@ -62,7 +62,8 @@ struct Chain {
     acc: [__m512i; 4],
     range: __m512i,
     /// Diagonal arrangement: where this block's step 0 goes (steps are stored as computed).
-    diag: Option<*mut i8>,
+    /// With the bytes from there to the buffer's end, for the bounds' debug assertions.
+    diag: Option<(*mut i8, usize)>,
 }
 
 impl Chain {
@@ -127,7 +128,8 @@ impl Chain {
             return false;
         }
         let s = t as usize;
-        if let Some(base) = self.diag {
+        if let Some((base, room)) = self.diag {
+            debug_assert!((s + 1) * L <= room, "diagonal store of step {s} past the buffer ({room} bytes)");
             // SAFETY: the block holds w + L - 1 steps of L bytes and t < last = w + L - 1.
             unsafe { _mm512_storeu_si512(base.add(s * L).cast(), v) };
             return false;
@@ -137,12 +139,17 @@ impl Chain {
     }
 
     /// Transposes and stores the chunk ending at step `t`.
+    ///
+    /// # Safety
+    /// `base` points to a tile buffer of `len` bytes in the rows arrangement whose row starts
+    /// are `col0`, and the chunk's rows lie inside the tile; each row's slack then holds the
+    /// 64 bytes stored from its start.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn flush(&self, chunk: &mut [__m512i; L], t: isize, base: *mut i8, col0: &[usize]) {
+    unsafe fn flush(&self, chunk: &mut [__m512i; L], t: isize, base: *mut i8, len: usize, col0: &[usize]) {
         let s = t as usize;
         // SAFETY: rows r0 + i < h; the columns written lie within the slack `TileBuf::col0` allows.
-        unsafe { store_chunk(chunk, base, col0, self.r0, self.rows, s - s % L) };
+        unsafe { store_chunk(chunk, base, len, col0, self.r0, self.rows, s - s % L) };
     }
 
     /// Whether every value stayed within the limit.
@@ -161,6 +168,11 @@ fn load(a: &[i8; L]) -> __m512i {
 
 /// Rows `r0 .. r0 + 128` (or fewer): the upper block at steps `t`, the lower one at `t - 64`,
 /// taking its halo rows from the upper block's lanes 62 and 63 of the same iteration.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW and VBMI; `out` is a `w x h` tile buffer (with the slack
+/// `TileBuf` reserves for vector stores) in the rows or `Diagonal(64)` arrangement, `r0 < h`,
+/// and `hal` and `left` hold the halo laid out by `interleave_halo` and `wide::wide_tile`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn block_pair(
     hal: &[i8],
@@ -178,13 +190,17 @@ unsafe fn block_pair(
     // The step vectors awaiting a transpose (rows arrangement), apart from the chains: a
     // chain whose address escaped would keep its accumulators in memory.
     let (mut chunk_a, mut chunk_b) = ([_mm512_setzero_si512(); L], [_mm512_setzero_si512(); L]);
+    // The buffer's pointer is taken once: a second `as_mut_ptr` would invalidate the
+    // diagonal pointers derived from the first under Rust's aliasing rules.
+    let raw = out.raw_mut();
+    let len = raw.len();
+    let base = raw.as_mut_ptr();
     if out.arrangement() == Arrangement::Diagonal(L) {
         let (blk_a, blk_b) = (out.block0(r0 / L), out.block0(r0 / L + 1));
-        let base = out.raw_mut().as_mut_ptr();
         // SAFETY: both offsets lie inside the buffer (block r0 / L + 1 exists when rows_b > 0).
         unsafe {
-            a.diag = Some(base.add(blk_a));
-            b.diag = (rows_b > 0).then(|| base.add(blk_b));
+            a.diag = Some((base.add(blk_a), len - blk_a));
+            b.diag = (rows_b > 0).then(|| (base.add(blk_b), len - blk_b));
         }
     }
     // Permute indices: lane j takes lane j - 1 (S1) or j - 2 (S2) of V; the bottom lanes take
@@ -196,7 +212,6 @@ unsafe fn block_pair(
         i2[j] = if j >= 2 { (j - 2) as i8 } else { (64 + 62 + j) as u8 as i8 };
     }
     let (idx1, idx2) = (load(&i1), load(&i2));
-    let base = out.raw_mut().as_mut_ptr();
     let last = (w + L - 1) as isize; // each block's steps run over -4..last
     let end = if rows_b > 0 { last + L as isize } else { last };
     for t in -4..end {
@@ -208,7 +223,7 @@ unsafe fn block_pair(
             a.distribute(v, halo, idx1, idx2);
             if a.keep(&mut chunk_a, v, t, last) {
                 // SAFETY: see `flush`.
-                unsafe { a.flush(&mut chunk_a, t, base, col0) };
+                unsafe { a.flush(&mut chunk_a, t, base, len, col0) };
             }
             v
         } else {
@@ -220,7 +235,7 @@ unsafe fn block_pair(
             b.distribute(v, va, idx1, idx2);
             if b.keep(&mut chunk_b, v, tb, last) {
                 // SAFETY: see `flush`.
-                unsafe { b.flush(&mut chunk_b, tb, base, col0) };
+                unsafe { b.flush(&mut chunk_b, tb, base, len, col0) };
             }
         }
     }
@@ -229,11 +244,16 @@ unsafe fn block_pair(
 
 /// Transposes the 64 step vectors of a chunk starting at step `s0` and stores lane `i` as the
 /// row segment of row `r0 + i` starting at column `s0 - i` (out of line: once per 64 steps).
+///
+/// # Safety
+/// `base` points to a buffer of `len` bytes whose row `r` starts at `col0[r]`, and every
+/// row `r0 + i` (`i < rows`) has 64 bytes of room from column `s0 - i`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[inline(never)]
 unsafe fn store_chunk(
     chunk: &mut [__m512i; L],
     base: *mut i8,
+    len: usize,
     col0: &[usize],
     r0: usize,
     rows: usize,
@@ -241,6 +261,7 @@ unsafe fn store_chunk(
 ) {
     for_each_transposed_row(chunk, |i, row| {
         if i < rows {
+            debug_assert!(col0[r0 + i] + s0 - i + 64 <= len, "row store past the buffer");
             // SAFETY: the caller guarantees the 64 bytes lie inside the row's slack.
             unsafe { _mm512_storeu_si512(base.add(col0[r0 + i] + s0 - i).cast(), row) };
         }

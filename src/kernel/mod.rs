@@ -1,5 +1,5 @@
 //! Tile kernels: each computes one rectangular tile of the board from its halo (the two rows
-//! above it and the two columns to its left, as far back as RULE.md's neighbourhood reaches).
+//! above it and the two columns to its left, as far back as the rule's neighbourhood reaches, `docs/rule.md`).
 //!
 //! * [`wide`] is the plain scalar kernel in exact 64-bit arithmetic. It handles every tile,
 //!   including those touching the hood or the initial condition, and it is the reference the
@@ -7,7 +7,7 @@
 //! * The **narrow** kernels compute in 8-bit lanes, 32 or 64 rows at once along the
 //!   anti-diagonals: [`portable`] (plain Rust, any CPU), [`avx2`] and [`avx512`] (x86-64, chosen
 //!   at run time). Wrapping 8-bit arithmetic is exact for `g = a - b - c + e + f + p` as long as
-//!   every value is small enough for its sign to be right (RULE.md); the kernels check that every
+//!   every value is small enough for its sign to be right (`docs/rule.md`, "Narrow integers"); the kernels check that every
 //!   value stays within [`NARROW_LIMIT`] and report failure otherwise, and the engine then
 //!   recomputes the tile with the wide kernel.
 //!
@@ -413,6 +413,7 @@ fn last_pairs_avx2(src: &[i8], l: usize, first: usize, dst: &mut [i8]) -> usize 
         let d03 = _mm256_unpackhi_epi32(w01, w23);
         let d47 = _mm256_unpackhi_epi32(w45, w67);
         let all = _mm256_extracti128_si256::<1>(_mm256_unpackhi_epi64(d03, d47));
+        debug_assert!(16 * r + 16 <= dst.len());
         // SAFETY: 16 * r + 16 <= dst.len().
         unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(16 * r).cast(), all) };
     }
@@ -445,6 +446,7 @@ pub(crate) fn interleave_halo(btop: &[i8], w: usize, hal: &mut [i8]) {
             unsafe {
                 let a = _mm_loadu_si128(up2.as_ptr().add(j).cast());
                 let b = _mm_loadu_si128(up1.as_ptr().add(j - 1).cast());
+                debug_assert!(2 * j + 32 <= body.len());
                 let dst = body.as_mut_ptr().add(2 * j);
                 _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi8(a, b));
                 _mm_storeu_si128(dst.add(16).cast(), _mm_unpackhi_epi8(a, b));

@@ -3,7 +3,7 @@
 //!
 //! A tile is computed in blocks of `L` rows. Lane `i` of the block handles row `r0 + i`, and at
 //! step `s` it computes column `c = s - i`: all lanes of one step lie on one anti-diagonal, so
-//! they are independent (RULE.md: "all cells of one anti-diagonal are independent"). Writing
+//! they are independent (`docs/rule.md`, "Time and the diamond grid": the cells of one anti-diagonal are independent). Writing
 //! `V_t[i]` for the value lane `i` produced at step `t`, and extending it to the two rows above
 //! the block (`V_t[-1]` is the cell `(t + 1, r0 - 1)`, `V_t[-2]` the cell `(t + 2, r0 - 2)`),
 //! the six neighbours of lane `i` at step `s` are

@@ -1,4 +1,4 @@
-//! The exact scalar tile kernel: the rule of RULE.md cell by cell in row order, in 64-bit
+//! The exact scalar tile kernel: the rule of `docs/rule.md` cell by cell in row order, in 64-bit
 //! arithmetic. It is correct for every tile (hood, initial condition, any k) and is the
 //! reference beside the fast narrow kernels.
 
@@ -30,7 +30,7 @@ pub fn wide_tile(top: &[i64], left: &[i64], w: usize, h: usize, out: &mut [i64])
 }
 
 /// Like [`wide_tile`], for the tile whose top-left cell is `(x0, y0)` in game `k`, writing the
-/// engine's 8-bit store directly: hood cells are taken from the closed form (RULE.md) and stored
+/// engine's 8-bit store directly: hood cells are taken from the closed form (`docs/rule.md`, "The hood") and stored
 /// as their clamped stand-in, and only the cells outside the hood go through the rule. Used for
 /// the tiles along the casing, about half of whose cells are hood.
 ///

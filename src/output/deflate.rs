@@ -571,10 +571,12 @@ impl PieceEncoder {
     /// Writes the tokens' literals (two per table lookup) and matches.
     #[inline(always)]
     fn emit(&self, data: &[u8], w: &mut BitWriter) {
-        // A literal code has at most 12 bits (1.5 bytes a byte), a match at most 45 bits for at
-        // least 4 bytes: the body takes at most 1.5 bytes a byte, plus the 8 bytes every store
-        // writes.
+        // A literal code has at most MAX_LIT_BITS = 12 bits (1.5 bytes a byte), a match at most
+        // MATCH_PATTERN_BITS = 45 bits for at least RUN_MIN bytes (checked at compile time
+        // beside `MATCH_PATTERN_BITS`): the body takes at most 1.5 bytes a byte, plus the 8
+        // bytes every store writes.
         w.out.reserve(data.len() + data.len() / 2 + 64);
+        let capacity = w.out.capacity();
         let base = w.out.as_mut_ptr();
         let mut len = w.out.len();
         let (mut bits, mut n) = (w.bits, w.n);
@@ -582,6 +584,7 @@ impl PieceEncoder {
         // most 48 bits on at most 7 pending, so `n < 64` and the shift is defined.
         let mut store = |bits: &mut u64, n: &mut u32| {
             debug_assert!(*n < 64);
+            debug_assert!(len + 8 <= capacity, "deflate store past the reservation");
             // SAFETY: the reservation above covers every byte up to `len + 8`; `len` grows by
             // at most as many bytes as bits were put, divided by 8.
             unsafe { std::ptr::write_unaligned(base.add(len).cast::<u64>(), bits.to_le()) };
@@ -625,6 +628,22 @@ impl PieceEncoder {
         w.n = n;
     }
 }
+
+/// Bits of a match's whole pattern at most: a length code (literal/length alphabet, at most
+/// `MAX_LIT_BITS`), 5 extra length bits, a distance code (`MAX_DIST_BITS`) and 13 extra
+/// distance bits.
+const MATCH_PATTERN_BITS: usize = MAX_LIT_BITS as usize + 5 + MAX_DIST_BITS as usize + 13;
+
+/// `emit` reserves 1.5 bytes (12 bits) of output per input byte: that covers a literal, and a
+/// match, which covers at least `min(RUN_MIN, UP_MIN)` bytes. If a change to the code-length
+/// limits or the shortest match broke this, `emit`'s unchecked stores could run past the
+/// reservation, so the build fails instead.
+const _: () = {
+    let shortest = if RUN_MIN < UP_MIN { RUN_MIN } else { UP_MIN };
+    assert!(MAX_LIT_BITS as usize <= 12, "a literal must fit 1.5 bytes");
+    assert!(MATCH_PATTERN_BITS <= 12 * shortest, "a match must fit 1.5 bytes per byte it covers");
+    assert!(MATCH_PATTERN_BITS <= 56, "a match pattern must fit below the count in bits 56..64");
+};
 
 /// Writes a dynamic-Huffman block header (not final) for the given code lengths.
 fn write_dynamic_header(w: &mut BitWriter, lit_lens: &[u8], dist_lens: &[u8]) {

@@ -174,6 +174,10 @@ mod x86 {
         _mm256_andnot_si256(le(a as isize - 1), le(z as isize - 1))
     }
 
+    /// Adds the counts of every value in `rows` to `counts`, 64 cells per step.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn count_avx512<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
         // Each byte lane keeps two 4-bit tallies per accumulator, filled by a 16-entry table
@@ -237,6 +241,10 @@ mod x86 {
         finish(total, &COMMON_WIDE, &common, rare, counts);
     }
 
+    /// Adds the counts of every value in `runs` to `counts`, 32 cells per step.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn count_avx2<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 256]) {
         // The scheme of `count_avx512` with 32 cells per step: four `vpshufb` lookups of
