@@ -1,6 +1,7 @@
-//! Errors of the library. Usage errors (bad flags, impossible windows, unwritable paths) are
-//! kept apart from runtime failures so the binary can exit 2 for the former and 1 for the
-//! latter (STYLE.md, "Errors").
+//! Errors of the library. Usage errors (what the user asked for cannot be done as given: bad
+//! flags, impossible windows, unwritable paths) are kept apart from runtime failures (I/O,
+//! encoders, analyses, failed cross-checks), so the binary can exit 2 for the former and 1 for
+//! the latter. Errors of other libraries are kept as sources, not flattened into strings.
 
 use std::path::PathBuf;
 
@@ -33,13 +34,52 @@ pub enum Error {
         source: std::io::Error,
     },
     /// PNG encoding failed.
-    #[error("writing PNG {path}: {message}")]
+    #[error("writing PNG {path}: {source}")]
     Png {
         /// The PNG being written.
         path: PathBuf,
-        /// The encoder's message.
-        message: String,
+        /// The encoder's error.
+        source: png::EncodingError,
     },
+    /// Reading back a PNG failed.
+    #[error("decoding PNG {path}: {source}")]
+    PngDecode {
+        /// The PNG being read.
+        path: PathBuf,
+        /// The decoder's error.
+        source: png::DecodingError,
+    },
+    /// Drawing a plot failed.
+    #[error("drawing the plot {path}: {source}")]
+    Plot {
+        /// The plot being drawn.
+        path: PathBuf,
+        /// The plotting library's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An input file is not what the reader expects.
+    #[error("{path}: {reason}")]
+    BadInput {
+        /// The file read.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The worker pool could not be started.
+    #[error("cannot start {threads} worker threads: {source}")]
+    ThreadPool {
+        /// The threads asked for.
+        threads: usize,
+        /// Why the pool failed.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// An analysis met data it cannot measure (the board does not have the shape the
+    /// analysis follows); the message says where.
+    #[error("{0}")]
+    Analysis(String),
+    /// Two computations that must agree did not: a cross-check found a bug.
+    #[error("{0}; this is a bug, please report it")]
+    Mismatch(String),
     /// The run was interrupted (Ctrl-C); nothing was written.
     #[error("interrupted; no output was written")]
     Interrupted,

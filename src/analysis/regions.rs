@@ -1,6 +1,6 @@
 //! Telling the paper's regions apart (§3.1) by properties one can measure.
 //!
-//! * **hood**: the closed form `max(x, y) + 2 min(x, y) < k` (RULE.md);
+//! * **hood**: the closed form `max(x, y) + 2 min(x, y) < k` (`docs/rule.md`, "The hood");
 //! * **outer space**: the quiet region beyond the shoulders: columns `x >= k` whose cells are
 //!   all 0 from row 0 down, and rows `y >= k` whose cells are all 0 from column 0 across;
 //! * **épaulettes**: the two-dimensional periodic pattern with periods (5, 1) and (4, 3) and

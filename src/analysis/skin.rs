@@ -157,7 +157,7 @@ impl RowSink for SkinSink {
         // New tops: the boundary advances over the cells of this row that are not 0.
         while self.boundary < self.to {
             let Some(v) = at(self.boundary) else {
-                return Err(Error::Usage(format!(
+                return Err(Error::Analysis(format!(
                     "skin: in row {y} the arm's boundary ran past column {}, beyond the columns followed; the skin cannot be followed here",
                     self.boundary
                 )));
@@ -182,7 +182,7 @@ impl RowSink for SkinSink {
         // The rule reaches two cells: nothing right of the boundary may be non-zero.
         for x in self.boundary..(self.boundary + 3).min(self.to) {
             if at(x).is_some_and(|v| v != 0) {
-                return Err(Error::Usage(format!(
+                return Err(Error::Analysis(format!(
                     "skin: outer space is not a prefix in row {y} (cell ({x}, {y}) is not 0); the skin cannot be followed"
                 )));
             }
@@ -196,8 +196,8 @@ impl RowSink for SkinSink {
                 x -= 1;
             }
             if x > self.k && at(x - 1).is_none() {
-                return Err(Error::Usage(format!(
-                    "skin: row {y}: the horizontal run left the columns assembled; this is a bug"
+                return Err(Error::Mismatch(format!(
+                    "skin: row {y}: the horizontal run left the columns assembled"
                 )));
             }
             self.horizontal.push((y, self.boundary, run));
@@ -289,7 +289,7 @@ pub fn follow(
         }
         height = height * 3 / 2 + 256;
     }
-    Err(Error::Usage(format!("--to {to}: the skin did not end within {height} rows; this is unexpected")))
+    Err(Error::Analysis(format!("--to {to}: the skin did not end within {height} rows; this is unexpected")))
 }
 
 fn mode<T: Ord + Copy>(it: impl Iterator<Item = T>) -> Option<T> {
@@ -484,16 +484,15 @@ pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::atomic::Ato
         root.present()?;
         Ok(())
     };
-    draw().map_err(|e| Error::Png { path: out.path().to_path_buf(), message: format!("plotting: {e}") })?;
+    draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
     let path = out.path().to_path_buf();
     {
         let mut enc = png::Encoder::new(std::io::BufWriter::new(out.file()), w, h);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
-        let mut wr =
-            enc.write_header().map_err(|e| Error::Png { path: path.clone(), message: e.to_string() })?;
-        wr.write_image_data(&rgb).map_err(|e| Error::Png { path: path.clone(), message: e.to_string() })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), message: e.to_string() })?;
+        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
+        wr.write_image_data(&rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
+        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
     }
     out.commit()?;
     Ok(())

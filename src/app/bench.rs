@@ -1,6 +1,6 @@
 //! `palace bench`: the baseline and the fast engine on the same board in one process.
 //!
-//! The timed workload is "statistics only" (the speed issue's table): compute every cell of the
+//! The timed workload is "statistics only": compute every cell of the
 //! board and gather the statistics of [`palace::analysis::stats`]. The **baseline** is the plain
 //! three-counter dynamic programme of the paper's §1 (`reference::DirectDp`), one cell at a time
 //! in row order on one thread, with the same statistics code fed row by row. The **fast engine**
@@ -236,10 +236,7 @@ impl<T: PartialEq> Timing<T> {
         };
         match &self.best {
             Some((o, _)) if *o != out => {
-                return Err(Error::Usage(format!(
-                    "{}: two runs gave different outputs; this is a bug, please report it",
-                    self.name
-                )));
+                return Err(Error::Mismatch(format!("{}: two runs gave different outputs", self.name)));
             }
             Some((_, b)) if b.seconds <= secs => {}
             _ => self.best = Some((out, run)),
@@ -340,6 +337,7 @@ impl RowSink for Discard {
 /// Compares a decoded PNG, row by row, with the palette indices of the engine's rows.
 struct PngCheck<R: std::io::BufRead + std::io::Seek> {
     reader: png::Reader<R>,
+    path: std::path::PathBuf,
     indices: Vec<u8>,
     matches: bool,
 }
@@ -348,7 +346,8 @@ impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         palette::indices(row.cells, row.hood_cells(), &mut self.indices);
         let depth = self.reader.info().bit_depth as u8;
-        let decoded = self.reader.next_row().map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
+        let decoded =
+            self.reader.next_row().map_err(|source| Error::PngDecode { path: self.path.clone(), source })?;
         let same = decoded.is_some_and(|r| {
             palace::output::png::unpack(r.data(), self.indices.len(), depth) == self.indices
         });
@@ -390,8 +389,8 @@ pub fn png(
     let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
     let reader = png::Decoder::new(std::io::BufReader::new(file))
         .read_info()
-        .map_err(|e| Error::Usage(format!("decoding the PNG: {e}")))?;
-    let mut check = PngCheck { reader, indices: vec![0; size as usize], matches: true };
+        .map_err(|source| Error::PngDecode { path: path.clone(), source })?;
+    let mut check = PngCheck { reader, path: path.clone(), indices: vec![0; size as usize], matches: true };
     sweep(k, window, opts, &mut check, &Silent)?;
     Ok(PngBench {
         ratio: render_run.seconds / sweep_run.seconds,
@@ -491,13 +490,13 @@ pub fn run(
         png,
     };
     if report.png.as_ref().is_some_and(|p| !p.decoded_matches) {
-        return Err(Error::Usage(format!(
-            "the rendered PNG differs from the engine's cells (k = {k}, size {size}); this is a bug, please report it"
+        return Err(Error::Mismatch(format!(
+            "the rendered PNG differs from the engine's cells (k = {k}, size {size})"
         )));
     }
     if !agree {
-        return Err(Error::Usage(format!(
-            "the fast engine's output differs from the baseline's (k = {k}, size {size}); this is a bug, please report it"
+        return Err(Error::Mismatch(format!(
+            "the fast engine's output differs from the baseline's (k = {k}, size {size})"
         )));
     }
     Ok(report)

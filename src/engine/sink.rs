@@ -3,7 +3,7 @@
 //! The engine hands finished rows of the window to a [`RowSink`], in order, row 0 of the
 //! window first. A [`Row`] holds the window's cells of one row in the engine's compact 8-bit
 //! store: exact outside the hood, and a sign-preserving stand-in inside the hood, whose exact
-//! values follow from the closed form (RULE.md) through [`Row::v`]. The PNG writer, the
+//! values follow from the closed form (`docs/rule.md`, "The hood") through [`Row::v`]. The PNG writer, the
 //! statistics, the `.npy` writer and the analyses are all sinks, so each new analysis plugs
 //! into the same sweep.
 

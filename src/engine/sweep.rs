@@ -294,7 +294,7 @@ pub(crate) fn run(
         .num_threads(threads)
         .thread_name(|i| format!("palace-sweep-{i}"))
         .build()
-        .map_err(|e| Error::Usage(format!("--threads {threads}: cannot start the worker pool: {e}")))?;
+        .map_err(|source| Error::ThreadPool { threads, source })?;
     progress.set_length(u64::from(window.y1));
 
     let consumed = match output {

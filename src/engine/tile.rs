@@ -1,7 +1,7 @@
 //! One tile of the sweep: how it is stored, how its halo is gathered from its neighbours, and
 //! how it is classified and computed.
 //!
-//! Classification (RULE.md, "Regions with a closed form"):
+//! Classification (`docs/rule.md`, "Regions with a closed form"):
 //! * a tile entirely inside the hood is **filled** by the closed form (nothing stored);
 //! * a tile whose halo is entirely 0 and which touches neither the hood nor the initial
 //!   condition produces only 0 (outer space): it is **filled** with zeros (nothing stored);
@@ -352,7 +352,7 @@ fn in_range(halo: &[i8]) -> bool {
 /// A tile along the casing, split in two: the columns left of `c` (the hood, by the closed
 /// form, and the few cells between it and the split) by the wide path, the rest by the narrow
 /// kernel. `c` lies two columns right of the widest hood row among the tile's rows and its top
-/// halo, so the narrow part's halo is free of the hood (RULE.md's neighbourhood reaches two
+/// halo, so the narrow part's halo is free of the hood (the rule's neighbourhood, `docs/rule.md`, reaches two
 /// cells). Returns `None` when the split does not pay or the narrow part leaves its range.
 fn split_casing(
     nb: &Neighbourhood<'_>,

@@ -4,7 +4,7 @@
 //!   palaces seen north, west and north-west with three counters per cell. It never uses the
 //!   CA rule, so agreement with it checks the rule, the initial condition and the engine at
 //!   once. It is also the speed baseline of the `bench` command.
-//! * [`ReferenceCa`] is the CA rule of RULE.md applied one cell at a time in row order, in
+//! * [`ReferenceCa`] is the CA rule (`docs/rule.md`) applied one cell at a time in row order, in
 //!   exact 64-bit arithmetic, with no closed forms and no skipping. It is the scalar reference
 //!   beside the fast kernels.
 //!

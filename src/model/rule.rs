@@ -1,7 +1,7 @@
 //! The blocking-queen cellular automaton itself: its k-independent rule, the initial condition
 //! that selects the game k, and the closed-form hood.
 //!
-//! Everything here follows `shared/RULE.md`, which makes precise the rule that the paper
+//! Everything here follows `docs/rule.md`, which makes precise the rule that the paper
 //! (Cook, Larsson and Neary, AUTOMATA 2015, §2.1 and Fig. 2) gives as a picture. The engine,
 //! the kernels and the references all call these functions, so there is exactly one statement
 //! of the rule in the code.
@@ -14,14 +14,14 @@
 /// `.npy` export, and all sums inside [`rule`] must fit an `i64` comfortably.
 pub const MAX_K: u32 = 700_000_000;
 
-/// `[z]` of RULE.md: 1 when `z` is a palace (negative), else 0.
+/// `[z]` of `docs/rule.md`, "The rule": 1 when `z` is a palace (negative), else 0.
 #[inline(always)]
 pub fn palace(z: i64) -> i64 {
     (z < 0) as i64
 }
 
 /// The rule `g = a - b - c + e + f + p` with the palace compensation
-/// `p = 3[a] - 2[b] - 2[c] - [d] + [e] + [f]` (RULE.md; paper Fig. 2).
+/// `p = 3[a] - 2[b] - 2[c] - [d] + [e] + [f]` (`docs/rule.md`, "The rule"; paper Fig. 2).
 ///
 /// Neighbours of `g = (x, y)`: `a = (x-2, y-2)`, `b = (x-1, y-2)`, `c = (x-2, y-1)`,
 /// `d = (x-1, y-1)`, `e = (x-1, y)`, `f = (x, y-1)`. `d` enters only through its sign.
@@ -47,7 +47,7 @@ pub fn hood_key(x: u64, y: u64) -> u64 {
 }
 
 /// Whether `(x, y)` lies in the hood, the closed-form region `max(x, y) + 2 min(x, y) < k`
-/// where every cell is a palace (RULE.md, "Regions with a closed form").
+/// where every cell is a palace (`docs/rule.md`, "Regions with a closed form").
 #[inline]
 pub fn in_hood(k: u32, x: u64, y: u64) -> bool {
     hood_key(x, y) < u64::from(k)
@@ -102,8 +102,8 @@ mod tests {
     }
 
     #[test]
-    fn worked_cells_from_rule_md() {
-        // v(0, 0) = -k and v(1, 0) = 1 - k (RULE.md, "The initial condition").
+    fn worked_cells_of_the_initial_condition() {
+        // v(0, 0) = -k and v(1, 0) = 1 - k (`docs/rule.md`, "The initial condition").
         for k in [1u32, 2, 5, 500] {
             assert_eq!(hood_value(k, 0, 0), -i64::from(k));
             if k > 1 {

@@ -19,7 +19,7 @@ pub fn isqrt(n: u128) -> u128 {
 }
 
 /// The n-th Wythoff pair `(a_n, b_n) = (floor(n phi), floor(n phi^2))`, exactly:
-/// `a_n = floor((n + isqrt(5 n^2)) / 2)` and `b_n = a_n + n` (RULE.md).
+/// `a_n = floor((n + isqrt(5 n^2)) / 2)` and `b_n = a_n + n` (`docs/rule.md`, "Wythoff Nim (k = 1)").
 pub fn pair(n: u64) -> (u64, u64) {
     let n128 = u128::from(n);
     let a = ((n128 + isqrt(5 * n128 * n128)) / 2) as u64;

@@ -85,7 +85,10 @@ pub struct NpyArray {
 
 /// Reads a 2-D little-endian `int32` C-order `.npy` file (versions 1.0 and 2.0).
 pub fn read(path: &Path) -> Result<NpyArray> {
-    let bad = |m: &str| Error::Usage(format!("{}: not a 2-D <i4 .npy file ({m})", path.display()));
+    let bad = |m: &str| Error::BadInput {
+        path: path.to_path_buf(),
+        reason: format!("not a 2-D <i4 .npy file ({m})"),
+    };
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::new();
     f.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;

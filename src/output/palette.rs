@@ -1,6 +1,6 @@
 //! The colours of the pictures: the paper's palette (Fig. 1, Fig. 3), as an 8-bit PNG palette.
 //!
-//! Index 0 is the hood (closed form, RULE.md); outside the hood the index depends on `v` only:
+//! Index 0 is the hood (closed form, `docs/rule.md`); outside the hood the index depends on `v` only:
 //! `v <= -4` dark olive, `-3` olive, `-2` light olive, `-1` yellow (these four are palaces),
 //! `0` black, `1` blue, `2` indigo, `v >= 3` bright violet. Index 9 (white) masks cells, as in
 //! the paper's Fig. 4 comparisons.

@@ -221,7 +221,7 @@ fn encode(
     recycle: SyncSender<Vec<u8>>,
 ) -> Result<AtomicOutput> {
     let path = out.path().to_path_buf();
-    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), message: e.to_string() };
+    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), source: e };
     {
         let file = BufWriter::with_capacity(1 << 20, out.file());
         let mut enc = png::Encoder::new(file, width, height);
@@ -510,6 +510,7 @@ fn pack<const CELLS: bool>(src: &[u8], out: &mut [u8]) {
                     _mm_or_si128(_mm_slli_epi16::<4>(_mm_and_si128(v, low)), _mm_srli_epi16::<8>(v))
                 };
                 let packed = _mm_packus_epi16(f(load(done)), f(load(done + 16)));
+                debug_assert!(done / 2 + 16 <= out.len());
                 _mm_storeu_si128(out.as_mut_ptr().add(done / 2).cast(), packed);
             }
             done += 32;

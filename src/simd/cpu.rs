@@ -3,14 +3,14 @@
 //!
 //! Without a cap, AMD family 19h CPUs (Zen 4; Zen 3 has no AVX-512) stop at AVX2: they run
 //! each 512-bit operation as two 256-bit halves, and palace's AVX2 paths measured 3-5 % faster
-//! than its AVX-512 ones there, on one thread and on two (README, Performance).
+//! than its AVX-512 ones there, on one thread and on two (`docs/performance.md`, "Instruction-set choice").
 //! `PALACE_ISA=avx512` asks for AVX-512 wherever the CPU has it.
 //!
 //! The cap lets one machine stand in for a smaller one: `PALACE_ISA=avx2 palace bench` runs
 //! every automatic choice (the kernel of `--kernel auto`, the histogram, the deflate encoder)
-//! as on a CPU without AVX-512, such as the Zen 3 the speed targets were set on. An explicit
-//! `--kernel` is not capped. An unknown value is an error at the first use, not a silent
-//! default.
+//! as on a CPU without AVX-512, such as an AVX2-only Zen 3. An explicit
+//! `--kernel` is not capped. The binary refuses an unknown value before any work
+//! ([`check_env`], exit 2); the library itself never panics on one.
 
 use std::sync::OnceLock;
 
@@ -59,13 +59,13 @@ pub fn detected() -> Isa {
     Isa::Portable
 }
 
-/// The cap `PALACE_ISA` sets, if any.
-///
-/// # Panics
-/// Panics with a message naming the accepted values if `PALACE_ISA` holds anything else.
+/// The cap `PALACE_ISA` sets, if any. A value that is not one of the accepted names sets no
+/// cap here (the choice then only affects speed: every level gives the same results); callers
+/// that take `PALACE_ISA` from a user report it with [`check_env`] before any work, as the
+/// `palace` binary does.
 pub fn cap() -> Option<Isa> {
     static CAP: OnceLock<Option<Isa>> = OnceLock::new();
-    *CAP.get_or_init(|| from_env().unwrap_or_else(|e| panic!("{e}")))
+    *CAP.get_or_init(|| from_env().unwrap_or(None))
 }
 
 /// `PALACE_ISA` read and parsed, or the message naming the accepted values.
