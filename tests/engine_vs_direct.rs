@@ -106,7 +106,7 @@ fn hood_closed_form_and_symmetry() {
         for y in 0..n as u64 {
             for x in 0..n as u64 {
                 let i = (y * n as u64 + x) as usize;
-                // v(x, y) = v(y, x) (RULE.md, "Symmetry").
+                // v(x, y) = v(y, x) (`docs/rule.md`, "Symmetry").
                 assert_eq!(vals[i], vals[(x * n as u64 + y) as usize], "symmetry k={k} ({x},{y})");
                 if in_hood(k, x, y) {
                     // The hood: N = max + 2 min, computed by the rule with no closed form.

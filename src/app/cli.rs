@@ -127,7 +127,7 @@ pub enum Command {
     /// Hood: closed form. Outer space: quiet v = 0 columns/rows beyond the shoulders.
     /// Épaulettes: the (5,1)/(4,3)-periodic pattern. Fabric: reproduced by game k+3 shifted
     /// (1,1). Arms: reproduced by game k+1 shifted (1,0) or (0,1). Rest: warps and inner
-    /// sector. The last three are decided on 4 x 4 blocks. Prints per-region counts, palace
+    /// sector. The last three are decided on 8 x 8 blocks. Prints per-region counts, palace
     /// densities and histograms, and the junctions it can locate; draws the region map.
     Regions(RegionsArgs),
     /// The three fabrics (paper Fig. 7): the nose of one k of each class mod 3, side by side.
@@ -832,6 +832,18 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// The help of `regions` and `fabric` states the block side the code decides on.
+    #[test]
+    fn help_states_the_block_side() {
+        let b = palace::analysis::regions::BLOCK;
+        for name in ["regions", "fabric"] {
+            let mut cmd = Cli::command();
+            let sub = cmd.find_subcommand_mut(name).expect("subcommand");
+            let help = sub.render_long_help().to_string();
+            assert!(help.contains(&format!("{b} x {b}")), "{name} --help: {help}");
+        }
     }
 
     #[test]

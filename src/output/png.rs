@@ -291,11 +291,6 @@ impl Downscale {
         }
     }
 
-    /// Output width.
-    pub fn out_width(&self) -> usize {
-        self.acc.len()
-    }
-
     /// Adds an input row; returns a finished output row every `scale` rows.
     pub fn push(&mut self, row: &[u8]) -> Option<&[u8]> {
         assert_eq!(row.len(), self.in_width);
