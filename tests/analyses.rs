@@ -252,3 +252,34 @@ fn skin_follows_the_first_levels() {
     let l2 = rep.levels.iter().find(|l| l.n == 2).unwrap();
     assert_eq!((l2.horizontal_period, l2.vertical_period), (Some(13), Some(5)));
 }
+
+/// A progress that records what it was told and checks the position never passes the length.
+#[derive(Default)]
+struct Recorder(std::sync::Mutex<(u64, u64, bool)>);
+
+impl palace::engine::Progress for Recorder {
+    fn set_length(&self, len: u64) {
+        self.0.lock().unwrap().0 = len;
+    }
+    fn set_position(&self, pos: u64) {
+        let mut g = self.0.lock().unwrap();
+        g.1 = pos;
+        g.2 |= pos > g.0;
+    }
+    fn inc(&self, delta: u64) {
+        let mut g = self.0.lock().unwrap();
+        g.1 += delta;
+        g.2 |= g.1 > g.0;
+    }
+}
+
+/// `fabric` sweeps three games one after another: its progress runs once from 0 to its
+/// length, ending there, and never past it.
+#[test]
+fn fabric_progress_ends_at_its_length() {
+    let p = Recorder::default();
+    fabric::run(60, 120, None, &opts(), &p).unwrap();
+    let (len, pos, overran) = *p.0.lock().unwrap();
+    assert!(!overran, "position passed the length");
+    assert!(len > 0 && pos == len, "ended at {pos} of {len}");
+}

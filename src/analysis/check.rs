@@ -7,10 +7,10 @@
 //! solver's verdict. The game on a smaller board is the same game restricted, since moves only
 //! go west, north or north-west.
 
-use crate::engine::sink::Collect;
+use crate::engine::sink::{Collect, Row, RowSink};
 use crate::engine::{EngineOptions, sweep};
 use crate::engine::{Progress, Silent};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::solver::solve_many;
 use crate::model::wythoff;
@@ -64,7 +64,16 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<CheckReport> {
     let n = max_size as usize;
-    let solved = solve_many(max_k, n);
+    // The solver's games run in parallel on a pool of the run's size, not on every core.
+    let threads = opts.resolved_threads();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| Error::ThreadPool { threads, source })?;
+    let solved = pool.install(|| solve_many(max_k, n));
+    if opts.cancel.is_cancelled() {
+        return Err(Error::Interrupted);
+    }
     progress.set_length(u64::from(max_k) * u64::from(max_size) * u64::from(max_size) + 1);
     let mut report = CheckReport {
         max_k,
@@ -102,20 +111,40 @@ pub fn run(
             }
         }
     }
-    // k = 1 is Wythoff Nim: palaces are exactly the Wythoff pairs and their mirrors.
+    // k = 1 is Wythoff Nim: palaces are exactly the Wythoff pairs and their mirrors. The rows
+    // are compared as they arrive, so memory stays bounded by the width.
     let s = wythoff_size;
-    let mut c = Collect::default();
-    sweep(1, Window::new(0, 0, s, s), opts, &mut c, &Silent)?;
-    for y in 0..s {
-        for x in 0..s {
-            let v = c.values[(y as usize) * s as usize + x as usize];
+    let mut against = WythoffRows { side: s, cells: 0, mismatch: None };
+    sweep(1, Window::new(0, 0, s, s), opts, &mut against, &Silent)?;
+    report.cells_vs_wythoff = against.cells;
+    if report.mismatch.is_none() {
+        report.mismatch = against.mismatch;
+    }
+    progress.inc(1);
+    Ok(report)
+}
+
+/// Compares each row of the k = 1 board with the Wythoff pairs, keeping the first mismatch.
+struct WythoffRows {
+    side: u32,
+    cells: u64,
+    mismatch: Option<Mismatch>,
+}
+
+impl RowSink for WythoffRows {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let y = row.y;
+        for (i, &cell) in row.cells.iter().enumerate() {
+            let x = row.x0 + i as u32;
+            let v = row.v(i);
+            debug_assert_eq!(v < 0, cell < 0);
             let wy = wythoff::is_p_position(u64::from(x), u64::from(y));
-            report.cells_vs_wythoff += 1;
-            if (v < 0) != wy && report.mismatch.is_none() {
-                report.mismatch = Some(Mismatch {
+            self.cells += 1;
+            if (v < 0) != wy && self.mismatch.is_none() {
+                self.mismatch = Some(Mismatch {
                     against: "Wythoff pairs (k = 1)",
                     k: 1,
-                    board: (s, s),
+                    board: (self.side, self.side),
                     x,
                     y,
                     engine_palace_number: v + 1,
@@ -123,9 +152,8 @@ pub fn run(
                 });
             }
         }
+        Ok(())
     }
-    progress.inc(1);
-    Ok(report)
 }
 
 impl std::fmt::Display for CheckReport {

@@ -91,7 +91,7 @@ pub fn run(
                     c.a, c.b, c.offset
                 ),
             )];
-            Some(PngStream::create(o, w, h, palette::plte(), text)?)
+            Some(PngStream::create(o, w, h, palette::plte(), text, opts.threads)?)
         }
         None => None,
     };

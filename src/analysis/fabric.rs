@@ -74,10 +74,19 @@ pub fn run(
     let gap = 8usize;
     let mut picture = vec![palette::MASKED; (3 * n + 2 * gap) * n];
     let mut classes = Vec::new();
+    // Each panel's labels are swept from row 0 to the bottom of its window: one bar for all.
+    let window_of = |k: u32| {
+        let x0 = ((k - 1) / 3).saturating_sub(size / 8);
+        Window::new(x0, x0, x0 + size, x0 + size)
+    };
+    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k).y1)).sum();
+    progress.set_length(total);
+    let mut done = 0u64;
     for (panel, &k) in ks.iter().enumerate() {
         let nose = (k - 1) / 3;
-        let x0 = nose.saturating_sub(size / 8);
-        let window = Window::new(x0, x0, x0 + size, x0 + size);
+        let window = window_of(k);
+        let panel_progress = Offset { inner: progress, offset: done };
+        done += u64::from(window.y1);
         let extra: Vec<Lane> = PREFIX_STEPS
             .iter()
             .map(|&s| {
@@ -92,7 +101,7 @@ pub fn run(
             k,
             window,
             opts,
-            progress,
+            &panel_progress,
             &extra,
             |rows: &[Row<'_>]| {
                 let a = &rows[0];
@@ -153,7 +162,7 @@ pub fn run(
                     ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
                 ),
             )];
-            let mut png = PngStream::create(o, width, size, palette::plte(), text)?;
+            let mut png = PngStream::create(o, width, size, palette::plte(), text, opts.threads)?;
             for row in picture.chunks_exact(width as usize) {
                 png.push_row(row)?;
             }
@@ -162,6 +171,23 @@ pub fn run(
         None => None,
     };
     Ok((FabricReport { size, classes }, path))
+}
+
+/// One panel's progress as part of the whole run's: positions are shifted by the rows of the
+/// panels before it, and the length is the whole run's, set once.
+struct Offset<'a> {
+    inner: &'a dyn Progress,
+    offset: u64,
+}
+
+impl Progress for Offset<'_> {
+    fn set_position(&self, pos: u64) {
+        self.inner.set_position(self.offset + pos);
+    }
+
+    fn inc(&self, delta: u64) {
+        self.inner.inc(delta);
+    }
 }
 
 impl std::fmt::Display for FabricReport {

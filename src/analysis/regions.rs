@@ -604,7 +604,7 @@ pub fn run(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),
             )];
-            Some(PngStream::create(o, w, h, plte(), text)?)
+            Some(PngStream::create(o, w, h, plte(), text, opts.threads)?)
         }
         None => None,
     };

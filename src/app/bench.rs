@@ -16,7 +16,7 @@
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
 use palace::engine::{
-    EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
+    Cancel, EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
 };
 use palace::error::{Error, Result};
 use palace::model::geometry::Window;
@@ -268,11 +268,15 @@ fn timed<T: PartialEq>(
     Ok(t.finish())
 }
 
-fn baseline_rows(k: u32, size: u32, mut f: impl FnMut(u64, &[i8])) {
+/// Feeds the baseline's rows to `f`, checking `cancel` between rows.
+fn baseline_rows(k: u32, size: u32, cancel: &Cancel, mut f: impl FnMut(u64, &[i8])) -> Result<()> {
     let n = size as usize;
     let mut dp = DirectDp::new(k, n);
     let mut row = vec![0i8; n];
     for y in 0..u64::from(size) {
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
         let pn = dp.next_row();
         let hood = (hood_len(k, y) as usize).min(n);
         for (x, (c, &p)) in row.iter_mut().zip(pn).enumerate() {
@@ -285,20 +289,21 @@ fn baseline_rows(k: u32, size: u32, mut f: impl FnMut(u64, &[i8])) {
         }
         f(y, &row);
     }
+    Ok(())
 }
 
 /// The baseline: the three-counter programme, statistics fed row by row.
-pub fn baseline(k: u32, size: u32) -> Stats {
+pub fn baseline(k: u32, size: u32, cancel: &Cancel) -> Result<Stats> {
     let mut acc = StatsAcc::new(k);
-    baseline_rows(k, size, |y, row| acc.add_segment(y, 0, row));
-    acc.finish(Window::new(0, 0, size, size))
+    baseline_rows(k, size, cancel, |y, row| acc.add_segment(y, 0, row))?;
+    Ok(acc.finish(Window::new(0, 0, size, size)))
 }
 
 /// The baseline's digest of every cell.
-pub fn baseline_digest(k: u32, size: u32) -> u64 {
+pub fn baseline_digest(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
     let mut digest = 0u64;
-    baseline_rows(k, size, |y, row| digest = digest.wrapping_add(digest_row(y, 0, row)));
-    digest
+    baseline_rows(k, size, cancel, |y, row| digest = digest.wrapping_add(digest_row(y, 0, row)))?;
+    Ok(digest)
 }
 
 /// The fast engine, statistics on the workers.
@@ -424,7 +429,7 @@ pub fn run(
     };
     say(&format!("baseline: three-counter programme, k = {k}, {size} x {size}, 1 thread ..."));
     let (base_stats, baseline) =
-        timed("baseline (three counters)", 1, cells, repeat, || Ok(baseline(k, size)))?;
+        timed("baseline (three counters)", 1, cells, repeat, || baseline(k, size, &engine.cancel))?;
     let mut counts: Vec<usize> = threads.to_vec();
     if !counts.contains(&1) {
         counts.push(1);
@@ -459,7 +464,7 @@ pub fn run(
         fast_runs.push(r);
     }
     say("verifying: digest of every cell, baseline and fast engine (untimed) ...");
-    let base_digest = baseline_digest(k, size);
+    let base_digest = baseline_digest(k, size, &engine.cancel)?;
     let most = *counts.last().expect("a thread count");
     let opts = EngineOptions { threads: most, ..engine.clone() };
     agree &= fast_digest(k, size, &opts)? == base_digest;
@@ -609,7 +614,8 @@ mod tests {
     #[test]
     fn baseline_and_fast_agree_on_a_small_board() {
         for k in [1u32, 7, 50] {
-            let (s, d) = (baseline(k, 300), baseline_digest(k, 300));
+            let none = Cancel::new();
+            let (s, d) = (baseline(k, 300, &none).unwrap(), baseline_digest(k, 300, &none).unwrap());
             for threads in [1, 2, 3] {
                 let opts = EngineOptions {
                     threads,

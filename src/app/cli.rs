@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use palace::engine::EngineOptions;
 use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
-use palace::model::geometry::{Board, Window};
+use palace::model::geometry::{Board, MAX_SIDE, Window};
 use palace::output::npy::Values;
 use palace::output::palette::Scheme;
 use palace::output::png::{Aggregate, PngOptions};
@@ -82,6 +82,49 @@ cli_enum! {
     }
 }
 use std::path::PathBuf;
+
+/// Largest picture `render` draws, in pixels a side after `--scale` and `--zoom` (a PNG row
+/// and its buffers are held in memory).
+pub const MAX_PICTURE_SIDE: u64 = 1 << 20;
+/// Largest picture `render` draws, in pixels (a 4-bit PNG of 2^36 pixels is over 30 GB).
+pub const MAX_PICTURE_PIXELS: u64 = 1 << 36;
+/// Largest `--zoom`.
+pub const MAX_ZOOM: u32 = 256;
+/// Largest `.npy` file `dump` writes, in cells (256 GiB of int32).
+pub const MAX_DUMP_CELLS: u64 = 1 << 36;
+/// Largest `--wythoff-size` of `check` (its board is swept and every cell compared).
+pub const MAX_WYTHOFF_SIDE: u32 = 20_000;
+/// Largest board side `bench` times (the baseline takes about 2.5 s at 30000).
+pub const MAX_BENCH_SIDE: u32 = 100_000;
+/// Most worker threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--k` and `--k2`: a whole number, at least 1 (0 is left to the board's own check,
+/// which explains it), at most [`MAX_K`](palace::model::rule::MAX_K).
+fn parse_k(s: &str) -> std::result::Result<u32, String> {
+    let max = palace::model::rule::MAX_K;
+    match s.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err(format!("k is at least 1 (k = 1 is classical Wythoff Nim); use 1..={max}")),
+        Ok(n) if n > i128::from(max) => {
+            Err(format!("palace numbers reach 3k and must fit int32; use k <= {max}"))
+        }
+        Ok(n) => Ok(n as u32),
+        Err(_) => Err(format!("not a whole number; k is a whole number from 1 to {max}")),
+    }
+}
+
+/// Parses a board side (`--size`, `--width`, `--height`): a whole number, at most
+/// [`MAX_SIDE`] (0 is left to the board's own check).
+fn parse_side(s: &str) -> std::result::Result<u32, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err(format!("a board side is at least 1; use 1..={MAX_SIDE}")),
+        Ok(n) if n > i128::from(MAX_SIDE) => {
+            Err(format!("a board side is at most {MAX_SIDE} (2^30); use 1..={MAX_SIDE}"))
+        }
+        Ok(n) => Ok(n as u32),
+        Err(_) => Err(format!("not a whole number; a board side is a whole number from 1 to {MAX_SIDE}")),
+    }
+}
 
 /// Computes, draws and measures the blocking-queen cellular automaton.
 ///
@@ -158,7 +201,7 @@ pub struct CompareArgs {
     #[allow(missing_docs)]
     pub board: BoardArgs,
     /// The second game.
-    #[arg(long, value_name = "K2")]
+    #[arg(long, value_name = "K2", value_parser = parse_k, allow_negative_numbers = true)]
     pub k2: u32,
     /// Shift dx,dy from a cell of game K to the cell of game K2 it is compared with (>= 0).
     #[arg(long, value_name = "dx,dy", default_value = "0,0")]
@@ -204,7 +247,7 @@ pub struct RegionsArgs {
 #[derive(Debug, Args)]
 pub struct FabricArgs {
     /// The first of the three consecutive games drawn (k, k+1, k+2 cover every class mod 3).
-    #[arg(long, value_name = "K", default_value_t = 998)]
+    #[arg(long, value_name = "K", default_value_t = 998, value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
     /// Side of each game's window around its nose.
     #[arg(long, value_name = "N")]
@@ -224,7 +267,7 @@ pub struct FabricArgs {
 #[derive(Debug, Args)]
 pub struct SkinArgs {
     /// The game.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
     /// Follow the skin up to this column (exclusive).
     #[arg(long, value_name = "X")]
@@ -265,7 +308,7 @@ impl std::str::FromStr for Shift {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// The game.
-    #[arg(long, value_name = "K", default_value_t = 9999)]
+    #[arg(long, value_name = "K", default_value_t = 9999, value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
     /// Board side.
     #[arg(long, value_name = "N", default_value_t = 30000)]
@@ -298,16 +341,16 @@ pub struct BenchArgs {
 #[derive(Debug, Args, Clone)]
 pub struct BoardArgs {
     /// The blocking number k (k = 1 is classical Wythoff Nim).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
-    /// A square board N x N.
-    #[arg(long, value_name = "N", conflicts_with_all = ["width", "height"], required_unless_present_all = ["width", "height"])]
+    /// A square board N x N (N at most 1073741824 = 2^30).
+    #[arg(long, value_name = "N", conflicts_with_all = ["width", "height"], required_unless_present_any = ["width", "height"], value_parser = parse_side, allow_negative_numbers = true)]
     pub size: Option<u32>,
-    /// Board width (columns); needs --height.
-    #[arg(long, value_name = "W", requires = "height")]
+    /// Board width (columns, at most 2^30); needs --height.
+    #[arg(long, value_name = "W", requires = "height", value_parser = parse_side, allow_negative_numbers = true)]
     pub width: Option<u32>,
-    /// Board height (rows); needs --width.
-    #[arg(long, value_name = "H", requires = "width")]
+    /// Board height (rows, at most 2^30); needs --width.
+    #[arg(long, value_name = "H", requires = "width", value_parser = parse_side, allow_negative_numbers = true)]
     pub height: Option<u32>,
     /// Only this half-open window x0,y0,x1,y1 of the board (default: all of it).
     #[arg(long, value_name = "x0,y0,x1,y1")]
@@ -572,8 +615,18 @@ pub struct RunConfig {
 
 impl RunArgs {
     fn resolve(&self) -> Result<RunConfig> {
-        if self.threads > 1024 {
-            return Err(Error::Usage(format!("--threads {} is more than 1024; use fewer", self.threads)));
+        if self.threads > MAX_THREADS {
+            return Err(Error::Usage(format!(
+                "--threads {} is more than {MAX_THREADS}; use fewer",
+                self.threads
+            )));
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if self.threads > cores {
+            eprintln!(
+                "palace: warning: --threads {} is more than the {cores} cores here; the run will be slower and use more memory than with --threads {cores}",
+                self.threads
+            );
         }
         let kernel = KernelChoice::from(self.kernel);
         if !kernel.available() {
@@ -601,6 +654,16 @@ impl RunArgs {
 }
 
 impl BoardArgs {
+    /// The flags that chose the cells, as the user gave them (for messages).
+    fn named(&self) -> String {
+        match (self.window, self.size, self.width, self.height) {
+            (Some(w), ..) => format!("--window {w}"),
+            (None, Some(n), ..) => format!("--size {n}"),
+            (None, None, Some(w), Some(h)) => format!("--width {w} --height {h}"),
+            _ => "the board".into(),
+        }
+    }
+
     /// The board and window, validated.
     pub fn resolve(&self) -> Result<(Board, Window)> {
         let (w, h) = match (self.size, self.width, self.height) {
@@ -629,6 +692,44 @@ impl BoardArgs {
     }
 }
 
+/// The bounds on a rendered picture: they apply to the picture, not to the board, and the
+/// message names the flag that changes it.
+fn check_picture(window: Window, scale: u32, zoom: u32) -> Result<()> {
+    let (w, h) = palace::output::png::picture_size(window, scale);
+    let (w, h) = (u64::from(w) * u64::from(zoom), u64::from(h) * u64::from(zoom));
+    let fix = if zoom > 1 {
+        "use a smaller --zoom".to_string()
+    } else {
+        let need = u64::from(window.width().max(window.height())).div_ceil(MAX_PICTURE_SIDE).max(2);
+        format!("draw it smaller with --scale {need} or more, or draw a --window")
+    };
+    if w.max(h) > MAX_PICTURE_SIDE {
+        return Err(Error::Usage(format!(
+            "the picture would be {w} x {h} pixels, more than {MAX_PICTURE_SIDE} a side; {fix}"
+        )));
+    }
+    if w * h > MAX_PICTURE_PIXELS {
+        return Err(Error::Usage(format!(
+            "the picture would be {w} x {h} = {} pixels, more than {MAX_PICTURE_PIXELS} (2^36); {fix}",
+            w * h
+        )));
+    }
+    Ok(())
+}
+
+/// Checks before any work that `dir` is an existing folder this process can write in.
+fn check_writable_dir(dir: &std::path::Path, flag: &str) -> Result<()> {
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{flag} {}: no such folder; give an existing folder",
+            dir.display()
+        )));
+    }
+    tempfile::Builder::new().prefix(".palace-check").tempfile_in(dir).map(drop).map_err(|e| {
+        Error::Usage(format!("{flag} {}: cannot write there ({e}); give a writable folder", dir.display()))
+    })
+}
+
 fn check_scale(scale: u32) -> Result<()> {
     if scale == 0 {
         return Err(Error::Usage(
@@ -649,13 +750,13 @@ impl Cli {
                         "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
                     ));
                 }
-                if a.zoom == 0 || u64::from(a.zoom) * u64::from(window.width().max(window.height())) > 1 << 20
-                {
+                if a.zoom == 0 || a.zoom > MAX_ZOOM {
                     return Err(Error::Usage(format!(
-                        "--zoom {}: use 1 or more, with the zoomed picture at most 1048576 pixels wide",
+                        "--zoom {}: each cell becomes Z x Z pixels; use 1..={MAX_ZOOM}",
                         a.zoom
                     )));
                 }
+                check_picture(window, a.scale, a.zoom)?;
                 Config::Render {
                     board,
                     window,
@@ -664,6 +765,7 @@ impl Cli {
                         aggregate: a.aggregate.into(),
                         zoom: a.zoom,
                         scheme: a.palette.into(),
+                        threads: a.run.threads,
                     },
                     output: a.output,
                     run: a.run.resolve()?,
@@ -672,10 +774,12 @@ impl Cli {
             Command::Dump(a) => {
                 let (board, window) = a.board.resolve()?;
                 let cells = window.cells();
-                if cells > (1u64 << 36) {
+                if cells > MAX_DUMP_CELLS {
+                    let what = a.board.named();
                     return Err(Error::Usage(format!(
-                        "--window {window}: {cells} cells would make a {} GiB .npy file; choose a smaller --window",
-                        (cells * 4) >> 30
+                        "{what}: {cells} cells would make a {} GiB .npy file, more than the {} GiB (2^36 cells) dump writes; choose a smaller board or a --window",
+                        (cells * 4) >> 30,
+                        (MAX_DUMP_CELLS * 4) >> 30
                     )));
                 }
                 Config::Dump {
@@ -700,6 +804,18 @@ impl Cli {
                     ))
                 })?;
                 check_scale(a.scale)?;
+                let (dx, dy) = (u64::from(a.shift.0), u64::from(a.shift.1));
+                if u64::from(window.x1) + dx > u64::from(MAX_SIDE)
+                    || u64::from(window.y1) + dy > u64::from(MAX_SIDE)
+                {
+                    return Err(Error::Usage(format!(
+                        "--shift {dx},{dy}: the shifted window {},{},{},{} of game K2 reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller shift",
+                        u64::from(window.x0) + dx,
+                        u64::from(window.y0) + dy,
+                        u64::from(window.x1) + dx,
+                        u64::from(window.y1) + dy
+                    )));
+                }
                 Config::Compare {
                     window,
                     comparison: palace::analysis::compare::Comparison {
@@ -750,13 +866,10 @@ impl Cli {
             }
             Command::Skin(a) => {
                 Board::new(a.k, 1, 1)?;
-                if a.to <= u64::from(a.k) || a.to > u64::from(u32::MAX) {
+                if a.to <= u64::from(a.k) || a.to > u64::from(MAX_SIDE) {
                     return Err(Error::Usage(format!(
-                        "--to {}: the skin starts at the shoulder ({}, 0); use {} < X <= {}",
-                        a.to,
-                        a.k,
-                        a.k,
-                        u32::MAX
+                        "--to {}: the skin starts at the shoulder ({}, 0) and columns stop at 2^30; use {} < X <= {}",
+                        a.to, a.k, a.k, MAX_SIDE
                     )));
                 }
                 Config::Skin {
@@ -770,6 +883,16 @@ impl Cli {
             }
             Command::Bench(a) => {
                 Board::new(a.k, a.size, a.size)?;
+                if a.size > MAX_BENCH_SIDE {
+                    return Err(Error::Usage(format!(
+                        "--size {}: the baseline would take hours; use --size <= {MAX_BENCH_SIDE}",
+                        a.size
+                    )));
+                }
+                let png_dir = (!a.no_png).then(|| a.png_dir.clone().unwrap_or_else(std::env::temp_dir));
+                if let Some(dir) = &png_dir {
+                    check_writable_dir(dir, "--png-dir")?;
+                }
                 let run = RunArgs {
                     threads: a.threads,
                     kernel: a.kernel,
@@ -788,7 +911,7 @@ impl Cli {
                     threads: vec![1, most],
                     kernel: a.kernel.into(),
                     repeat: a.repeat,
-                    png_dir: (!a.no_png).then(|| a.png_dir.clone().unwrap_or_else(std::env::temp_dir)),
+                    png_dir,
                     json: a.json,
                     quiet: a.quiet,
                 }
@@ -809,8 +932,11 @@ impl Cli {
                         a.max_k
                     )));
                 }
-                if a.wythoff_size == 0 {
-                    return Err(Error::Usage("--wythoff-size 0: use 1 or more".into()));
+                if a.wythoff_size == 0 || a.wythoff_size > MAX_WYTHOFF_SIDE {
+                    return Err(Error::Usage(format!(
+                        "--wythoff-size {}: use 1..={MAX_WYTHOFF_SIDE}",
+                        a.wythoff_size
+                    )));
                 }
                 Config::Check {
                     max_k: a.max_k,

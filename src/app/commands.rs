@@ -30,7 +30,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
     }
     match config {
         Config::Render { board, window, png, output, run } => {
-            let out = AtomicOutput::create(&output, "--output")?;
+            let out = open(&output, "--output", "png")?;
             let mut writer = PngWriter::create(out, board.k, window, png)?;
             let pb = progress::bar(run.quiet, "render", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
@@ -42,7 +42,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Dump { board, window, values, output, run } => {
-            let out = AtomicOutput::create(&output, "--output")?;
+            let out = open(&output, "--output", "npy")?;
             let mut writer = NpyWriter::create(out, window, values)?;
             let pb = progress::bar(run.quiet, "dump", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
@@ -72,7 +72,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Compare { window, comparison, output, scale, json, run } => {
-            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "compare", "rows");
             let (report, path) = compare::run(comparison, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -81,7 +81,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Regions { board, window, output, scale, json, run } => {
-            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "regions", "rows");
             let (report, path) = regions::run(board.k, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -90,7 +90,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Fabric { k, size, output, json, run } => {
-            let out = output.as_deref().map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "fabric", "rows");
             let (report, path) = fabric::run(k, size, out, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -100,8 +100,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Skin { k, to, csv, plot, json, run } => {
             // Check the output paths before the sweep.
-            let csv_out = csv.as_deref().map(|p| AtomicOutput::create(p, "--csv")).transpose()?;
-            let plot_out = plot.as_deref().map(|p| AtomicOutput::create(p, "--plot")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
+            let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "skin", "rows");
             let (report, cols) = skin::follow(k, to, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -133,6 +133,23 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
     }
+}
+
+/// Opens an output before any computing (see [`AtomicOutput::create`]) and warns when the
+/// file's name promises another format than the `ext` it will hold.
+fn open(path: &std::path::Path, flag: &str, ext: &str) -> Result<AtomicOutput> {
+    let out = AtomicOutput::create(path, flag)?;
+    if !out.in_place() {
+        let given = path.extension().map(|e| e.to_string_lossy().to_lowercase());
+        if given.as_deref() != Some(ext) {
+            eprintln!(
+                "palace: warning: {flag} {}: the file will hold {} data whatever its name; name it .{ext} to say so",
+                path.display(),
+                ext.to_uppercase()
+            );
+        }
+    }
+    Ok(out)
 }
 
 /// Prints a command's report, as JSON or as its table.

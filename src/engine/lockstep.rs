@@ -74,7 +74,11 @@ pub fn lockstep(
         }
         let mut result = Ok(());
         let mut got: Vec<OwnedRow> = Vec::with_capacity(lanes.len());
-        for _ in 0..h {
+        for i in 0..h {
+            if opts.cancel.is_cancelled() {
+                result = Err(Error::Interrupted);
+                break;
+            }
             got.clear();
             for rx in &rxs {
                 match rx.recv() {
@@ -94,7 +98,7 @@ pub fn lockstep(
                 result = Err(e);
                 break;
             }
-            progress.inc(1);
+            progress.set_position(u64::from(i) + 1);
             for (r, b) in got.drain(..).zip(&back) {
                 let _ = b.try_send(r.cells);
             }

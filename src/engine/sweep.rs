@@ -374,6 +374,11 @@ fn consume(
                 .collect();
             if sink.takes_parts() {
                 for y in ya..yb {
+                    // Checked per row too: a sink may spend long on one (a wide .npy row, a
+                    // zoomed picture).
+                    if shared.cancel.is_cancelled() {
+                        return Err(Error::Interrupted);
+                    }
                     // Each tile's range of `row` is its scratch, used where it cannot lend
                     // its own cells.
                     let mut rest = &mut row[..(cb.max(ca) - ca) as usize];
@@ -389,6 +394,9 @@ fn consume(
                 continue;
             }
             for y in ya..yb {
+                if shared.cancel.is_cancelled() {
+                    return Err(Error::Interrupted);
+                }
                 let row = &mut row[..(cb.max(ca) - ca) as usize];
                 for &(tile, rect, xa, xb) in &spans {
                     tile.copy_row(k, rect, y, xa, xb, &mut row[(xa - ca) as usize..(xb - ca) as usize]);

@@ -1,77 +1,173 @@
-//! Output files that appear complete or not at all: everything is written to a temporary
-//! file beside the target and renamed into place only when the run succeeded. A failed or
-//! interrupted run leaves nothing at the output path.
+//! Output files that appear complete or not at all.
+//!
+//! What happens depends on what the output path names, and is decided (and checked) in
+//! [`AtomicOutput::create`], before any computing starts:
+//!
+//! * **nothing yet, or a regular file**: everything is written to a hidden temporary file
+//!   beside the target (`.NAME.XXXXXX.tmp`) and renamed over it only when the run succeeded.
+//!   A failed or interrupted run removes the temporary file and leaves whatever was at the
+//!   path untouched. An existing file keeps its permissions (its mode); other hard links to
+//!   it keep the old contents, since the name now points to a new file.
+//! * **a symbolic link**: it is followed, and its target is written as above; the link stays.
+//!   A link to nothing is refused.
+//! * **a device or a FIFO** (`/dev/null`, a named pipe): written in place, since such a path
+//!   cannot be replaced by a rename. What a failed run already wrote there stays written.
+//! * **`-`**: standard output, in place, unless it is a terminal.
+//! * **a folder**, a name ending in `/`, a name too long for the file system, a folder that
+//!   does not exist or cannot be written: refused with a usage error naming the flag.
 
 use crate::error::{Error, Result};
-use std::fs::File;
+use std::fs::{File, Permissions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
-/// A file being written to a temporary name, renamed to `path` by [`AtomicOutput::commit`].
-/// Dropping it without committing deletes the temporary file.
+/// Longest file name (bytes) most file systems accept.
+const NAME_MAX: usize = 255;
+
+/// A file being written: to a temporary name renamed into place by [`AtomicOutput::commit`],
+/// or in place for devices, FIFOs and standard output. Dropping it without committing deletes
+/// the temporary file.
 #[derive(Debug)]
 pub struct AtomicOutput {
+    /// The path as the user gave it (for messages and for [`AtomicOutput::path`]).
     path: PathBuf,
-    tmp: NamedTempFile,
+    how: How,
+}
+
+#[derive(Debug)]
+enum How {
+    /// A temporary file in `target`'s folder, renamed over `target` on commit, with `mode`
+    /// (the replaced file's permissions) applied first.
+    Replace { target: PathBuf, tmp: NamedTempFile, mode: Option<Permissions> },
+    /// Written where it is: a device, a FIFO, standard output.
+    InPlace { file: File },
 }
 
 impl AtomicOutput {
-    /// Prepares to write `path`. Fails with a usage error naming `flag` when the directory
-    /// does not exist or is not writable, or when `path` is a directory: this is checked before
-    /// any computing starts.
+    /// Prepares to write `path`, given by the user with `flag` (named in every error). All the
+    /// checks of the module documentation happen here.
     pub fn create(path: &Path, flag: &str) -> Result<Self> {
+        let shown = path.display();
+        let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
         if path.as_os_str().is_empty() {
             return Err(Error::Usage(format!("{flag} is empty; give a file name such as out.png")));
         }
-        if path.is_dir() {
-            return Err(Error::Usage(format!(
-                "{flag} {} is a directory; give a file name inside it",
-                path.display()
+        if path.as_os_str() == "-" {
+            return Self::stdout(flag);
+        }
+        let text = path.as_os_str().as_encoded_bytes();
+        if text.ends_with(b"/") || path.file_name().is_none() {
+            return Err(usage("names a folder; give a file name (inside an existing folder)".into()));
+        }
+        let name_len = path.file_name().map_or(0, |n| n.as_encoded_bytes().len());
+        if name_len > NAME_MAX {
+            return Err(usage(format!(
+                "the file name is {name_len} bytes long; file systems take at most {NAME_MAX}"
             )));
         }
-        let dir = match path.parent() {
+        // What is at the path now decides how it is written.
+        let meta = std::fs::symlink_metadata(path);
+        let target = match &meta {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|_| {
+                usage("is a symbolic link to nothing; give the file it should point to".into())
+            })?,
+            _ => path.to_path_buf(),
+        };
+        let mode = match std::fs::metadata(&target) {
+            Ok(m) if m.is_dir() => {
+                return Err(usage("is a folder; give a file name inside it".into()));
+            }
+            Ok(m) if m.is_file() => Some(m.permissions()),
+            Ok(_) => {
+                // A device, a FIFO or a socket: it cannot be replaced, so write into it.
+                let file = std::fs::OpenOptions::new().write(true).open(&target).map_err(|e| {
+                    usage(format!("cannot be opened for writing ({e}); give a regular file's name"))
+                })?;
+                return Ok(AtomicOutput { path: path.to_path_buf(), how: How::InPlace { file } });
+            }
+            Err(_) => None,
+        };
+        let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let prefix = format!(".{name}.");
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // `.NAME.XXXXXX.tmp` names the output it belongs to, where that still fits.
+        let prefix = if name.len() + 12 <= NAME_MAX { format!(".{name}.") } else { ".palace.".into() };
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");
-        // A finished output is an ordinary file, readable by others like any file we create.
+        // A new output is an ordinary file, readable by others like any file we create.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         let tmp = builder.tempfile_in(&dir).map_err(|e| {
             // Say what went wrong without the temporary file's name, which the user never chose.
             let e = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such directory".to_string(),
+                std::io::ErrorKind::NotFound => "no such folder".to_string(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
                 other => other.to_string(),
             };
-            Error::Usage(format!(
-                "{flag} {}: cannot write in {} ({e}); choose an existing, writable directory",
-                path.display(),
-                dir.display()
-            ))
+            usage(format!("cannot write in {} ({e}); choose an existing, writable folder", dir.display()))
         })?;
-        Ok(AtomicOutput { path: path.to_path_buf(), tmp })
+        Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, tmp, mode } })
     }
 
-    /// The final path.
+    /// Standard output, written in place; refused when it is a terminal.
+    #[cfg(unix)]
+    fn stdout(flag: &str) -> Result<Self> {
+        use std::io::IsTerminal;
+        use std::os::fd::AsFd;
+        let out = std::io::stdout();
+        if out.is_terminal() {
+            return Err(Error::Usage(format!(
+                "{flag} -: standard output is a terminal; redirect it to a file or a pipe (... {flag} - > out)"
+            )));
+        }
+        let fd = out.as_fd().try_clone_to_owned().map_err(|e| Error::io("standard output", e))?;
+        Ok(AtomicOutput { path: PathBuf::from("-"), how: How::InPlace { file: File::from(fd) } })
+    }
+
+    /// Standard output is not supported here.
+    #[cfg(not(unix))]
+    fn stdout(flag: &str) -> Result<Self> {
+        Err(Error::Usage(format!(
+            "{flag} -: writing to standard output needs a Unix system; give a file name"
+        )))
+    }
+
+    /// The path as given.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The temporary file to write to.
-    pub fn file(&mut self) -> &mut File {
-        self.tmp.as_file_mut()
+    /// Whether the output is written in place (a device, a FIFO, standard output) rather
+    /// than renamed into place.
+    pub fn in_place(&self) -> bool {
+        matches!(self.how, How::InPlace { .. })
     }
 
-    /// Flushes and renames the temporary file to the final path.
-    pub fn commit(mut self) -> Result<PathBuf> {
-        self.tmp.as_file_mut().flush().map_err(|e| Error::io(&self.path, e))?;
+    /// The file to write to.
+    pub fn file(&mut self) -> &mut File {
+        match &mut self.how {
+            How::Replace { tmp, .. } => tmp.as_file_mut(),
+            How::InPlace { file } => file,
+        }
+    }
+
+    /// Flushes the output and, unless it is written in place, renames it into place (with
+    /// the replaced file's permissions). Returns the path as given.
+    pub fn commit(self) -> Result<PathBuf> {
         let path = self.path;
-        self.tmp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
+        match self.how {
+            How::InPlace { mut file } => file.flush().map_err(|e| Error::io(&path, e))?,
+            How::Replace { target, mut tmp, mode } => {
+                tmp.as_file_mut().flush().map_err(|e| Error::io(&path, e))?;
+                if let Some(mode) = mode {
+                    tmp.as_file().set_permissions(mode).map_err(|e| Error::io(&path, e))?;
+                }
+                tmp.persist(&target).map_err(|e| Error::io(&path, e.error))?;
+            }
+        }
         Ok(path)
     }
 }
@@ -98,5 +194,52 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temporary file removed");
         let bad = AtomicOutput::create(Path::new("/nonexistent-dir/x.png"), "-o").unwrap_err();
         assert!(bad.is_usage() && bad.to_string().contains("-o"), "{bad}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_file_keeps_its_mode_and_a_link_is_followed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("private.bin");
+        std::fs::write(&p, b"old").unwrap();
+        std::fs::set_permissions(&p, Permissions::from_mode(0o600)).unwrap();
+        let mut o = AtomicOutput::create(&p, "-o").unwrap();
+        o.file().write_all(b"new").unwrap();
+        o.commit().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+
+        let link = dir.path().join("link.bin");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        let mut o = AtomicOutput::create(&link, "-o").unwrap();
+        o.file().write_all(b"through the link").unwrap();
+        o.commit().unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
+        assert_eq!(std::fs::read(&p).unwrap(), b"through the link");
+
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink(dir.path().join("missing/file"), &dangling).unwrap();
+        let e = AtomicOutput::create(&dangling, "-o").unwrap_err();
+        assert!(e.is_usage() && e.to_string().contains("symbolic link"), "{e}");
+    }
+
+    #[test]
+    fn folders_and_long_names_are_refused_up_front() {
+        let dir = tempfile::tempdir().unwrap();
+        for (p, needle) in [
+            (dir.path().to_path_buf(), "is a folder"),
+            (dir.path().join("newdir/"), "names a folder"),
+            (dir.path().join("n".repeat(300)), "at most 255"),
+        ] {
+            let e = AtomicOutput::create(&p, "--output").unwrap_err();
+            assert!(e.is_usage() && e.to_string().contains(needle), "{}: {e}", p.display());
+        }
+        // A legal name of 251 bytes works: the temporary name is shortened.
+        let p = dir.path().join(format!("{}.png", "n".repeat(247)));
+        let mut o = AtomicOutput::create(&p, "--output").unwrap();
+        o.file().write_all(b"x").unwrap();
+        o.commit().unwrap();
+        assert!(p.exists());
     }
 }

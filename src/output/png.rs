@@ -74,12 +74,14 @@ impl PngStream {
         height: u32,
         plte: Vec<u8>,
         text: Vec<(String, String)>,
+        threads: usize,
     ) -> Result<Self> {
         let parallel = u64::from(width) * u64::from(height) > PARALLEL_PIXELS;
-        Self::create_with(out, width, height, plte, text, parallel)
+        Self::create_with(out, width, height, plte, text, parallel, threads)
     }
 
-    /// As [`PngStream::create`], choosing the encoder explicitly.
+    /// As [`PngStream::create`], choosing the encoder explicitly. `threads` bounds the
+    /// parallel encoder's deflate workers (0: one per core).
     pub fn create_with(
         out: AtomicOutput,
         width: u32,
@@ -87,7 +89,10 @@ impl PngStream {
         plte: Vec<u8>,
         text: Vec<(String, String)>,
         parallel: bool,
+        threads: usize,
     ) -> Result<Self> {
+        let workers =
+            if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
         let pack4 = parallel && plte.len() <= 16 * 3;
         let depth = if pack4 { 4 } else { 8 };
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
@@ -96,7 +101,9 @@ impl PngStream {
             .name("palace-png".into())
             .spawn(move || {
                 if parallel {
-                    crate::output::pngpar::encode(out, width, height, depth, &plte, &text, rx, recycle_tx)
+                    crate::output::pngpar::encode(
+                        out, width, height, depth, &plte, &text, rx, recycle_tx, workers,
+                    )
                 } else {
                     encode(out, width, height, plte, text, rx, recycle_tx)
                 }
@@ -335,12 +342,20 @@ pub struct PngOptions {
     pub zoom: u32,
     /// How cells are coloured.
     pub scheme: palette::Scheme,
+    /// Most threads the PNG encoder uses (0: one per core).
+    pub threads: usize,
 }
 
 impl Default for PngOptions {
     /// Full resolution, the paper's colours.
     fn default() -> Self {
-        PngOptions { scale: 1, aggregate: Aggregate::Min, zoom: 1, scheme: palette::Scheme::Paper }
+        PngOptions {
+            scale: 1,
+            aggregate: Aggregate::Min,
+            zoom: 1,
+            scheme: palette::Scheme::Paper,
+            threads: 0,
+        }
     }
 }
 
@@ -388,7 +403,7 @@ impl PngWriter {
                 ),
             ),
         ];
-        let stream = PngStream::create_with(out, w, h, palette::plte(), text, parallel)?;
+        let stream = PngStream::create_with(out, w, h, palette::plte(), text, parallel, opts.threads)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
@@ -573,7 +588,7 @@ mod tests {
             let path = dir.path().join(format!("p{parallel}.png"));
             let out = AtomicOutput::create(&path, "-o").unwrap();
             let text = vec![("Comment".to_string(), "test".to_string())];
-            let mut s = PngStream::create_with(out, w, h, palette::plte(), text, parallel).unwrap();
+            let mut s = PngStream::create_with(out, w, h, palette::plte(), text, parallel, 2).unwrap();
             for (i, row) in pixels.chunks_exact(w as usize).enumerate() {
                 s.push_row(row).unwrap();
                 if i % 400 == 399 {

@@ -69,10 +69,11 @@ pub fn encode(
     text: &[(String, String)],
     rx: Receiver<Vec<u8>>,
     recycle: SyncSender<Vec<u8>>,
+    workers: usize,
 ) -> Result<AtomicOutput> {
     let path = out.path().to_path_buf();
     let io = |e: std::io::Error| Error::io(&path, e);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+    let workers = workers.max(1);
     // Vertically adjacent bytes are one scanline (and its filter byte) apart.
     let stride = (width as usize * usize::from(depth)).div_ceil(8) + 1;
     let (job_tx, job_rx) = sync_channel::<(usize, Vec<u8>)>(workers);

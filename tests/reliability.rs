@@ -1,0 +1,443 @@
+//! End-to-end reliability of the `palace` binary: what it does to every kind of output path,
+//! how it stops on each signal, that every request has a bound, and that its messages name
+//! the flag actually given and the fix.
+//!
+//! The binary under test is the one cargo builds, or the one named by the environment
+//! variable `PALACE_TEST_BIN` (to run these tests against another build).
+
+#![cfg(unix)]
+
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> PathBuf {
+    std::env::var_os("PALACE_TEST_BIN").map_or_else(|| assert_cmd::cargo::cargo_bin("palace"), PathBuf::from)
+}
+
+/// Runs `palace args` in the system's temporary folder, so that nothing it might write by
+/// mistake lands in the source tree.
+fn run(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::null())
+        .output()
+        .expect("palace runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The names in `dir`, sorted, hidden ones included.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn is_png(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\x89PNG\r\n\x1a\n")
+}
+
+/// `-o FIFO` writes the picture into the pipe and leaves the FIFO a FIFO.
+#[test]
+fn output_to_a_fifo_is_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.png");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            std::fs::File::open(&fifo).unwrap().read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", fifo.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bytes = reader.join().unwrap();
+    assert!(is_png(&bytes), "the reader got a PNG");
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+    assert_eq!(listing(dir.path()), ["pipe.png"], "no temporary file");
+}
+
+/// `-o LINK` follows the link: the target gets the picture, the link stays a link.
+#[test]
+fn output_through_a_symlink_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("real.png");
+    std::fs::write(&target, b"old").unwrap();
+    let link = dir.path().join("link.png");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", link.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert!(is_png(&std::fs::read(&target).unwrap()), "the target holds the picture");
+}
+
+/// `-o` a device node writes into the device and leaves it a device. The node is made with
+/// `mknod` in a temporary folder (never the system's own `/dev/null`), which needs root.
+#[test]
+fn output_to_a_device_node_is_written_in_place() {
+    if unsafe_is_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let null = dir.path().join("null");
+        let made = Command::new("mknod").arg(&null).args(["c", "1", "3"]).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mknod failed (a container without device nodes?)");
+            return;
+        }
+        let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", null.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(std::fs::symlink_metadata(&null).unwrap().file_type().is_char_device(), "still a device");
+        assert_eq!(listing(dir.path()), ["null"]);
+    } else {
+        eprintln!("skipped: making a device node with mknod needs root");
+    }
+}
+
+/// Whether the tests run as root (from `id -u`, so no libc binding is needed).
+fn unsafe_is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// An existing mode-600 file is replaced by the picture and keeps mode 600.
+#[test]
+fn an_existing_file_keeps_its_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("private.png");
+    std::fs::write(&p, b"old").unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(is_png(&std::fs::read(&p).unwrap()));
+    assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+}
+
+/// `-o -` writes to standard output.
+#[test]
+fn dash_writes_to_standard_output() {
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(is_png(&o.stdout));
+}
+
+/// Starts `palace args` with its own folder as the working directory, lets it run `after`,
+/// sends `signal` and returns the output and how long it took to stop.
+fn signal_after(args: &[&str], after: Duration, signal: &str) -> (Output, Duration) {
+    let child = Command::new(bin())
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    // The shell's own `kill`, so the test needs no procps.
+    let ok = Command::new("sh").args(["-c", &format!("kill -{signal} {}", child.id())]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    (out, sent.elapsed())
+}
+
+/// SIGINT, SIGTERM and SIGHUP each stop a large render within a second, exit 128 + the
+/// signal's number, remove the temporary file, and leave the earlier file at the output path
+/// untouched.
+#[test]
+fn each_signal_stops_a_render_and_leaves_the_old_file() {
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("big.png");
+        std::fs::write(&out, b"the earlier picture").unwrap();
+        let args =
+            ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", out.to_str().unwrap()];
+        let (o, took) = signal_after(&args, Duration::from_millis(800), signal);
+        assert_eq!(o.status.code(), Some(128 + number), "SIG{signal}: {}", stderr(&o));
+        assert!(stderr(&o).contains("interrupted"), "SIG{signal}: {}", stderr(&o));
+        assert!(took < Duration::from_secs(3), "SIG{signal}: took {took:?} to stop");
+        assert_eq!(listing(dir.path()), ["big.png"], "SIG{signal}: only the earlier file is left");
+        assert_eq!(std::fs::read(&out).unwrap(), b"the earlier picture", "SIG{signal}: untouched");
+    }
+}
+
+/// A dump a million columns wide stops soon after Ctrl-C, even into a slow reader: it is
+/// written into a FIFO read at about 64 MB/s, where one band of 128 rows (512 MB) would take
+/// eight seconds and one row (4 MB) takes a sixteenth of a second.
+#[test]
+fn a_wide_dump_stops_soon_after_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("slow.npy");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut f = std::fs::File::open(&fifo).unwrap();
+            let mut buf = vec![0u8; 1 << 16];
+            while f.read(&mut buf).is_ok_and(|n| n > 0) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+    };
+    let args =
+        ["dump", "--k", "5", "--width", "1000000", "--height", "60000", "-q", "-o", fifo.to_str().unwrap()];
+    let (o, took) = signal_after(&args, Duration::from_millis(1500), "INT");
+    reader.join().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(2), "took {took:?} to stop");
+}
+
+/// Every request has a bound, checked before any work, named with the largest value.
+#[test]
+fn unbounded_requests_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("x.png");
+    let o = o.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        (
+            vec!["render", "--k", "5", "--size", "100", "--zoom", "10000", "-o", o],
+            &["--zoom 10000", "1..=256"],
+        ),
+        (vec!["render", "--k", "5", "--size", "5000", "--zoom", "256", "-o", o], &["pixels", "--zoom"]),
+        (vec!["render", "--k", "5", "--size", "2000000", "-o", o], &["--scale 2"]),
+        (vec!["check", "--wythoff-size", "4000000000"], &["--wythoff-size", "20000"]),
+        (vec!["bench", "--size", "1000000"], &["--size 1000000", "100000"]),
+        (
+            vec!["compare", "--k", "5", "--k2", "8", "--size", "10", "--shift", "4000000000,0"],
+            &["--shift", "2^30"],
+        ),
+        (vec!["skin", "--k", "5", "--to", "4000000000"], &["--to", "1073741824"]),
+        (vec!["stats", "--k", "5", "--size", "10", "--threads", "5000"], &["--threads 5000", "1024"]),
+    ];
+    for (args, needles) in cases {
+        let t = Instant::now();
+        let out = run(&args);
+        let e = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {e}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e:?} lacks {n:?}");
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "{args:?} was refused only after {:?}", t.elapsed());
+        assert!(listing(dir.path()).is_empty(), "{args:?} left a file");
+    }
+}
+
+/// `render --scale` bounds the picture, not the board: a 2,000,000-wide board drawn at scale
+/// 100 is accepted (and stopped here with Ctrl-C, since it is a long run).
+#[test]
+fn a_huge_board_at_a_coarse_scale_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("coarse.png");
+    let args =
+        ["render", "--k", "9999", "--size", "2000000", "--scale", "100", "-q", "-o", out.to_str().unwrap()];
+    let (o, _) = signal_after(&args, Duration::from_millis(800), "INT");
+    assert_eq!(o.status.code(), Some(130), "accepted and running until interrupted: {}", stderr(&o));
+    assert!(listing(dir.path()).is_empty());
+}
+
+/// The messages name the flag actually given and the fix.
+#[test]
+fn messages_name_the_flag_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("x.png");
+    let o = o.to_str().unwrap();
+    let newdir = format!("{}/newdir/", dir.path().display());
+    let cases: Vec<(Vec<&str>, &[&str], &[&str])> = vec![
+        (
+            vec!["render", "--k", "-3", "--size", "10", "-o", o],
+            &["--k", "at least 1"],
+            &["unexpected argument"],
+        ),
+        (vec!["stats", "--k", "5", "--size", "10000000000"], &["--size", "1073741824"], &["4294967295"]),
+        (vec!["stats", "--k", "5", "--width", "10"], &["--height"], &["--size"]),
+        (vec!["dump", "--k", "5", "--size", "300000", "-o", o], &["--size 300000"], &["--window 0,0"]),
+        (vec!["render", "--k", "5", "--size", "10", "-o", &newdir], &["names a folder"], &[]),
+        (vec!["bench", "--png-dir", "/missing-palace-dir"], &["--png-dir /missing-palace-dir"], &[]),
+    ];
+    for (args, want, not) in cases {
+        let t = Instant::now();
+        let out = run(&args);
+        let e = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {e}");
+        for n in want {
+            assert!(e.contains(n), "{args:?}: {e:?} lacks {n:?}");
+        }
+        for n in not {
+            assert!(!e.contains(n), "{args:?}: {e:?} has {n:?}");
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "{args:?} failed only after {:?}", t.elapsed());
+    }
+    assert!(listing(dir.path()).is_empty());
+}
+
+/// A legal 251-character file name is written; a name whose extension promises another
+/// format is written with a warning.
+#[test]
+fn long_names_work_and_wrong_extensions_warn() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join(format!("{}.png", "a".repeat(247)));
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", long.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(long.exists());
+    let jpg = dir.path().join("x.jpg");
+    let o = run(&["render", "--k", "5", "--size", "10", "-q", "-o", jpg.to_str().unwrap()]);
+    assert!(
+        o.status.success() && stderr(&o).contains("warning") && stderr(&o).contains(".png"),
+        "{}",
+        stderr(&o)
+    );
+    let npy = dir.path().join("x.png");
+    let o = run(&["dump", "--k", "5", "--size", "10", "-q", "-o", npy.to_str().unwrap()]);
+    assert!(
+        o.status.success() && stderr(&o).contains("warning") && stderr(&o).contains(".npy"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// More threads than cores: a warning that says so.
+#[test]
+fn too_many_threads_warns() {
+    let o = run(&["stats", "--k", "5", "--size", "50", "--threads", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: --threads 1000 is more than the"), "{}", stderr(&o));
+}
+
+mod random_arguments {
+    use super::*;
+    use proptest::prelude::*;
+
+    const COMMANDS: &[&str] =
+        &["render", "dump", "stats", "compare", "regions", "fabric", "skin", "check", "bench"];
+    const FLAGS: &[&str] = &[
+        "--k",
+        "--k2",
+        "--size",
+        "--width",
+        "--height",
+        "--window",
+        "--scale",
+        "--zoom",
+        "--threads",
+        "--to",
+        "--shift",
+        "--offset",
+        "--max-k",
+        "--max-size",
+        "--wythoff-size",
+        "--repeat",
+        "-o",
+        "--csv",
+        "--plot",
+        "--kernel",
+        "--palette",
+        "--aggregate",
+        "--values",
+    ];
+    const VALUES: &[&str] = &[
+        "0",
+        "1",
+        "3",
+        "7",
+        "40",
+        "-1",
+        "-3",
+        "256",
+        "257",
+        "1024",
+        "1025",
+        "1073741824",
+        "1073741825",
+        "4294967295",
+        "4294967296",
+        "10000000000",
+        "",
+        "0,0,5,5",
+        "1,2,3",
+        "2,2,1,1",
+        "4000000000,0",
+        "auto",
+        "avx512",
+        "nope",
+        "min",
+        "values",
+        "palace",
+        "-",
+        "out.png",
+        "out.npy",
+        "out.csv",
+        "sub/",
+        "/missing/x.png",
+    ];
+
+    fn argv() -> impl Strategy<Value = Vec<String>> {
+        let long = "x".repeat(300);
+        (
+            proptest::sample::select(COMMANDS),
+            proptest::collection::vec(
+                (
+                    proptest::sample::select(FLAGS),
+                    prop_oneof![proptest::sample::select(VALUES).prop_map(String::from), Just(long)],
+                ),
+                0..7,
+            ),
+            any::<bool>(),
+        )
+            .prop_map(|(cmd, pairs, quiet)| {
+                let mut v = vec![cmd.to_string()];
+                for (f, val) in pairs {
+                    v.push(f.to_string());
+                    v.push(val);
+                }
+                if quiet {
+                    v.push("-q".into());
+                }
+                v
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any argument vector: exit 0, 1 or 2 (or 143 when stopped by SIGTERM after three
+        /// seconds, for the valid requests that take long), never a panic, and a failed or
+        /// stopped run leaves no file behind.
+        #[test]
+        fn exits_cleanly_and_leaves_nothing_on_failure(args in argv()) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut child = Command::new(bin())
+                .args(&args)
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let t = Instant::now();
+            while child.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(3) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if child.try_wait().unwrap().is_none() {
+                let _ = Command::new("sh").args(["-c", &format!("kill -TERM {}", child.id())]).status();
+            }
+            let out = child.wait_with_output().unwrap();
+            let e = stderr(&out);
+            let code = out.status.code();
+            prop_assert!(matches!(code, Some(0 | 1 | 2 | 143)), "{args:?}: {code:?} {e}");
+            prop_assert!(!e.contains("panicked"), "{args:?}: {e}");
+            let left = listing(dir.path());
+            prop_assert!(left.iter().all(|n| !n.ends_with(".tmp")), "{args:?} left {left:?}");
+            if code != Some(0) {
+                prop_assert!(left.is_empty(), "{args:?} failed ({code:?}) and left {left:?}");
+            }
+        }
+    }
+}
