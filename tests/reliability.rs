@@ -441,3 +441,46 @@ mod random_arguments {
         }
     }
 }
+
+/// `--threads 1` bounds every pool a render uses: one sweep worker and one deflate worker
+/// (counted by thread name in /proc while a large picture is being written).
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_bound_the_png_encoder_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.png");
+    let child = Command::new(bin())
+        .args([
+            "render",
+            "--k",
+            "9999",
+            "--size",
+            "100000",
+            "--threads",
+            "1",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let task = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let (mut most_sweep, mut most_deflate) = (0, 0);
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(1500) {
+        let names: Vec<String> = std::fs::read_dir(&task)
+            .map(|d| d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok()).collect())
+            .unwrap_or_default();
+        most_sweep = most_sweep.max(names.iter().filter(|n| n.starts_with("palace-sweep")).count());
+        most_deflate = most_deflate.max(names.iter().filter(|n| n.starts_with("palace-deflate")).count());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Command::new("sh").args(["-c", &format!("kill -TERM {}", child.id())]).status();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143));
+    assert_eq!(most_sweep, 1, "sweep workers");
+    assert_eq!(most_deflate, 1, "deflate workers");
+}

@@ -86,21 +86,24 @@ pub fn encode(
         for _ in 0..workers {
             let (job_rx, res_tx, recycle) = (Arc::clone(&job_rx), res_tx.clone(), recycle.clone());
             let spare_rx = Arc::clone(&spare_rx);
-            s.spawn(move || {
-                let mut encoder = PieceEncoder::default();
-                loop {
-                    let job = job_rx.lock().map_err(|_| ()).and_then(|q| q.recv().map_err(|_| ()));
-                    let Ok((seq, mut data)) = job else { break };
-                    let out = spare_rx.lock().ok().and_then(|q| q.try_recv().ok()).unwrap_or_default();
-                    let piece = encoder.encode(&data, stride, out);
-                    let adler = simd_adler32::adler32(&data.as_slice());
-                    if res_tx.send((seq, piece, adler, data.len() as u64)).is_err() {
-                        break;
+            let named = std::thread::Builder::new().name("palace-deflate".into());
+            named
+                .spawn_scoped(s, move || {
+                    let mut encoder = PieceEncoder::default();
+                    loop {
+                        let job = job_rx.lock().map_err(|_| ()).and_then(|q| q.recv().map_err(|_| ()));
+                        let Ok((seq, mut data)) = job else { break };
+                        let out = spare_rx.lock().ok().and_then(|q| q.try_recv().ok()).unwrap_or_default();
+                        let piece = encoder.encode(&data, stride, out);
+                        let adler = simd_adler32::adler32(&data.as_slice());
+                        if res_tx.send((seq, piece, adler, data.len() as u64)).is_err() {
+                            break;
+                        }
+                        data.clear();
+                        let _ = recycle.try_send(data);
                     }
-                    data.clear();
-                    let _ = recycle.try_send(data);
-                }
-            });
+                })
+                .map_err(|e| Error::io("PNG deflate worker", e))?;
         }
         // Only the workers hold the job queue and the result senders from here on: if the
         // writer fails, the workers stop, the queue closes, the feeder stops, and the stream's
