@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> PathBuf {
@@ -26,6 +26,27 @@ fn run(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("palace runs")
+}
+
+/// Starts `palace args` in `cwd` with standard output discarded and standard error captured.
+fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S], cwd: &Path) -> Child {
+    Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("palace starts")
+}
+
+/// Sends `signal` (a name such as `INT`) to `child`, with the shell's own `kill`, so the tests
+/// need no procps. Whether it was delivered.
+fn kill(child: &Child, signal: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("kill -{signal} {}", child.id())])
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn stderr(o: &Output) -> String {
@@ -132,19 +153,10 @@ fn dash_writes_to_standard_output() {
 /// Starts `palace args` with its own folder as the working directory, lets it run `after`,
 /// sends `signal` and returns the output and how long it took to stop.
 fn signal_after(args: &[&str], after: Duration, signal: &str) -> (Output, Duration) {
-    let child = Command::new(bin())
-        .args(args)
-        .current_dir(std::env::temp_dir())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(args, &std::env::temp_dir());
     std::thread::sleep(after);
     let sent = Instant::now();
-    // The shell's own `kill`, so the test needs no procps.
-    let ok = Command::new("sh").args(["-c", &format!("kill -{signal} {}", child.id())]).status().unwrap();
-    assert!(ok.success());
+    assert!(kill(&child, signal));
     let out = child.wait_with_output().unwrap();
     (out, sent.elapsed())
 }
@@ -413,20 +425,13 @@ mod random_arguments {
         #[test]
         fn exits_cleanly_and_leaves_nothing_on_failure(args in argv()) {
             let dir = tempfile::tempdir().unwrap();
-            let mut child = Command::new(bin())
-                .args(&args)
-                .current_dir(dir.path())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
+            let mut child = spawn(&args, dir.path());
             let t = Instant::now();
             while child.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(3) {
                 std::thread::sleep(Duration::from_millis(20));
             }
             if child.try_wait().unwrap().is_none() {
-                let _ = Command::new("sh").args(["-c", &format!("kill -TERM {}", child.id())]).status();
+                kill(&child, "TERM");
             }
             let out = child.wait_with_output().unwrap();
             let e = stderr(&out);
@@ -449,24 +454,10 @@ mod random_arguments {
 fn threads_bound_the_png_encoder_too() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("big.png");
-    let child = Command::new(bin())
-        .args([
-            "render",
-            "--k",
-            "9999",
-            "--size",
-            "100000",
-            "--threads",
-            "1",
-            "-q",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = spawn(
+        &["render", "--k", "9999", "--size", "100000", "--threads", "1", "-q", "-o", out.to_str().unwrap()],
+        dir.path(),
+    );
     let task = PathBuf::from(format!("/proc/{}/task", child.id()));
     let (mut most_sweep, mut most_deflate) = (0, 0);
     let t = Instant::now();
@@ -478,7 +469,7 @@ fn threads_bound_the_png_encoder_too() {
         most_deflate = most_deflate.max(names.iter().filter(|n| n.starts_with("palace-deflate")).count());
         std::thread::sleep(Duration::from_millis(20));
     }
-    let _ = Command::new("sh").args(["-c", &format!("kill -TERM {}", child.id())]).status();
+    kill(&child, "TERM");
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(143));
     assert_eq!(most_sweep, 1, "sweep workers");

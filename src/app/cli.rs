@@ -11,6 +11,7 @@ use palace::model::geometry::{Board, MAX_SIDE, Window};
 use palace::output::npy::Values;
 use palace::output::palette::Scheme;
 use palace::output::png::{Aggregate, PngOptions};
+use std::path::PathBuf;
 
 /// Declares the command line's copy of a library enum: the same variants, whose doc comments
 /// are their help text, and the conversion into the library's type. The library's enums then
@@ -81,7 +82,6 @@ cli_enum! {
         Palace,
     }
 }
-use std::path::PathBuf;
 
 /// Largest picture `render` draws, in pixels a side after `--scale` and `--zoom` (a PNG row
 /// and its buffers are held in memory).
@@ -621,7 +621,7 @@ impl RunArgs {
                 self.threads
             )));
         }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = palace::engine::available_cores();
         if self.threads > cores {
             eprintln!(
                 "palace: warning: --threads {} is more than the {cores} cores here; the run will be slower and use more memory than with --threads {cores}",
@@ -745,11 +745,7 @@ impl Cli {
         Ok(match self.command {
             Command::Render(a) => {
                 let (board, window) = a.board.resolve()?;
-                if a.scale == 0 {
-                    return Err(Error::Usage(
-                        "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
-                    ));
-                }
+                check_scale(a.scale)?;
                 if a.zoom == 0 || a.zoom > MAX_ZOOM {
                     return Err(Error::Usage(format!(
                         "--zoom {}: each cell becomes Z x Z pixels; use 1..={MAX_ZOOM}",

@@ -57,14 +57,20 @@ impl Default for EngineOptions {
     }
 }
 
+/// The cores this process may run on (1 if that cannot be told).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A `--threads`-style count: 0 means one per available core.
+pub fn resolve_threads(threads: usize) -> usize {
+    if threads == 0 { available_cores() } else { threads }
+}
+
 impl EngineOptions {
     /// The number of workers this will use.
     pub fn resolved_threads(&self) -> usize {
-        if self.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.threads
-        }
+        resolve_threads(self.threads)
     }
 
     fn layout(&self, k: u32, window: Window, threads: usize) -> Layout {

@@ -91,8 +91,7 @@ impl PngStream {
         parallel: bool,
         threads: usize,
     ) -> Result<Self> {
-        let workers =
-            if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
+        let workers = crate::engine::resolve_threads(threads);
         let pack4 = parallel && plte.len() <= 16 * 3;
         let depth = if pack4 { 4 } else { 8 };
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
