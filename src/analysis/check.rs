@@ -134,10 +134,9 @@ struct WythoffRows {
 impl RowSink for WythoffRows {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let y = row.y;
-        for (i, &cell) in row.cells.iter().enumerate() {
+        for i in 0..row.cells.len() {
             let x = row.x0 + i as u32;
             let v = row.v(i);
-            debug_assert_eq!(v < 0, cell < 0);
             let wy = wythoff::is_p_position(u64::from(x), u64::from(y));
             self.cells += 1;
             if (v < 0) != wy && self.mismatch.is_none() {
