@@ -119,5 +119,29 @@ fn png(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels, png);
+/// The three-counter lane kernels on a large interior tile of k = 500 (below the hood, through
+/// the arms and the fabric), per cell.
+fn counters(c: &mut Criterion) {
+    use palace::kernel::counter::{EdgeValues, Scratch, available, entering_by_definition};
+    let (w, h) = (4092usize, 4096usize);
+    let edges = entering_by_definition(500, 1000, 1200, w, h);
+    let mut g = c.benchmark_group("counter tile 4092x4096");
+    g.throughput(Throughput::Elements((w * h) as u64));
+    g.sample_size(20);
+    let mut scratch = Scratch::default();
+    let mut values = EdgeValues::sized(w, h);
+    for kernel in available() {
+        let mut e = edges.clone();
+        assert!((kernel.run)(w, h, &mut e, &mut values, &mut scratch).valid, "k = 500 stays in range");
+        g.bench_function(kernel.name, |b| {
+            b.iter(|| {
+                let mut e = edges.clone();
+                black_box((kernel.run)(w, h, &mut e, &mut values, &mut scratch))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, counters, png);
 criterion_main!(benches);

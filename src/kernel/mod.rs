@@ -18,6 +18,7 @@
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+pub mod counter;
 pub mod portable;
 pub mod wide;
 

@@ -1,0 +1,293 @@
+//! The band-lane algorithm of [`super`], written once over a [`Vector`] of 32 byte lanes and
+//! instantiated by the portable and the x86 kernels.
+
+use super::{BIAS, EdgeValues, Edges, LANES, Outcome, check_sizes};
+
+/// 32 bytes, aligned for vector loads.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(32))]
+pub(crate) struct Lane(pub [u8; LANES]);
+
+/// 32 byte lanes with the operations the kernel needs (all wrapping).
+pub(crate) trait Vector: Copy {
+    fn splat(x: u8) -> Self;
+    fn load(p: &Lane) -> Self;
+    fn store(self, p: &mut Lane);
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    /// -1 (all ones) in the lanes holding a palace (`s < BIAS` as a signed byte), else 0.
+    fn palace(self) -> Self;
+    /// The lanes moved up by one, `first` into lane 0.
+    fn shift_in(self, first: u8) -> Self;
+    /// The sum of the 32 bytes.
+    fn sum(self) -> u32;
+    /// Lane `j`.
+    #[inline(always)]
+    fn lane(self, j: usize) -> u8 {
+        let mut l = Lane::default();
+        self.store(&mut l);
+        l.0[j]
+    }
+}
+
+/// Buffers a worker reuses from tile to tile.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// Per row of the bands: `R` entering the next group's column 0.
+    r: Vec<Lane>,
+    /// Per row: `D'` entering the next group's column 0.
+    d: Vec<Lane>,
+    /// Per row, in passes where a band finishes: the values of the group's last two columns.
+    cols: Vec<[Lane; 2]>,
+}
+
+/// The registers of one pass (a value, never borrowed across the step loop, so that the
+/// compiler keeps it in registers).
+#[derive(Clone, Copy)]
+struct Regs<V, const M: usize> {
+    /// `C` of each column, entering its next row.
+    c: [V; M],
+    /// `R` leaving each column's last cell, for the next column.
+    rx: [V; M],
+    /// `D'` entering column `i` at its next row (`i >= 1`).
+    dw: [V; M],
+    /// `D'` leaving column `i` one step ago, on its way to `dw[i + 1]`.
+    dh: [V; M],
+    /// `D'` leaving each column's last row.
+    dbot: [V; M],
+    /// The values of the second-to-last row of each column (for the tile's bottom edge).
+    vbot0: [V; M],
+    /// The values of the last row.
+    vbot1: [V; M],
+    /// OR of every `s` of the pass.
+    acc: V,
+}
+
+/// Computes a tile (see [`super::CounterFn`]) with `M` columns per register block.
+#[inline(always)]
+pub(crate) fn run<V: Vector, const M: usize>(
+    w: usize,
+    h: usize,
+    edges: &mut Edges,
+    values: &mut EdgeValues,
+    scratch: &mut Scratch,
+) -> Outcome {
+    // Column M - 1 writes row r + 1's D' at step r + M - 1, where column 0 reads it from step
+    // r + 1 on: the write must come later.
+    const { assert!(M >= 3, "column 0 must read a row's D' before column M - 1 writes it") };
+    check_sizes(w, h, edges, values);
+    assert!(
+        w % M == 0 && h % LANES == 0 && h >= 2 * LANES && h <= super::MAX_HEIGHT,
+        "tile {w} x {h} does not fit the lanes"
+    );
+    let bh = h / LANES;
+    let groups = w / M;
+    let Scratch { r: r_rows, d: d_rows, cols } = scratch;
+    r_rows.clear();
+    r_rows.resize(bh, Lane::default());
+    d_rows.clear();
+    d_rows.resize(bh, Lane::default());
+    cols.clear();
+    cols.resize(bh, [Lane::default(); 2]);
+
+    let zero = V::splat(0);
+    let mut c_exit = [zero; M];
+    let mut d_bot = [zero; M];
+    let mut d_bot_pp = zero;
+    let mut or = zero;
+    let mut palaces = 0u64;
+    for t in 0..groups + LANES - 1 {
+        // Lane 0 reads the tile's top edge; its group is t.
+        let top = |v: &[u8], col: usize| if t < groups && col < w { v[col] } else { 0 };
+        let mut regs = Regs::<V, M> {
+            c: std::array::from_fn(|i| c_exit[i].shift_in(top(&edges.c, t * M + i))),
+            rx: [zero; M],
+            dw: [zero; M],
+            // Column i + 1 takes its first D' from the band above, column i of this group.
+            dh: std::array::from_fn(|i| {
+                if i + 1 < M { d_bot[i].shift_in(top(&edges.d_top, t * M + i + 1)) } else { zero }
+            }),
+            dbot: [zero; M],
+            vbot0: [zero; M],
+            vbot1: [zero; M],
+            acc: zero,
+        };
+        // Column 0's first D' comes from the band above, last column of the group before.
+        V::store(d_bot_pp.shift_in(top(&edges.d_top, t * M)), &mut d_rows[0]);
+        d_bot_pp = d_bot[M - 1];
+        let c_start = regs.c;
+        // Band t starts: its rows' R and D' from the tile's left edge.
+        if t < LANES {
+            for row in 0..bh {
+                r_rows[row].0[t] = edges.r[t * bh + row];
+                if t > 0 || row > 0 {
+                    d_rows[row].0[t] = edges.d_left[t * bh + row];
+                }
+            }
+        }
+        // A band finishes in this pass: keep the values of its last two columns.
+        let finishing = t + 1 >= groups;
+        regs = if finishing {
+            pass::<V, M, true>(regs, r_rows, d_rows, cols)
+        } else {
+            pass::<V, M, false>(regs, r_rows, d_rows, cols)
+        };
+        // Lanes j with 0 <= t - j < groups computed real cells.
+        let lo = (t + 1).saturating_sub(groups);
+        let hi = t.min(LANES - 1);
+        let mut mask = Lane::default();
+        mask.0[lo..=hi].fill(0xFF);
+        let mask = V::load(&mask);
+        or = or.or(regs.acc.and(mask));
+        for i in 0..M {
+            palaces += u64::from(regs.c[i].sub(c_start[i]).and(mask).sum());
+        }
+        c_exit = regs.c;
+        d_bot = regs.dbot;
+        // The last band leaves the tile's bottom edge.
+        if t >= LANES - 1 && t - (LANES - 1) < groups {
+            let base = (t - (LANES - 1)) * M;
+            for i in 0..M {
+                edges.c[base + i] = regs.c[i].lane(LANES - 1);
+                edges.d_top[base + i] = regs.dbot[i].lane(LANES - 1);
+                values.bottom[base + i] = regs.vbot0[i].lane(LANES - 1) as i8;
+                values.bottom[w + base + i] = regs.vbot1[i].lane(LANES - 1) as i8;
+            }
+        }
+        // Band j = t + 1 - groups leaves the tile's right edge.
+        if finishing && t + 1 - groups < LANES {
+            let j = t + 1 - groups;
+            for row in 0..bh {
+                edges.r[j * bh + row] = r_rows[row].0[j];
+                edges.d_left[j * bh + row] =
+                    if row + 1 < bh { d_rows[row + 1].0[j] } else { regs.dbot[M - 1].lane(j) };
+                for q in 0..2 {
+                    values.right[2 * (j * bh + row) + q] = cols[row][q].0[j] as i8;
+                }
+            }
+        }
+    }
+    Outcome { valid: or.lane_or() & 0xC0 == 0, palaces }
+}
+
+trait LaneOr {
+    fn lane_or(self) -> u8;
+}
+
+impl<V: Vector> LaneOr for V {
+    #[inline(always)]
+    fn lane_or(self) -> u8 {
+        let mut l = Lane::default();
+        self.store(&mut l);
+        l.0.iter().fold(0, |a, &b| a | b)
+    }
+}
+
+/// One pass: `M` columns down all `bh` rows, as a skewed wavefront. With `COLS`, the values of
+/// the last two columns are kept per row.
+#[inline(always)]
+fn pass<V: Vector, const M: usize, const COLS: bool>(
+    mut regs: Regs<V, M>,
+    r_rows: &mut [Lane],
+    d_rows: &mut [Lane],
+    cols: &mut [[Lane; 2]],
+) -> Regs<V, M> {
+    let bh = r_rows.len();
+    assert!(d_rows.len() == bh && cols.len() == bh);
+    // Steps where every column is active and none is on the last two rows: the lean loop.
+    let lean = M - 1..bh.saturating_sub(2);
+    for s in 0..lean.start.min(bh + M - 1) {
+        edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
+    }
+    let lean_step = |regs: &mut Regs<V, M>, s: usize, r_rows: &mut [Lane], d_rows: &mut [Lane], cols: &mut [[Lane; 2]]| {
+        for i in (0..M).rev() {
+            // SAFETY: lengths asserted above; in a lean step `s < bh - 2` and `i <= M - 1 <= s`,
+            // so the row `s - i` and the one after it lie in the band.
+            unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
+        }
+    };
+    // Two steps per round: `D'` takes two steps from column to column, so the registers
+    // holding it trade places every step, and a round of two needs no moves between them.
+    let mut s = lean.start;
+    while s + 1 < lean.end {
+        lean_step(&mut regs, s, r_rows, d_rows, cols);
+        lean_step(&mut regs, s + 1, r_rows, d_rows, cols);
+        s += 2;
+    }
+    if s < lean.end {
+        lean_step(&mut regs, s, r_rows, d_rows, cols);
+    }
+    for s in lean.end.max(lean.start)..bh + M - 1 {
+        edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
+    }
+    regs
+}
+
+/// A step at the wavefront's ends: only the active columns, with the last rows' bookkeeping.
+#[inline(always)]
+fn edge_step<V: Vector, const M: usize, const COLS: bool>(
+    regs: &mut Regs<V, M>,
+    s: usize,
+    r_rows: &mut [Lane],
+    d_rows: &mut [Lane],
+    cols: &mut [[Lane; 2]],
+) {
+    let bh = r_rows.len();
+    for i in (0..M).rev() {
+        if i <= s && s - i < bh {
+            // SAFETY: `s - i < bh`, and `pass` asserted the lengths equal.
+            unsafe { cell::<V, M, COLS, true>(regs, i, s - i, r_rows, d_rows, cols) };
+        }
+    }
+}
+
+/// Column `i` computes its cell in row `row`. Columns are visited from the last to the first
+/// in a step, so each reads its neighbour's registers before the neighbour moves on.
+///
+/// # Safety
+/// `r_rows`, `d_rows` and `cols` have the same length `bh`, `row < bh`, and unless `EDGE`,
+/// `row + 1 < bh` (the lean steps never reach the last row).
+#[inline(always)]
+unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
+    regs: &mut Regs<V, M>,
+    i: usize,
+    row: usize,
+    r_rows: &mut [Lane],
+    d_rows: &mut [Lane],
+    cols: &mut [[Lane; 2]],
+) {
+    let bh = r_rows.len();
+    debug_assert!(row < bh && d_rows.len() == bh && cols.len() == bh && (EDGE || row + 1 < bh));
+    // SAFETY (all accesses below): `row < bh`, and `row + 1 < bh` where it is used.
+    let r_in = if i == 0 { V::load(unsafe { r_rows.get_unchecked(row) }) } else { regs.rx[i - 1] };
+    let d_in = if i == 0 { V::load(unsafe { d_rows.get_unchecked(row) }) } else { regs.dw[i] };
+    // `C` is added last: its chain from step to step is then add, compare, subtract.
+    let s = r_in.add(d_in).add(regs.c[i]);
+    let m = s.palace();
+    regs.acc = regs.acc.or(s);
+    let r_out = r_in.sub(m);
+    regs.c[i] = regs.c[i].sub(m);
+    let d_out = d_in.sub(m);
+    regs.rx[i] = r_out;
+    if i + 1 == M {
+        r_out.store(unsafe { r_rows.get_unchecked_mut(row) });
+        if !EDGE || row + 1 < bh {
+            d_out.store(unsafe { d_rows.get_unchecked_mut(row + 1) });
+        }
+    } else {
+        regs.dw[i + 1] = regs.dh[i];
+        regs.dh[i] = d_out;
+    }
+    if COLS && i + 2 >= M {
+        s.sub(V::splat(BIAS)).store(unsafe { &mut cols.get_unchecked_mut(row)[i + 2 - M] });
+    }
+    if EDGE && row + 2 == bh {
+        regs.vbot0[i] = s.sub(V::splat(BIAS));
+    }
+    if EDGE && row + 1 == bh {
+        regs.vbot1[i] = s.sub(V::splat(BIAS));
+        regs.dbot[i] = d_out;
+    }
+}

@@ -1,0 +1,272 @@
+use super::*;
+use crate::model::reference::direct_values;
+use crate::model::rule::in_hood;
+use proptest::prelude::*;
+
+/// A board's exact counters per cell: `R`, `C` and `D` (palaces west, north, north-west).
+struct Board {
+    k: u32,
+    w: usize,
+    v: Vec<i32>,
+    r: Vec<u32>,
+    c: Vec<u32>,
+    d: Vec<u32>,
+}
+
+impl Board {
+    fn new(k: u32, w: usize, h: usize) -> Self {
+        let v = direct_values(k, w, h);
+        let p = |x: usize, y: usize| u32::from(v[y * w + x] < 0);
+        let (mut r, mut c, mut d) = (vec![0; w * h], vec![0; w * h], vec![0; w * h]);
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                if x > 0 {
+                    r[i] = r[i - 1] + p(x - 1, y);
+                }
+                if y > 0 {
+                    c[i] = c[i - w] + p(x, y - 1);
+                }
+                if x > 0 && y > 0 {
+                    d[i] = d[i - w - 1] + p(x - 1, y - 1);
+                }
+            }
+        }
+        Board { k, w, v, r, c, d }
+    }
+
+    fn at(&self, a: &[u32], x: usize, y: usize) -> u8 {
+        a[y * self.w + x] as u8
+    }
+
+    fn dp(&self, x: usize, y: usize) -> u8 {
+        (self.d[y * self.w + x].wrapping_sub(self.k).wrapping_add(u32::from(BIAS))) as u8
+    }
+
+    /// The counters entering the tile at `(x0, y0)`.
+    fn edges(&self, x0: usize, y0: usize, w: usize, h: usize) -> Edges {
+        Edges {
+            r: (0..h).map(|i| self.at(&self.r, x0, y0 + i)).collect(),
+            d_left: (0..h).map(|i| self.dp(x0, y0 + i)).collect(),
+            c: (0..w).map(|i| self.at(&self.c, x0 + i, y0)).collect(),
+            d_top: (0..w).map(|i| self.dp(x0 + i, y0)).collect(),
+        }
+    }
+
+    /// The counters leaving it, by definition.
+    fn leaving(&self, x0: usize, y0: usize, w: usize, h: usize) -> Edges {
+        Edges {
+            r: (0..h).map(|i| self.at(&self.r, x0 + w, y0 + i)).collect(),
+            d_left: (0..h).map(|i| self.dp(x0 + w, y0 + i + 1)).collect(),
+            c: (0..w).map(|i| self.at(&self.c, x0 + i, y0 + h)).collect(),
+            d_top: (0..w).map(|i| self.dp(x0 + i + 1, y0 + h)).collect(),
+        }
+    }
+
+    fn value(&self, x: usize, y: usize) -> i32 {
+        self.v[y * self.w + x]
+    }
+}
+
+/// splitmix64: a deterministic stream for random tiles.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn bytes(&mut self, n: usize, spread: u8) -> Vec<u8> {
+        (0..n).map(|_| (self.next() as u8) % spread.max(1)).collect()
+    }
+}
+
+fn run_reference(w: usize, h: usize, e: &Edges) -> (Edges, EdgeValues, Outcome) {
+    let mut e = e.clone();
+    let mut vals = EdgeValues::sized(w, h);
+    let o = reference(w, h, &mut e, &mut vals, None);
+    (e, vals, o)
+}
+
+fn run_kernel(
+    k: &CounterKernel,
+    w: usize,
+    h: usize,
+    e: &Edges,
+    scratch: &mut Scratch,
+) -> (Edges, EdgeValues, Outcome) {
+    let mut e = e.clone();
+    let mut vals = EdgeValues::sized(w, h);
+    let o = (k.run)(w, h, &mut e, &mut vals, scratch);
+    (e, vals, o)
+}
+
+/// The reference follows the direct definition: on tiles clear of the hood it is valid, and
+/// its palaces, leaving counters and edge values are the board's; wherever it says valid, it
+/// is right.
+#[test]
+fn reference_equals_direct_definition() {
+    for k in [3u32, 5, 12, 37, 100, 250] {
+        let (bw, bh) = (3 * k as usize + 90, 3 * k as usize + 70);
+        let b = Board::new(k, bw, bh);
+        let mut rng = Rng(u64::from(k));
+        let mut clear = 0;
+        for _ in 0..40 {
+            let w = 1 + rng.below(60);
+            let h = 1 + rng.below(60);
+            let x0 = rng.below(bw - w - 1);
+            let y0 = rng.below(bh - h - 1);
+            let (e, vals, o) = run_reference(w, h, &b.edges(x0, y0, w, h));
+            let palaces: u64 = (y0..y0 + h)
+                .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+                .filter(|&(x, y)| b.value(x, y) < 0)
+                .count() as u64;
+            let small = (y0..y0 + h).all(|y| (x0..x0 + w).all(|x| (-32..=31).contains(&b.value(x, y))));
+            let hood = in_hood(k, x0 as u64, y0 as u64);
+            if small && !hood {
+                clear += 1;
+                assert!(o.valid, "k={k} tile ({x0}, {y0}) {w}x{h}");
+            }
+            if o.valid {
+                assert_eq!(o.palaces, palaces, "k={k} tile ({x0}, {y0}) {w}x{h}");
+                assert_eq!(e, b.leaving(x0, y0, w, h), "k={k} tile ({x0}, {y0}) {w}x{h}");
+                for (q, y) in [y0 + h - 2, y0 + h - 1].into_iter().enumerate() {
+                    if h >= 2 - q {
+                        for i in 0..w {
+                            assert_eq!(i32::from(vals.bottom[q * w + i]), b.value(x0 + i, y), "bottom");
+                        }
+                    }
+                }
+                for row in 0..h {
+                    for q in 0..2 {
+                        if w + q >= 2 {
+                            let x = x0 + w + q - 2;
+                            assert_eq!(i32::from(vals.right[2 * row + q]), b.value(x, y0 + row), "right");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(clear > 0 || k < 10, "k={k}: some tile lies clear of the hood");
+    }
+}
+
+/// A tile that reaches into the hood, where `v` falls to `-k`, is refused.
+#[test]
+fn reference_refuses_the_hood() {
+    let k = 200;
+    let b = Board::new(k, 300, 300);
+    let (_, _, o) = run_reference(40, 40, &b.edges(100, 20, 40, 40));
+    assert!(!o.valid);
+}
+
+/// Checks a lane kernel against the reference on one tile, whatever its counters.
+fn same(kernel: &CounterKernel, w: usize, h: usize, e: &Edges, scratch: &mut Scratch) {
+    let want = run_reference(w, h, e);
+    let got = run_kernel(kernel, w, h, e, scratch);
+    assert_eq!(got.2, want.2, "{} {w}x{h}: outcome", kernel.name);
+    assert_eq!(got.0, want.0, "{} {w}x{h}: leaving counters", kernel.name);
+    assert_eq!(got.1, want.1, "{} {w}x{h}: edge values", kernel.name);
+}
+
+/// Every lane kernel this CPU has equals the reference bit for bit on real tiles of several
+/// games, valid or not.
+#[test]
+fn lane_kernels_equal_reference_on_boards() {
+    let mut scratch = Scratch::default();
+    for k in [5u32, 37, 100, 333] {
+        let (bw, bh) = (3 * k as usize + 200, 3 * k as usize + 300);
+        let b = Board::new(k, bw, bh);
+        let mut rng = Rng(u64::from(k) * 7);
+        for kernel in available() {
+            for _ in 0..12 {
+                let w = kernel.group * (1 + rng.below(150 / kernel.group));
+                let h = 64 * (1 + rng.below(3));
+                let x0 = rng.below(bw - w - 1);
+                let y0 = rng.below(bh - h - 1);
+                same(&kernel, w, h, &b.edges(x0, y0, w, h), &mut scratch);
+            }
+        }
+    }
+}
+
+/// ... and on the widths and heights at the edges of what they take: one group, fewer groups
+/// than bands, two rows per band, and the tallest tile.
+#[test]
+fn lane_kernels_equal_reference_at_the_limits() {
+    let mut scratch = Scratch::default();
+    let k = 60;
+    let b = Board::new(k, 400, MAX_HEIGHT + 200);
+    for kernel in available() {
+        let g = kernel.group;
+        for (w, h) in [
+            (g, 64),
+            (2 * g, 64),
+            (31 * g, 128),
+            (32 * g, 64),
+            (33 * g, 96),
+            (5 * g, 160),
+            (g, MAX_HEIGHT),
+            (10 * g, MAX_HEIGHT),
+        ] {
+            for (x0, y0) in [(0, 0), (3, 5), (200, 70), (300 - w.min(290), 150)] {
+                same(&kernel, w, h, &b.edges(x0, y0, w, h), &mut scratch);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random counters, mostly out of range: the lane kernels still do exactly the
+    /// reference's arithmetic.
+    #[test]
+    fn lane_kernels_equal_reference_on_random_counters(
+        seed in any::<u64>(),
+        groups in 1usize..70,
+        bands in 1usize..5,
+        spread in prop::sample::select(vec![1u8, 3, 12, 40, 255]),
+    ) {
+        let mut rng = Rng(seed);
+        let mut scratch = Scratch::default();
+        for kernel in available() {
+            let (w, h) = (groups * kernel.group, 32 * (bands + 1));
+            let mut e = Edges {
+                r: rng.bytes(h, spread),
+                d_left: rng.bytes(h, spread),
+                c: rng.bytes(w, spread),
+                d_top: rng.bytes(w, spread),
+            };
+            e.d_left[0] = e.d_top[0];
+            same(&kernel, w, h, &e, &mut scratch);
+        }
+    }
+}
+
+#[test]
+fn every_isa_path_is_available_where_the_cpu_has_it() {
+    let names: Vec<_> = available().iter().map(|k| k.name).collect();
+    assert!(names.contains(&"portable"));
+    #[cfg(target_arch = "x86_64")]
+    {
+        assert_eq!(names.contains(&"avx2"), is_x86_feature_detected!("avx2"));
+        assert_eq!(names.contains(&"avx512vl"), x86::avx512vl_available());
+    }
+    assert!(best().fits(best().group * 10, 128));
+}
+
+#[test]
+fn entering_by_definition_matches_the_board() {
+    let k = 40;
+    let b = Board::new(k, 200, 180);
+    for (x0, y0, w, h) in [(0, 0, 10, 7), (13, 0, 30, 20), (0, 9, 5, 40), (50, 61, 100, 90)] {
+        assert_eq!(entering_by_definition(k, x0, y0, w, h), b.edges(x0, y0, w, h), "({x0}, {y0})");
+    }
+}
