@@ -80,3 +80,14 @@ pub(crate) fn default_tile_width(width: u32, threads: usize) -> u32 {
 
 /// Default band height: 128 rows (four 32-row blocks of the narrow kernels).
 pub(crate) const DEFAULT_BAND_HEIGHT: u32 = 128;
+
+/// Default tile width of counter sweeps: a multiple of 12 (every counter kernel's group
+/// divides it), wide enough that the 31 passes a tile's lanes take to fill and drain are few
+/// against its width, narrow enough for several strips per worker.
+pub(crate) fn default_counter_tile_width(width: u32, threads: usize) -> u32 {
+    let want = width / (4 * threads.max(1) as u32);
+    (want - want % 12).clamp(384, 4092)
+}
+
+/// Default band height of counter sweeps: 64 rows per lane of the counter kernels.
+pub(crate) const COUNTER_BAND_HEIGHT: u32 = 2048;

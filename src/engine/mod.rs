@@ -7,6 +7,7 @@
 //! the window are computed as needed but never stored beyond the few bands in flight.
 
 pub mod control;
+mod counted;
 mod layout;
 pub mod lockstep;
 pub mod sink;
@@ -19,7 +20,9 @@ use crate::kernel::KernelChoice;
 use crate::kernel::NarrowFn;
 use crate::model::geometry::Window;
 pub use control::{Cancel, Progress, Silent};
-use layout::{DEFAULT_BAND_HEIGHT, Layout, default_tile_width};
+use layout::{
+    COUNTER_BAND_HEIGHT, DEFAULT_BAND_HEIGHT, Layout, default_counter_tile_width, default_tile_width,
+};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -73,9 +76,15 @@ impl EngineOptions {
         resolve_threads(self.threads)
     }
 
-    fn layout(&self, k: u32, window: Window, threads: usize) -> Layout {
-        let tw = self.tile_width.unwrap_or_else(|| default_tile_width(window.x1, threads));
-        let bh = self.band_height.unwrap_or(DEFAULT_BAND_HEIGHT);
+    fn layout(&self, k: u32, window: Window, threads: usize, counter: bool) -> Layout {
+        let tw = self.tile_width.unwrap_or_else(|| {
+            if counter {
+                default_counter_tile_width(window.x1, threads)
+            } else {
+                default_tile_width(window.x1, threads)
+            }
+        });
+        let bh = self.band_height.unwrap_or(if counter { COUNTER_BAND_HEIGHT } else { DEFAULT_BAND_HEIGHT });
         Layout::new(k, window.x1, window.y1, tw.max(2), bh.max(2))
     }
 
@@ -92,6 +101,7 @@ pub(crate) struct Counters {
     zero: AtomicU64,
     narrow: AtomicU64,
     wide: AtomicU64,
+    counter: AtomicU64,
     tiles: AtomicU64,
 }
 
@@ -102,6 +112,7 @@ impl Counters {
             (&self.zero, made.zero),
             (&self.narrow, made.narrow),
             (&self.wide, made.wide),
+            (&self.counter, made.counter),
         ] {
             c.fetch_add(n, Ordering::Relaxed);
         }
@@ -122,6 +133,8 @@ pub struct SweepReport {
     pub narrow_computed: u64,
     /// Cells computed by the exact wide kernel.
     pub wide_computed: u64,
+    /// Cells computed by a three-counter kernel (counter sweeps).
+    pub counter_computed: u64,
     /// Tiles in the region.
     pub tiles: u64,
     /// Tile width and band height used.
@@ -145,6 +158,7 @@ impl SweepReport {
             zero_filled: c.zero.load(Ordering::Relaxed),
             narrow_computed: c.narrow.load(Ordering::Relaxed),
             wide_computed: c.wide.load(Ordering::Relaxed),
+            counter_computed: c.counter.load(Ordering::Relaxed),
             tiles: c.tiles.load(Ordering::Relaxed),
             tile: (layout.tile_width, layout.band_height),
             threads,
@@ -154,7 +168,7 @@ impl SweepReport {
 
     /// Cells actually computed by a kernel.
     pub fn computed(&self) -> u64 {
-        self.narrow_computed + self.wide_computed
+        self.narrow_computed + self.wide_computed + self.counter_computed
     }
 
     /// Cells filled without computing.
@@ -191,6 +205,55 @@ pub fn sweep_tiles(
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
     sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress)
+}
+
+/// Sweeps `[0, width) x [0, height)` of game `k` in the three-counter form
+/// ([`crate::kernel::counter`]) and shows every tile's palace count to `visitor`, on the worker
+/// threads, in no particular order. Only palaces come out, no values: this is the fast path
+/// for analyses that need nothing else. `opts.kernel` picks the counter kernel (`Wide`: none,
+/// every tile by the CA's exact paths).
+pub fn sweep_palaces(
+    k: u32,
+    width: u32,
+    height: u32,
+    opts: &EngineOptions,
+    visitor: &dyn PalaceVisitor,
+    progress: &dyn Progress,
+) -> Result<SweepReport> {
+    assert!(k >= 1 && width >= 1 && height >= 1, "validated by the caller");
+    let window = Window::new(0, 0, width, height);
+    sweep::run(
+        k,
+        window,
+        opts,
+        opts.narrow(),
+        sweep::Output::Palaces(visitor, opts.kernel.counter()),
+        progress,
+    )
+}
+
+/// An analysis of the palaces of a counter sweep (see [`sweep_palaces`]).
+pub trait PalaceVisitor: Sync {
+    /// Called by worker `worker` (`0..threads`) with each finished tile.
+    fn visit(&self, worker: usize, tile: &PalaceTile<'_>);
+}
+
+/// One finished tile of a counter sweep: the rectangle `[x0, x1) x [y0, y1)`.
+pub struct PalaceTile<'a> {
+    /// The game.
+    pub k: u32,
+    /// First column.
+    pub x0: u32,
+    /// One past the last column.
+    pub x1: u32,
+    /// First row.
+    pub y0: u32,
+    /// One past the last row.
+    pub y1: u32,
+    /// Palaces in the tile.
+    pub palaces: u64,
+    /// The counters leaving the tile, modulo 256 (see [`crate::kernel::counter::Edges`]).
+    pub leaving: &'a crate::kernel::counter::Edges,
 }
 
 /// An analysis run by the workers on every finished tile (see [`sweep_tiles`]).

@@ -28,12 +28,14 @@
 //! thread sleeps until they finish (a polling consumer would take a core's time slices from
 //! the workers: 13 % of a one-core sweep). Twice as many bands may be in flight.
 
+use super::counted::{self, CounterScratch};
 use super::layout::{Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
-use super::{Cancel, Progress, TileView, TileVisitor};
+use super::{Cancel, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor};
 use super::{Counters, EngineOptions, SweepReport};
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
+use crate::kernel::counter::CounterKernel;
 use crate::kernel::{Arrangement, BufPool, NarrowFn};
 use crate::model::geometry::Window;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -78,6 +80,8 @@ struct Scheduler {
 struct Shared {
     layout: Layout,
     narrow: Option<NarrowFn>,
+    /// Counter sweeps: the three-counter kernel (none: every tile by the CA's paths).
+    counter: Option<CounterKernel>,
     /// How narrow tiles are stored: diagonally when only a tile visitor reads them.
     arrangement: Arrangement,
     skip: bool,
@@ -134,12 +138,14 @@ impl Shared {
         Some((prev, band))
     }
 
-    fn worker(&self, id: usize, visitor: Option<&dyn TileVisitor>, window: Window, progress: &dyn Progress) {
+    fn worker(&self, id: usize, output: Workers<'_>, window: Window, progress: &dyn Progress) {
         let mut scratch = Scratch::default();
+        let mut counter_scratch = CounterScratch::default();
+        let no_consumer = !matches!(output, Workers::Published);
         let strips = self.layout.strips();
         while let Some((prev, cur)) = self.next_band() {
             // Without a consumer the workers watch for cancellation and report progress themselves.
-            if visitor.is_some() && self.cancel.is_cancelled() {
+            if no_consumer && self.cancel.is_cancelled() {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
@@ -172,6 +178,33 @@ impl Shared {
                 // The tile is published before the visitor sees it: the worker below waits
                 // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if let Workers::Palaces(v) = output {
+                        let (tile, made, palaces) = counted::compute(
+                            &nb,
+                            self.counter,
+                            self.narrow,
+                            self.skip,
+                            &self.pools[id],
+                            &mut scratch,
+                            &mut counter_scratch,
+                        )?;
+                        self.counters.add(made);
+                        let _ = cur.tiles[j].set(tile);
+                        let Some(Tile::Edges { leaving: Some(leaving), .. }) = cur.tiles[j].get() else {
+                            unreachable!("counter tiles carry their leaving counters")
+                        };
+                        let view = PalaceTile {
+                            k: self.layout.k,
+                            x0: rect.x0,
+                            x1: rect.x1,
+                            y0: rect.y0,
+                            y1: rect.y1,
+                            palaces,
+                            leaving,
+                        };
+                        v.visit(id, &view);
+                        return Ok(());
+                    }
                     let (tile, made) = compute_tile(
                         &nb,
                         self.narrow,
@@ -181,7 +214,7 @@ impl Shared {
                         &mut scratch,
                     )?;
                     self.counters.add(made);
-                    let Some(v) = visitor else {
+                    let Workers::Tiles(v) = output else {
                         let _ = cur.tiles[j].set(tile);
                         return Ok(());
                     };
@@ -210,7 +243,7 @@ impl Shared {
                     }
                 }
             }
-            if visitor.is_some() {
+            if no_consumer {
                 let done = u64::from(self.layout.band_y(cur.index).1);
                 // Bands may finish slightly out of order: the bar only moves forward.
                 let high = self.progress_rows.fetch_max(done, Ordering::Relaxed).max(done);
@@ -244,6 +277,20 @@ pub(crate) enum Output<'a> {
     Rows(&'a mut dyn RowSink),
     /// Every finished tile that meets the window, to a visitor on the worker threads.
     Tiles(&'a dyn TileVisitor),
+    /// Counter sweep (the window starts at the origin): every tile's palaces, to a visitor on
+    /// the worker threads.
+    Palaces(&'a dyn PalaceVisitor, Option<CounterKernel>),
+}
+
+/// What the workers do with a finished tile.
+#[derive(Clone, Copy)]
+enum Workers<'a> {
+    /// Publish it for the consumer.
+    Published,
+    /// Show its cells to a visitor, publish its edges.
+    Tiles(&'a dyn TileVisitor),
+    /// Counter sweep: publish its edges and counters, show its palaces to a visitor.
+    Palaces(&'a dyn PalaceVisitor),
 }
 
 /// Runs the sweep of `window` for game `k` and hands the results to `output`.
@@ -257,10 +304,10 @@ pub(crate) fn run(
 ) -> Result<SweepReport> {
     let started = Instant::now();
     let threads = opts.resolved_threads();
-    let layout = opts.layout(k, window, threads);
+    let layout = opts.layout(k, window, threads, matches!(output, Output::Palaces(..)));
     // In visitor sweeps a finished band keeps only its tiles' edges and is freed as soon as
     // the workers are done with it: more bands in flight cost little.
-    let max_bands = if matches!(output, Output::Tiles(_)) { 4 * threads + 4 } else { 2 * threads + 2 };
+    let max_bands = if matches!(output, Output::Rows(_)) { 2 * threads + 2 } else { 4 * threads + 4 };
     let (permit_tx, permit_rx) = sync_channel::<()>(max_bands);
     for _ in 0..max_bands {
         permit_tx.send(()).expect("fresh channel has room");
@@ -270,9 +317,14 @@ pub(crate) fn run(
         (Output::Tiles(_), Some(lanes)) => Arrangement::Diagonal(lanes),
         _ => Arrangement::Rows,
     };
+    let counter = match output {
+        Output::Palaces(_, kernel) => kernel,
+        _ => None,
+    };
     let shared = Shared {
         layout,
         narrow,
+        counter,
         arrangement,
         skip: opts.skip,
         cancel: opts.cancel.clone(),
@@ -300,8 +352,9 @@ pub(crate) fn run(
     let consumed = match output {
         Output::Rows(sink) => std::thread::scope(|scope| {
             let shared = &shared;
-            let workers =
-                scope.spawn(move || pool.broadcast(|ctx| shared.worker(ctx.index(), None, window, progress)));
+            let workers = scope.spawn(move || {
+                pool.broadcast(|ctx| shared.worker(ctx.index(), Workers::Published, window, progress))
+            });
             let result = consume(shared, window, band_rx, sink, progress);
             if result.is_err() {
                 shared.abort.store(true, Ordering::SeqCst);
@@ -311,7 +364,12 @@ pub(crate) fn run(
         }),
         Output::Tiles(visitor) => {
             drop(band_rx);
-            pool.broadcast(|ctx| shared.worker(ctx.index(), Some(visitor), window, progress));
+            pool.broadcast(|ctx| shared.worker(ctx.index(), Workers::Tiles(visitor), window, progress));
+            Ok(())
+        }
+        Output::Palaces(visitor, _) => {
+            drop(band_rx);
+            pool.broadcast(|ctx| shared.worker(ctx.index(), Workers::Palaces(visitor), window, progress));
             Ok(())
         }
     };

@@ -29,8 +29,9 @@ pub(crate) enum Tile {
     /// Only what the neighbours read of computed cells: the last two rows (`bottom`, row by
     /// row) and the last two columns (`right`, two per row). When the sweep's output is a
     /// visitor, a computed tile is visited while its cells are at hand and published as this,
-    /// so that its buffer goes back to the pool while it is still in cache.
-    Edges { bottom: Box<[i8]>, right: Box<[i8]> },
+    /// so that its buffer goes back to the pool while it is still in cache. In counter
+    /// sweeps (`super::counted`) every tile is published as this, with the counters leaving it.
+    Edges { bottom: Box<[i8]>, right: Box<[i8]>, leaving: Option<Box<crate::kernel::counter::Edges>> },
     /// The sweep was aborted before this tile was computed.
     Aborted,
 }
@@ -54,17 +55,17 @@ impl Tile {
                 *o = cells.at(r, c);
             }
         }
-        Tile::Edges { bottom: bottom.into_boxed_slice(), right: right.into_boxed_slice() }
+        Tile::Edges { bottom: bottom.into_boxed_slice(), right: right.into_boxed_slice(), leaving: None }
     }
 
     /// The stored 8-bit value of `(x, y)`, which lies in this tile of rectangle `rect`.
     #[inline]
-    fn stored(&self, k: u32, rect: &Rect, x: u32, y: u32) -> i8 {
+    pub(super) fn stored(&self, k: u32, rect: &Rect, x: u32, y: u32) -> i8 {
         match self {
             Tile::Zero => 0,
             Tile::Hood => hood_sentinel(k, u64::from(x), u64::from(y)),
             Tile::Cells(c) => c.at((y - rect.y0) as usize, (x - rect.x0) as usize),
-            Tile::Edges { bottom, right } => {
+            Tile::Edges { bottom, right, .. } => {
                 let (w, h) = (rect.w(), rect.h());
                 let (r, c) = ((y - rect.y0) as usize, (x - rect.x0) as usize);
                 let (r0, c0) = edge_starts(w, h);
@@ -171,6 +172,7 @@ pub(crate) struct Made {
     pub zero: u64,
     pub narrow: u64,
     pub wide: u64,
+    pub counter: u64,
 }
 
 /// A tile and the already finished neighbours its halo comes from.
@@ -184,7 +186,7 @@ pub(crate) struct Neighbourhood<'a> {
 }
 
 impl Neighbourhood<'_> {
-    fn rect(&self) -> Rect {
+    pub(super) fn rect(&self) -> Rect {
         self.layout.rect(self.j, self.b)
     }
 
@@ -208,7 +210,7 @@ impl Neighbourhood<'_> {
 
     /// The 8-bit halo: two rows above over `x0 - 2 .. x1`, then two cells left of each row.
     /// Cells outside the quadrant are 0 (the narrow kernels never see the `k` corner).
-    fn halo8(&self, top: &mut Vec<i8>, left: &mut Vec<i8>) {
+    pub(super) fn halo8(&self, top: &mut Vec<i8>, left: &mut Vec<i8>) {
         let r = self.rect();
         let k = self.layout.k;
         let (w, h) = (r.w(), r.h());
@@ -288,8 +290,8 @@ fn wide_rect(
 /// Scratch buffers a worker reuses from tile to tile.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    top8: Vec<i8>,
-    left8: Vec<i8>,
+    pub(super) top8: Vec<i8>,
+    pub(super) left8: Vec<i8>,
     top: Vec<i64>,
     left: Vec<i64>,
     out: Vec<i64>,
@@ -343,10 +345,14 @@ pub(crate) fn compute_tile(
 }
 
 fn in_range(halo: &[i8]) -> bool {
-    // Without an early exit, so that it vectorises: `|v| <= NARROW_LIMIT` as one unsigned
-    // compare of `v + NARROW_LIMIT`.
-    let lim = NARROW_LIMIT as u8;
-    halo.iter().fold(true, |ok, &v| ok & ((v as u8).wrapping_add(lim) <= 2 * lim))
+    within(halo, -NARROW_LIMIT, NARROW_LIMIT)
+}
+
+/// Whether every value lies in `lo..=hi`. Without an early exit, so that it vectorises: one
+/// unsigned compare of `v - lo`.
+pub(super) fn within(values: &[i8], lo: i8, hi: i8) -> bool {
+    let span = hi.wrapping_sub(lo) as u8;
+    values.iter().fold(true, |ok, &v| ok & (v.wrapping_sub(lo) as u8 <= span))
 }
 
 /// A tile along the casing, split in two: the columns left of `c` (the hood, by the closed

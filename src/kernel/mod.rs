@@ -577,6 +577,35 @@ impl KernelChoice {
     }
 }
 
+impl KernelChoice {
+    /// The three-counter kernel this choice stands for in counter sweeps: `Auto` the fastest
+    /// ([`counter::best`]), `Wide` none (the CA's exact paths everywhere), the others their
+    /// own instruction set (AVX-512: the AVX-512VL kernel). Panics if it is not available,
+    /// as [`KernelChoice::narrow_fn`] does.
+    pub fn counter(self) -> Option<counter::CounterKernel> {
+        match self {
+            KernelChoice::Auto => Some(counter::best()),
+            KernelChoice::Wide => None,
+            KernelChoice::Portable => Some(counter::portable::PORTABLE),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Avx2 => {
+                assert!(counter::x86::avx2_available(), "AVX2 kernel requested on a CPU without AVX2");
+                Some(counter::x86::AVX2)
+            }
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Avx512 => {
+                assert!(
+                    counter::x86::avx512vl_available(),
+                    "AVX-512 kernel requested on a CPU without AVX-512 F/VL/BW"
+                );
+                Some(counter::x86::AVX512VL)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            k => panic!("kernel {k:?} is not available on this CPU"),
+        }
+    }
+}
+
 /// Every kernel choice that this CPU can run, `Auto` excluded.
 pub fn available_kernels() -> Vec<KernelChoice> {
     KernelChoice::ALL.into_iter().filter(|k| *k != KernelChoice::Auto && k.available()).collect()

@@ -79,7 +79,7 @@ pub(crate) fn run<V: Vector, const M: usize>(
     const { assert!(M >= 3, "column 0 must read a row's D' before column M - 1 writes it") };
     check_sizes(w, h, edges, values);
     assert!(
-        w % M == 0 && h % LANES == 0 && h >= 2 * LANES && h <= super::MAX_HEIGHT,
+        w.is_multiple_of(M) && h.is_multiple_of(LANES) && (2 * LANES..=super::MAX_HEIGHT).contains(&h),
         "tile {w} x {h} does not fit the lanes"
     );
     let bh = h / LANES;
@@ -141,8 +141,8 @@ pub(crate) fn run<V: Vector, const M: usize>(
         mask.0[lo..=hi].fill(0xFF);
         let mask = V::load(&mask);
         or = or.or(regs.acc.and(mask));
-        for i in 0..M {
-            palaces += u64::from(regs.c[i].sub(c_start[i]).and(mask).sum());
+        for (c, start) in regs.c.iter().zip(c_start) {
+            palaces += u64::from(c.sub(start).and(mask).sum());
         }
         c_exit = regs.c;
         d_bot = regs.dbot;
@@ -163,8 +163,8 @@ pub(crate) fn run<V: Vector, const M: usize>(
                 edges.r[j * bh + row] = r_rows[row].0[j];
                 edges.d_left[j * bh + row] =
                     if row + 1 < bh { d_rows[row + 1].0[j] } else { regs.dbot[M - 1].lane(j) };
-                for q in 0..2 {
-                    values.right[2 * (j * bh + row) + q] = cols[row][q].0[j] as i8;
+                for (q, col) in cols[row].iter().enumerate() {
+                    values.right[2 * (j * bh + row) + q] = col.0[j] as i8;
                 }
             }
         }
@@ -201,7 +201,11 @@ fn pass<V: Vector, const M: usize, const COLS: bool>(
     for s in 0..lean.start.min(bh + M - 1) {
         edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
     }
-    let lean_step = |regs: &mut Regs<V, M>, s: usize, r_rows: &mut [Lane], d_rows: &mut [Lane], cols: &mut [[Lane; 2]]| {
+    let lean_step = |regs: &mut Regs<V, M>,
+                     s: usize,
+                     r_rows: &mut [Lane],
+                     d_rows: &mut [Lane],
+                     cols: &mut [[Lane; 2]]| {
         for i in (0..M).rev() {
             // SAFETY: lengths asserted above; in a lean step `s < bh - 2` and `i <= M - 1 <= s`,
             // so the row `s - i` and the one after it lie in the band.

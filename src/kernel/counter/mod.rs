@@ -136,7 +136,10 @@ pub struct CounterKernel {
 impl CounterKernel {
     /// Whether this kernel takes a `w x h` tile.
     pub fn fits(&self, w: usize, h: usize) -> bool {
-        w > 0 && w % self.group == 0 && h % LANES == 0 && h >= 2 * LANES && h <= MAX_HEIGHT
+        w > 0
+            && w.is_multiple_of(self.group)
+            && h.is_multiple_of(LANES)
+            && (2 * LANES..=MAX_HEIGHT).contains(&h)
     }
 }
 
@@ -169,6 +172,99 @@ pub fn available() -> Vec<CounterKernel> {
         }
     }
     all
+}
+
+impl CounterKernel {
+    /// Computes a tile of any size: the largest block at its top left that the kernel takes
+    /// with the kernel, the columns right of it and the rows below it with [`reference`] (at
+    /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit.
+    pub fn tile_any(
+        &self,
+        w: usize,
+        h: usize,
+        edges: &mut Edges,
+        values: &mut EdgeValues,
+        scratch: &mut Scratch,
+    ) -> Outcome {
+        check_sizes(w, h, edges, values);
+        let wk = w - w % self.group;
+        let hk = if h >= 2 * LANES { (h - h % LANES).min(MAX_HEIGHT) } else { 0 };
+        if wk == 0 || hk == 0 {
+            return reference(w, h, edges, values, None);
+        }
+        let (wb, hc) = (w - wk, h - hk);
+        // A: the kernel's block.
+        let mut a = Edges {
+            r: edges.r[..hk].to_vec(),
+            d_left: edges.d_left[..hk].to_vec(),
+            c: edges.c[..wk].to_vec(),
+            d_top: edges.d_top[..wk].to_vec(),
+        };
+        let mut va = EdgeValues::sized(wk, hk);
+        let oa = (self.run)(wk, hk, &mut a, &mut va, scratch);
+        // B: the columns right of A, rows 0..hk.
+        let (mut b, mut vb, mut ob) =
+            (Edges::default(), EdgeValues::default(), Outcome { valid: true, palaces: 0 });
+        if wb > 0 {
+            let mut d_left = vec![edges.d_top[wk]];
+            d_left.extend_from_slice(&a.d_left[..hk - 1]);
+            b = Edges {
+                r: a.r.clone(),
+                d_left,
+                c: edges.c[wk..].to_vec(),
+                d_top: edges.d_top[wk..].to_vec(),
+            };
+            vb = EdgeValues::sized(wb, hk);
+            ob = reference(wb, hk, &mut b, &mut vb, None);
+        }
+        // The counters on row hk, columns 0..w, and what leaves the right edge above it.
+        let c_mid: Vec<u8> = a.c.iter().chain(&b.c).copied().collect();
+        let d_mid: Vec<u8> = a.d_top.iter().chain(&b.d_top).copied().collect();
+        let (r_top, dl_top) = if wb > 0 { (b.r, b.d_left) } else { (a.r, a.d_left) };
+        let mut bottom_mid = vec![0i8; 2 * w];
+        for q in 0..2 {
+            bottom_mid[q * w..q * w + wk].copy_from_slice(&va.bottom[q * wk..(q + 1) * wk]);
+            if wb > 0 {
+                bottom_mid[q * w + wk..(q + 1) * w].copy_from_slice(&vb.bottom[q * wb..(q + 1) * wb]);
+            }
+        }
+        for row in 0..hk {
+            for q in 0..2 {
+                // Column w - 2 + q: in B where B has it, else in A's last columns.
+                let col = w - 2 + q;
+                values.right[2 * row + q] = if col >= wk {
+                    vb.right[2 * row + col + 2 - wb - wk]
+                } else {
+                    va.right[2 * row + col + 2 - wk]
+                };
+            }
+        }
+        let mut out = Outcome { valid: oa.valid && ob.valid, palaces: oa.palaces + ob.palaces };
+        if hc == 0 {
+            (edges.r, edges.d_left, edges.c, edges.d_top) = (r_top, dl_top, c_mid, d_mid);
+            values.bottom = bottom_mid;
+            return out;
+        }
+        // C: the rows below, all columns.
+        let mut d_top = vec![edges.d_left[hk]];
+        d_top.extend_from_slice(&d_mid[..w - 1]);
+        let mut c = Edges { r: edges.r[hk..].to_vec(), d_left: edges.d_left[hk..].to_vec(), c: c_mid, d_top };
+        let mut vc = EdgeValues::sized(w, hc);
+        let oc = reference(w, hc, &mut c, &mut vc, None);
+        out = Outcome { valid: out.valid && oc.valid, palaces: out.palaces + oc.palaces };
+        values.right[2 * hk..].copy_from_slice(&vc.right);
+        if hc >= 2 {
+            values.bottom = vc.bottom;
+        } else {
+            values.bottom[..w].copy_from_slice(&bottom_mid[w..]);
+            values.bottom[w..].copy_from_slice(&vc.bottom[w..]);
+        }
+        edges.r = r_top.into_iter().chain(c.r).collect();
+        edges.d_left = dl_top.into_iter().chain(c.d_left).collect();
+        edges.c = c.c;
+        edges.d_top = c.d_top;
+        out
+    }
 }
 
 /// The three-counter arithmetic cell by cell, in plain loops: the reference the lane kernels

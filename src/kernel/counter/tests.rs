@@ -270,3 +270,61 @@ fn entering_by_definition_matches_the_board() {
         assert_eq!(entering_by_definition(k, x0, y0, w, h), b.edges(x0, y0, w, h), "({x0}, {y0})");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any tile shape, through the kernel and the reference strips beside it, equals the
+    /// reference on the whole tile.
+    #[test]
+    fn tile_any_equals_reference(
+        seed in any::<u64>(),
+        w in 1usize..200,
+        h in 1usize..300,
+        spread in prop::sample::select(vec![1u8, 5, 40, 255]),
+    ) {
+        let mut rng = Rng(seed);
+        let mut scratch = Scratch::default();
+        let mut e = Edges {
+            r: rng.bytes(h, spread),
+            d_left: rng.bytes(h, spread),
+            c: rng.bytes(w, spread),
+            d_top: rng.bytes(w, spread),
+        };
+        e.d_left[0] = e.d_top[0];
+        let want = run_reference(w, h, &e);
+        for kernel in available() {
+            let mut got = e.clone();
+            let mut vals = EdgeValues::sized(w, h);
+            let o = kernel.tile_any(w, h, &mut got, &mut vals, &mut scratch);
+            prop_assert_eq!(o, want.2, "{} {}x{}", kernel.name, w, h);
+            prop_assert_eq!(&got, &want.0, "{} {}x{}", kernel.name, w, h);
+            prop_assert_eq!(&vals, &want.1, "{} {}x{}", kernel.name, w, h);
+        }
+    }
+}
+
+/// The same on real tiles of a board, which are valid.
+#[test]
+fn tile_any_on_boards() {
+    let k = 100;
+    let b = Board::new(k, 700, 800);
+    let mut scratch = Scratch::default();
+    for kernel in available() {
+        for (x0, y0, w, h) in [
+            (350, 400, 100, 100),
+            (300, 350, 7, 200),
+            (301, 320, 301, 65),
+            (400, 380, 128, 256),
+            (320, 300, 61, 97),
+        ] {
+            let e = b.edges(x0, y0, w, h);
+            let want = run_reference(w, h, &e);
+            assert!(want.2.valid);
+            let mut got = e.clone();
+            let mut vals = EdgeValues::sized(w, h);
+            assert_eq!(kernel.tile_any(w, h, &mut got, &mut vals, &mut scratch), want.2);
+            assert_eq!((got, vals), (want.0, want.1), "{} ({x0}, {y0}) {w}x{h}", kernel.name);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The counter sweep (`sweep_palaces`) against the direct definition: every tile's palace count
+//! and every counter leaving it, for many games, tile shapes, thread counts and kernels.
+
+use palace::engine::{EngineOptions, PalaceTile, PalaceVisitor, Silent, sweep_palaces};
+use palace::kernel::KernelChoice;
+use palace::kernel::counter::{BIAS, Edges};
+use palace::model::reference::direct_values;
+use proptest::prelude::*;
+use std::sync::Mutex;
+
+/// Exact counters of every cell of a board: palaces west, north and north-west.
+struct Board {
+    k: u32,
+    w: usize,
+    palace: Vec<bool>,
+    r: Vec<u32>,
+    c: Vec<u32>,
+    d: Vec<u32>,
+}
+
+impl Board {
+    /// One row and one column more than the swept board, for the counters leaving it.
+    fn new(k: u32, w: usize, h: usize) -> Self {
+        let (w, h) = (w + 1, h + 1);
+        let palace: Vec<bool> = direct_values(k, w, h).iter().map(|&v| v < 0).collect();
+        let p = |x: usize, y: usize| u32::from(palace[y * w + x]);
+        let (mut r, mut c, mut d) = (vec![0; w * h], vec![0; w * h], vec![0; w * h]);
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                if x > 0 {
+                    r[i] = r[i - 1] + p(x - 1, y);
+                }
+                if y > 0 {
+                    c[i] = c[i - w] + p(x, y - 1);
+                }
+                if x > 0 && y > 0 {
+                    d[i] = d[i - w - 1] + p(x - 1, y - 1);
+                }
+            }
+        }
+        Board { k, w, palace, r, c, d }
+    }
+
+    fn dp(&self, x: usize, y: usize) -> u8 {
+        (self.d[y * self.w + x].wrapping_sub(self.k).wrapping_add(u32::from(BIAS))) as u8
+    }
+
+    fn check(&self, t: &Tile, what: &str) {
+        let (x0, x1, y0, y1) = (t.x0 as usize, t.x1 as usize, t.y0 as usize, t.y1 as usize);
+        let palaces = (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.palace[y * self.w + x])
+            .count();
+        assert_eq!(t.palaces, palaces as u64, "{what}: palaces of tile ({x0}, {y0})..({x1}, {y1})");
+        let want = Edges {
+            r: (y0..y1).map(|y| self.r[y * self.w + x1] as u8).collect(),
+            d_left: (y0..y1).map(|y| self.dp(x1, y + 1)).collect(),
+            c: (x0..x1).map(|x| self.c[y1 * self.w + x] as u8).collect(),
+            d_top: (x0..x1).map(|x| self.dp(x + 1, y1)).collect(),
+        };
+        assert_eq!(t.leaving, want, "{what}: counters leaving tile ({x0}, {y0})..({x1}, {y1})");
+    }
+}
+
+struct Tile {
+    x0: u32,
+    x1: u32,
+    y0: u32,
+    y1: u32,
+    palaces: u64,
+    leaving: Edges,
+}
+
+#[derive(Default)]
+struct Tiles(Mutex<Vec<Tile>>);
+
+impl PalaceVisitor for Tiles {
+    fn visit(&self, _worker: usize, t: &PalaceTile<'_>) {
+        let tile =
+            Tile { x0: t.x0, x1: t.x1, y0: t.y0, y1: t.y1, palaces: t.palaces, leaving: t.leaving.clone() };
+        self.0.lock().unwrap().push(tile);
+    }
+}
+
+fn kernels() -> Vec<KernelChoice> {
+    KernelChoice::ALL.into_iter().filter(|k| k.available()).collect()
+}
+
+/// Sweeps and checks every tile; returns the cells the counter kernels computed.
+fn sweep_and_check(board: &Board, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
+    let tiles = Tiles::default();
+    let report = sweep_palaces(board.k, w, h, opts, &tiles, &Silent).expect("sweep");
+    let tiles = tiles.0.into_inner().unwrap();
+    let cells: u64 = tiles.iter().map(|t| u64::from(t.x1 - t.x0) * u64::from(t.y1 - t.y0)).sum();
+    assert_eq!(cells, u64::from(w) * u64::from(h), "{what}: the tiles cover the board once");
+    assert_eq!(report.computed() + report.filled(), cells, "{what}: the report accounts for every cell");
+    for t in &tiles {
+        board.check(t, what);
+    }
+    report.counter_computed
+}
+
+#[test]
+fn small_games_every_shape() {
+    for k in [1u32, 2, 3, 4, 5, 7, 12, 30] {
+        let (w, h) = ((3 * k).max(61), (3 * k).max(47) + 20);
+        let board = Board::new(k, w as usize, h as usize);
+        for kernel in kernels() {
+            for (tw, bh, threads, skip) in [
+                (2, 2, 1, false),
+                (3, 5, 2, true),
+                (7, 4, 3, true),
+                (12, 64, 2, true),
+                (24, 33, 1, false),
+                (60, 96, 2, true),
+            ] {
+                let opts = EngineOptions {
+                    threads,
+                    kernel,
+                    skip,
+                    tile_width: Some(tw),
+                    band_height: Some(bh),
+                    ..Default::default()
+                };
+                sweep_and_check(
+                    &board,
+                    w,
+                    h,
+                    &opts,
+                    &format!("k={k} {kernel:?} tile {tw}x{bh} threads={threads}"),
+                );
+            }
+        }
+    }
+}
+
+/// Larger games with the default tiles and with tiles of the lane kernels' shapes: the lane
+/// kernels must compute most cells, and every tile must still be right.
+#[test]
+fn larger_games_use_the_lane_kernels() {
+    for k in [100u32, 333, 500] {
+        let n = 3 * k + 70;
+        let board = Board::new(k, n as usize, n as usize);
+        for kernel in kernels() {
+            for (tw, bh, threads) in [
+                (None, None, 2),
+                (Some(120), Some(64), 1),
+                (Some(96), Some(160), 3),
+                (Some(250), Some(100), 2),
+            ] {
+                let opts =
+                    EngineOptions { threads, kernel, tile_width: tw, band_height: bh, ..Default::default() };
+                let what = format!("k={k} {kernel:?} tile {tw:?}x{bh:?} threads={threads}");
+                let lanes = sweep_and_check(&board, n, n, &opts, &what);
+                if kernel != KernelChoice::Wide && bh.is_some() {
+                    assert!(
+                        lanes > u64::from(n) * u64::from(n) / 4,
+                        "{what}: lane kernels computed only {lanes} cells"
+                    );
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random games, boards, tiles and thread counts.
+    #[test]
+    fn random_boards(
+        k in 1u32..200,
+        w in 1u32..500,
+        h in 1u32..500,
+        tw in 2u32..300,
+        bh in 2u32..300,
+        threads in 1usize..4,
+        kernel in prop::sample::select(kernels()),
+    ) {
+        let board = Board::new(k, w as usize, h as usize);
+        let opts = EngineOptions { threads, kernel, tile_width: Some(tw), band_height: Some(bh), ..Default::default() };
+        sweep_and_check(&board, w, h, &opts, &format!("k={k} {w}x{h} {kernel:?} tile {tw}x{bh} threads={threads}"));
+    }
+}
