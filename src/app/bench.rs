@@ -6,6 +6,10 @@
 //! in row order on one thread, with the same statistics code fed row by row. The **fast engine**
 //! is the tiled sweep with the chosen kernel, its statistics gathered by the workers.
 //!
+//! The **palace-only sweep** is the counter form (`engine::sweep_palaces`, the three-counter
+//! kernels) counting palaces, timed against the same plain programme counting palaces only;
+//! both counts must equal the statistics' palace count.
+//!
 //! Then, untimed, both compute a digest of every cell (a hash of each 64-column row segment,
 //! summed so that the order of tiles does not matter). Statistics and digests must be identical,
 //! or the command fails.
@@ -16,7 +20,8 @@
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
 use palace::engine::{
-    Cancel, EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
+    Cancel, EngineOptions, PalaceTile, PalaceVisitor, Silent, SweepReport, TileKind, TileView, TileVisitor,
+    sweep, sweep_palaces, sweep_tiles,
 };
 use palace::error::{Error, Result};
 use palace::model::geometry::Window;
@@ -27,6 +32,7 @@ use palace::output::palette;
 use palace::output::png::{PngOptions, PngWriter};
 use serde::Serialize;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Columns per digest segment; tiles must start on multiples of it.
@@ -141,7 +147,17 @@ pub struct BenchReport {
     pub speedup_1_thread: f64,
     /// Fast (most threads) over fast (1 thread).
     pub thread_scaling: f64,
-    /// Whether every run produced the same statistics and digest.
+    /// The counter kernel of the palace-only sweeps (`none`: the CA's exact paths).
+    pub counter_kernel: &'static str,
+    /// The plain programme counting palaces only.
+    pub baseline_palaces: Run,
+    /// The palace-only sweeps, by thread count.
+    pub palaces: Vec<Run>,
+    /// Palace-only sweep (1 thread) over the plain programme counting palaces.
+    pub palaces_speedup_1_thread: f64,
+    /// Palace-only sweep (most threads) over 1 thread.
+    pub palaces_thread_scaling: f64,
+    /// Whether every run produced the same statistics, palace count and digest.
     pub outputs_agree: bool,
     /// The statistics (identical across runs when `outputs_agree`).
     pub stats: Stats,
@@ -306,6 +322,35 @@ pub fn baseline_digest(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
     Ok(digest)
 }
 
+/// The plain programme counting palaces only: the baseline of the palace-only sweep.
+pub fn baseline_palaces(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
+    let mut dp = DirectDp::new(k, size as usize);
+    let mut palaces = 0u64;
+    for _ in 0..size {
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
+        palaces += dp.next_row().iter().filter(|&&n| n < k).count() as u64;
+    }
+    Ok(palaces)
+}
+
+/// Sums the palaces of a counter sweep's tiles.
+struct PalaceCount(AtomicU64);
+
+impl PalaceVisitor for PalaceCount {
+    fn visit(&self, _worker: usize, t: &PalaceTile<'_>) {
+        self.0.fetch_add(t.palaces, Ordering::Relaxed);
+    }
+}
+
+/// The palace-only sweep: the counter form, palaces counted by the workers.
+pub fn palaces(k: u32, size: u32, opts: &EngineOptions) -> Result<(u64, SweepReport)> {
+    let count = PalaceCount(AtomicU64::new(0));
+    let report = sweep_palaces(k, size, size, opts, &count, &Silent)?;
+    Ok((count.0.into_inner(), report))
+}
+
 /// The fast engine, statistics on the workers.
 pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
     palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)
@@ -445,16 +490,26 @@ pub fn run(
     ));
     let mut timings: Vec<(Timing<Stats>, Option<SweepReport>)> =
         counts.iter().map(|&t| (Timing::new("fast engine", t, cells), None)).collect();
+    let mut palace_timings: Vec<(Timing<u64>, Option<SweepReport>)> =
+        counts.iter().map(|&t| (Timing::new("palace-only sweep", t, cells), None)).collect();
     for _ in 0..repeat.max(1) {
-        for (timing, report) in &mut timings {
+        for ((timing, report), (ptiming, preport)) in timings.iter_mut().zip(&mut palace_timings) {
             let opts = EngineOptions { threads: timing.threads, ..engine.clone() };
             timing.once(|| {
                 let (s, rep) = fast(k, size, &opts)?;
                 *report = Some(rep);
                 Ok(s)
             })?;
+            ptiming.once(|| {
+                let (n, rep) = palaces(k, size, &opts)?;
+                *preport = Some(rep);
+                Ok(n)
+            })?;
         }
     }
+    say(&format!("baseline: three-counter programme counting palaces only, {size} x {size}, 1 thread ..."));
+    let (base_palaces, baseline_p) =
+        timed("baseline, palaces only", 1, cells, repeat, || baseline_palaces(k, size, &engine.cancel))?;
     let mut fast_runs = Vec::new();
     let mut agree = true;
     for (timing, report) in timings {
@@ -462,6 +517,14 @@ pub fn run(
         agree &= s == base_stats;
         r.engine = report;
         fast_runs.push(r);
+    }
+    agree &= base_palaces == base_stats.total.palaces;
+    let mut palace_runs = Vec::new();
+    for (timing, report) in palace_timings {
+        let (n, mut r) = timing.finish();
+        agree &= n == base_palaces;
+        r.engine = report;
+        palace_runs.push(r);
     }
     say("verifying: digest of every cell, baseline and fast engine (untimed) ...");
     let base_digest = baseline_digest(k, size, &engine.cancel)?;
@@ -480,6 +543,8 @@ pub fn run(
     };
     let one = fast_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
     let most = fast_runs.last().expect("a run").cells_per_second;
+    let p_one = palace_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
+    let p_most = palace_runs.last().expect("a run").cells_per_second;
     let report = BenchReport {
         k,
         size,
@@ -489,6 +554,11 @@ pub fn run(
         thread_scaling: most / one,
         baseline,
         fast: fast_runs,
+        counter_kernel: kernel.counter().map_or("none", |c| c.name),
+        palaces_speedup_1_thread: p_one / baseline_p.cells_per_second,
+        palaces_thread_scaling: p_most / p_one,
+        baseline_palaces: baseline_p,
+        palaces: palace_runs,
         outputs_agree: agree,
         stats: base_stats,
         digest: format!("{base_digest:016x}"),
@@ -571,6 +641,31 @@ impl std::fmt::Display for BenchReport {
                 )?;
             }
         }
+        writeln!(f, "palace-only sweep (three counters, {} kernel):", self.counter_kernel)?;
+        for r in std::iter::once(&self.baseline_palaces).chain(&self.palaces) {
+            write_run(f, &r.name, r)?;
+        }
+        writeln!(f, "palace-only sweep, 1 thread / baseline: {:.1}x", self.palaces_speedup_1_thread)?;
+        if let Some(last) = self.palaces.last() {
+            writeln!(
+                f,
+                "palace-only sweep, {} threads / 1 thread: {:.2}x",
+                last.threads, self.palaces_thread_scaling
+            )?;
+            if let Some(e) = &last.engine {
+                writeln!(
+                    f,
+                    "cells computed {} (three counters {}, narrow {}, wide {}), filled {} (hood {}, quiet {})",
+                    e.computed(),
+                    e.counter_computed,
+                    e.narrow_computed,
+                    e.wide_computed,
+                    e.filled(),
+                    e.hood_filled,
+                    e.zero_filled
+                )?;
+            }
+        }
         writeln!(
             f,
             "outputs: {} (digest {}, {} palaces)",
@@ -616,6 +711,7 @@ mod tests {
         for k in [1u32, 7, 50] {
             let none = Cancel::new();
             let (s, d) = (baseline(k, 300, &none).unwrap(), baseline_digest(k, 300, &none).unwrap());
+            assert_eq!(baseline_palaces(k, 300, &none).unwrap(), s.total.palaces, "k={k}");
             for threads in [1, 2, 3] {
                 let opts = EngineOptions {
                     threads,
@@ -624,6 +720,7 @@ mod tests {
                     ..Default::default()
                 };
                 assert_eq!(fast(k, 300, &opts).unwrap().0, s, "k={k}");
+                assert_eq!(palaces(k, 300, &opts).unwrap().0, s.total.palaces, "k={k}");
                 assert_eq!(fast_digest(k, 300, &opts).unwrap(), d, "k={k}");
             }
         }

@@ -19,8 +19,9 @@
 use super::tile::{Made, Neighbourhood, Scratch, Tile, compute_tile, within};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
+use crate::kernel::wide::casing_tile;
 use crate::kernel::{Arrangement, BufPool, NarrowFn, TileBuf};
-use crate::model::rule::{hood_sentinel, in_hood};
+use crate::model::rule::{hood_len, hood_sentinel, hood_value, in_hood};
 use std::sync::Arc;
 
 /// A worker's buffers for counter tiles.
@@ -91,6 +92,9 @@ pub(crate) fn compute(
     let mut e = nb.entering();
     let touches_corner = r.x0 < 2 && r.y0 < 2;
     let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
+    if skip && (touches_corner || touches_hood) {
+        return casing(nb, e, kernel, pool, cs);
+    }
     if !touches_corner && !touches_hood {
         nb.halo8(&mut scratch.top8, &mut scratch.left8);
         let (top, left) = (&scratch.top8, &scratch.left8);
@@ -124,7 +128,7 @@ pub(crate) fn compute(
     let (tile, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
     let (bottom, right, palaces) = match &tile {
         Tile::Cells(cells) => {
-            let palaces = through(cells, &mut e);
+            let palaces = through(cells, &mut e, |_| 0);
             let Tile::Edges { bottom, right, .. } = Tile::edges(cells) else {
                 unreachable!("edges are edges")
             };
@@ -140,6 +144,199 @@ pub(crate) fn compute(
         Tile::Edges { .. } | Tile::Aborted => unreachable!("compute_tile returns computed or filled tiles"),
     };
     Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(e)) }, made, palaces))
+}
+
+/// Rows per block of a casing tile.
+const CASING_BLOCK: usize = 64;
+
+/// A tile that touches the hood or the corner, in blocks of [`CASING_BLOCK`] rows. In each
+/// block the columns up to two past the widest hood row among the block's rows and the two
+/// above them are computed exactly (the hood by the closed form, the rest by the rule in 64-bit
+/// arithmetic: `kernel::wide::casing_tile`), the columns right of them by the counter kernel
+/// (its halo, two columns past the hood, is clear of it), or exactly where the kernel finds a
+/// value out of its range. The counters run through both parts row block by row block.
+fn casing(
+    nb: &Neighbourhood<'_>,
+    e: Edges,
+    kernel: Option<CounterKernel>,
+    pool: &Arc<BufPool>,
+    cs: &mut CounterScratch,
+) -> Result<(Tile, Made, u64)> {
+    let r = nb.rect();
+    let k = nb.layout.k;
+    let (w, h) = (r.w(), r.h());
+    let (x0, y0) = (u64::from(r.x0), u64::from(r.y0));
+    let (mut top, mut left) = (Vec::new(), Vec::new());
+    nb.halo_exact(&r, &mut top, &mut left);
+    // The exact values of the two rows above the current block over columns x0 - 2 .. x1 (the
+    // layout of a `top` halo), and their stored values over x0 .. x1.
+    let mut above = top;
+    let mut last2 = vec![0i8; 2 * w];
+    // The counters C and D' on the current block's first row.
+    let mut c_run = e.c.clone();
+    let mut d_run = e.d_top.clone();
+    let mut out = Edges { r: vec![0; h], d_left: vec![0; h], c: Vec::new(), d_top: Vec::new() };
+    let mut values = EdgeValues::sized(w, h);
+    let (mut made, mut palaces) = (Made::default(), 0u64);
+    let value_range = |e: (usize, usize, i64), x: u64, y: u64| crate::error::Error::ValueRange {
+        x: x + e.0 as u64,
+        y: y + e.1 as u64,
+        value: e.2,
+    };
+    let mut a = 0;
+    while a < h {
+        let ya = y0 + a as u64;
+        if a > 0 {
+            d_run[0] = e.d_left[a];
+        }
+        // The hood is closed under moving up, so its widest row here is the first one read.
+        // Once it is out of reach, the rest of the tile is one block without an exact part.
+        let widest = hood_len(k, ya.saturating_sub(2));
+        let c = if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) };
+        let b = if c == 0 { h } else { (a + CASING_BLOCK).min(h) };
+        let rb = b - a;
+        let hood = |row: usize| (hood_len(k, ya + row as u64).saturating_sub(x0) as usize).min(c);
+
+        // The left part, exactly: its cells, and the counters leaving it (or, without one,
+        // the counters entering the right part from the tile's left edge).
+        let mut lcells = None;
+        let mut le = Edges {
+            r: e.r[a..b].to_vec(),
+            d_left: e.d_left[a..b].to_vec(),
+            c: c_run[..c].to_vec(),
+            d_top: d_run[..c].to_vec(),
+        };
+        if c > 0 {
+            let ltop: Vec<i64> =
+                (0..2).flat_map(|q| above[q * (w + 2)..q * (w + 2) + c + 2].iter().copied()).collect();
+            let mut cells = TileBuf::pooled(pool, c, rb, Arrangement::Rows);
+            casing_tile(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut cells)
+                .map_err(|err| value_range(err, x0, ya))?;
+            let hood_cells: usize = (0..rb).map(hood).sum();
+            palaces += through(&cells, &mut le, hood);
+            made.hood += hood_cells as u64;
+            made.wide += (c * rb - hood_cells) as u64;
+            lcells = Some(cells);
+        }
+        // The CA values of the two columns left of the right part, exactly.
+        let rleft: Vec<i64> = match &lcells {
+            Some(cells) => {
+                (0..rb).flat_map(|row| [cells.at(row, c - 2), cells.at(row, c - 1)]).map(i64::from).collect()
+            }
+            None => left[2 * a..2 * b].to_vec(),
+        };
+
+        // The right part: the counter kernel where it is exact, else exactly.
+        let wr = w - c;
+        let mut re = Edges::default();
+        // Its last two rows' values (rows rb - 2 and rb - 1, `wr` each) and its last two
+        // columns' values (two per row).
+        let (mut rbottom, mut rright) = (vec![0i8; 2 * wr], vec![0i8; 2 * rb]);
+        if wr > 0 {
+            let mut d_left = le.d_left.clone();
+            if c > 0 {
+                d_left = std::iter::once(d_run[c]).chain(le.d_left[..rb - 1].iter().copied()).collect();
+            }
+            re = Edges { r: le.r.clone(), d_left, c: c_run[c..].to_vec(), d_top: d_run[c..].to_vec() };
+            let lim = i64::from(BIAS);
+            let small = |v: &i64| (-lim..lim).contains(v);
+            let rtop: Vec<i64> =
+                (0..2).flat_map(|q| above[q * (w + 2) + c..(q + 1) * (w + 2)].iter().copied()).collect();
+            let mut done = false;
+            if let Some(kernel) = kernel
+                && rtop.iter().all(small)
+                && rleft.iter().all(small)
+            {
+                let entering = re.clone();
+                let mut vals = EdgeValues::sized(wr, rb);
+                let o = kernel.tile_any(wr, rb, &mut re, &mut vals, &mut cs.lanes);
+                if o.valid {
+                    palaces += o.palaces;
+                    made.counter += (wr * rb) as u64;
+                    (rbottom, rright) = (vals.bottom, vals.right);
+                    done = true;
+                } else {
+                    re = entering;
+                }
+            }
+            if !done {
+                let xr = x0 + c as u64;
+                let mut cells = TileBuf::pooled(pool, wr, rb, Arrangement::Rows);
+                casing_tile(k, xr, ya, &rtop, &rleft, &mut cells).map_err(|err| value_range(err, xr, ya))?;
+                palaces += through(&cells, &mut re, |_| 0);
+                made.wide += (wr * rb) as u64;
+                for q in 0..2 {
+                    if rb + q >= 2 {
+                        rbottom[q * wr..(q + 1) * wr].copy_from_slice(cells.row(rb + q - 2));
+                    }
+                }
+                for row in 0..rb {
+                    for q in (2 - wr.min(2))..2 {
+                        rright[2 * row + q] = cells.at(row, wr + q - 2);
+                    }
+                }
+            }
+        }
+        // The tile's last two columns.
+        for row in 0..rb {
+            for q in (2 - w.min(2))..2 {
+                let col = w + q - 2;
+                values.right[2 * (a + row) + q] = if col >= c {
+                    rright[2 * row + col + 2 - w]
+                } else {
+                    lcells.as_ref().expect("columns left of c are in the left part").at(row, col)
+                };
+            }
+        }
+        // The block's last two rows (a one-row block keeps the previous block's last row).
+        let mut rows2 = vec![0i8; 2 * w];
+        for q in 0..2 {
+            let dst = &mut rows2[q * w..(q + 1) * w];
+            if rb + q < 2 {
+                dst.copy_from_slice(&last2[w..]);
+                continue;
+            }
+            if let Some(cells) = &lcells {
+                dst[..c].copy_from_slice(cells.row(rb + q - 2));
+            }
+            dst[c..].copy_from_slice(&rbottom[q * wr..(q + 1) * wr]);
+        }
+        last2 = rows2;
+        // The next block's exact top halo.
+        for q in 0..2 {
+            let row = b + q;
+            if row < 2 || b == h {
+                continue;
+            }
+            let y = y0 + (row - 2) as u64;
+            let dst = &mut above[q * (w + 2)..(q + 1) * (w + 2)];
+            dst[0] = left[2 * (row - 2)];
+            dst[1] = left[2 * (row - 2) + 1];
+            let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
+            for (col, d) in dst[2..].iter_mut().enumerate() {
+                *d = if col < hl { hood_value(k, x0 + col as u64, y) } else { i64::from(last2[q * w + col]) };
+            }
+        }
+        // The counters leaving the block.
+        let (rows_r, rows_d) = if wr > 0 { (&re.r, &re.d_left) } else { (&le.r, &le.d_left) };
+        out.r[a..b].copy_from_slice(rows_r);
+        out.d_left[a..b].copy_from_slice(rows_d);
+        c_run[..c].copy_from_slice(&le.c);
+        if wr > 0 {
+            c_run[c..].copy_from_slice(&re.c);
+        }
+        let d_bottom: Vec<u8> = le.d_top.iter().chain(&re.d_top).copied().collect();
+        if b == h {
+            out.c = std::mem::take(&mut c_run);
+            out.d_top = d_bottom;
+        } else {
+            d_run[1..].copy_from_slice(&d_bottom[..w - 1]);
+        }
+        a = b;
+    }
+    values.bottom = last2;
+    let (bottom, right) = edge_values(w, h, &values);
+    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces))
 }
 
 /// A hood tile: every cell and every cell west, north and north-west of it is a palace, so
@@ -173,8 +370,9 @@ fn pass_through(e: &mut Edges) {
 }
 
 /// Counts a computed tile's palaces into the counters `e` (entering on call, leaving on
-/// return) cell by cell; returns the palaces.
-fn through(cells: &TileBuf, e: &mut Edges) -> u64 {
+/// return); returns the palaces. `hood(row)` is how many cells at the start of the row are
+/// known palaces (the hood): those are counted a row at a time, the others cell by cell.
+fn through(cells: &TileBuf, e: &mut Edges, hood: impl Fn(usize) -> usize) -> u64 {
     let (w, h) = (cells.width(), cells.height());
     let mut palaces = 0u64;
     // D' entering each cell of the current row.
@@ -184,8 +382,26 @@ fn through(cells: &TileBuf, e: &mut Edges) -> u64 {
         if row > 0 {
             d_cur[0] = e.d_left[row];
         }
-        let mut rr = e.r[row];
-        for (col, &v) in cells.row(row).iter().enumerate() {
+        let hl = hood(row).min(w);
+        palaces += hl as u64;
+        let mut rr = e.r[row].wrapping_add(hl as u8);
+        for c in &mut e.c[..hl] {
+            *c = c.wrapping_add(1);
+        }
+        // D' leaving (row, col) for col < hl, into the next row's col + 1.
+        let inner = hl.min(w - 1);
+        for (next, &cur) in d_next[1..=inner].iter_mut().zip(&d_cur[..inner]) {
+            *next = cur.wrapping_add(1);
+        }
+        if hl == w {
+            e.d_left[row] = d_cur[w - 1].wrapping_add(1);
+        }
+        if row + 1 == h {
+            for (out, &cur) in e.d_top[..hl].iter_mut().zip(&d_cur[..hl]) {
+                *out = cur.wrapping_add(1);
+            }
+        }
+        for (col, &v) in cells.row(row).iter().enumerate().skip(hl) {
             let p = u8::from(v < 0);
             palaces += u64::from(p);
             rr = rr.wrapping_add(p);
@@ -230,9 +446,32 @@ mod tests {
             e.d_left[0] = e.d_top[0];
             let mut want = e.clone();
             let zeros = TileBuf::new(w, h);
-            assert_eq!(through(&zeros, &mut want), 0);
+            assert_eq!(through(&zeros, &mut want, |_| 0), 0);
             pass_through(&mut e);
             assert_eq!(e, want, "{w}x{h}");
+        }
+    }
+
+    /// Counting a known prefix of palaces a row at a time equals counting it cell by cell.
+    #[test]
+    fn through_with_a_hood_prefix_equals_cell_by_cell() {
+        for (w, h) in [(1, 1), (1, 4), (6, 1), (9, 7), (40, 13)] {
+            let mut cells = TileBuf::new(w, h);
+            let prefix = |row: usize| (w * 3 / 4).saturating_sub(row / 2).min(w);
+            for row in 0..h {
+                for (col, v) in cells.row_mut(row).iter_mut().enumerate() {
+                    *v = if col < prefix(row) || (col * 7 + row * 3) % 5 == 0 { -1 } else { 2 };
+                }
+            }
+            let e = Edges {
+                r: (0..h as u8).map(|i| i * 3).collect(),
+                d_left: (0..h as u8).map(|i| 90 + i).collect(),
+                c: (0..w as u8).map(|i| 60 + i).collect(),
+                d_top: (0..w as u8).map(|i| 90u8.wrapping_sub(i)).collect(),
+            };
+            let (mut a, mut b) = (e.clone(), e.clone());
+            assert_eq!(through(&cells, &mut a, prefix), through(&cells, &mut b, |_| 0), "{w}x{h}");
+            assert_eq!(a, b, "{w}x{h}");
         }
     }
 

@@ -241,7 +241,7 @@ impl Neighbourhood<'_> {
 
     /// The exact halo of `r` (the tile or its left part) for the wide kernel: initial
     /// condition outside the quadrant, closed form in the hood, stored values elsewhere.
-    fn halo_exact(&self, r: &Rect, top: &mut Vec<i64>, left: &mut Vec<i64>) {
+    pub(super) fn halo_exact(&self, r: &Rect, top: &mut Vec<i64>, left: &mut Vec<i64>) {
         let k = self.layout.k;
         let (w, h) = (r.w(), r.h());
         let exact = |x: i64, y: i64| -> i64 {
