@@ -23,6 +23,15 @@ pub(crate) trait Vector: Copy {
     fn shift_in(self, first: u8) -> Self;
     /// The sum of the 32 bytes.
     fn sum(self) -> u32;
+    /// Whether the lean loop gathers a step's sums and ORs them two at a time with
+    /// [`Vector::or3`] (vector registers), or ORs each as it comes (the portable words, short
+    /// of registers).
+    const PAIRED: bool = true;
+    /// `self | a | b` (one instruction where the CPU has a three-input logic operation).
+    #[inline(always)]
+    fn or3(self, a: Self, b: Self) -> Self {
+        self.or(a).or(b)
+    }
     /// Lane `j`.
     #[inline(always)]
     fn lane(self, j: usize) -> u8 {
@@ -206,10 +215,24 @@ fn pass<V: Vector, const M: usize, const COLS: bool>(
                      r_rows: &mut [Lane],
                      d_rows: &mut [Lane],
                      cols: &mut [[Lane; 2]]| {
+        let mut sums = [regs.acc; M];
         for i in (0..M).rev() {
             // SAFETY: lengths asserted above; in a lean step `s < bh - 2` and `i <= M - 1 <= s`,
             // so the row `s - i` and the one after it lie in the band.
-            unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
+            let sum = unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
+            if V::PAIRED {
+                sums[i] = sum;
+            } else {
+                regs.acc = regs.acc.or(sum);
+            }
+        }
+        if V::PAIRED {
+            // The step's sums into the check, two at a time.
+            let mut acc = regs.acc;
+            for pair in sums.chunks(2) {
+                acc = acc.or3(pair[0], pair[pair.len() - 1]);
+            }
+            regs.acc = acc;
         }
     };
     // Two steps per round: `D'` takes two steps from column to column, so the registers
@@ -242,13 +265,15 @@ fn edge_step<V: Vector, const M: usize, const COLS: bool>(
     for i in (0..M).rev() {
         if i <= s && s - i < bh {
             // SAFETY: `s - i < bh`, and `pass` asserted the lengths equal.
-            unsafe { cell::<V, M, COLS, true>(regs, i, s - i, r_rows, d_rows, cols) };
+            let sum = unsafe { cell::<V, M, COLS, true>(regs, i, s - i, r_rows, d_rows, cols) };
+            regs.acc = regs.acc.or(sum);
         }
     }
 }
 
-/// Column `i` computes its cell in row `row`. Columns are visited from the last to the first
-/// in a step, so each reads its neighbour's registers before the neighbour moves on.
+/// Column `i` computes its cell in row `row` and returns its `s`, for the caller to gather
+/// into the check. Columns are visited from the last to the first in a step, so each reads its
+/// neighbour's registers before the neighbour moves on.
 ///
 /// # Safety
 /// `r_rows`, `d_rows` and `cols` have the same length `bh`, `row < bh`, and unless `EDGE`,
@@ -261,7 +286,7 @@ unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
     r_rows: &mut [Lane],
     d_rows: &mut [Lane],
     cols: &mut [[Lane; 2]],
-) {
+) -> V {
     let bh = r_rows.len();
     debug_assert!(row < bh && d_rows.len() == bh && cols.len() == bh && (EDGE || row + 1 < bh));
     // SAFETY (all accesses below): `row < bh`, and `row + 1 < bh` where it is used.
@@ -270,7 +295,6 @@ unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
     // `C` is added last: its chain from step to step is then add, compare, subtract.
     let s = r_in.add(d_in).add(regs.c[i]);
     let m = s.palace();
-    regs.acc = regs.acc.or(s);
     let r_out = r_in.sub(m);
     regs.c[i] = regs.c[i].sub(m);
     let d_out = d_in.sub(m);
@@ -294,4 +318,5 @@ unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
         regs.vbot1[i] = s.sub(V::splat(BIAS));
         regs.dbot[i] = d_out;
     }
+    s
 }

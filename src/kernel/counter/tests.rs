@@ -328,3 +328,24 @@ fn tile_any_on_boards() {
         }
     }
 }
+
+/// A tile without palaces where every `s` is 40 except in one row, where it is 70 (out of
+/// range, still no palace): every kernel must find it, whichever row of a band it is in (the
+/// wavefront's lean middle steps and its edge steps check alike).
+#[test]
+fn one_row_out_of_range_is_found_in_every_row() {
+    let mut scratch = Scratch::default();
+    for kernel in available() {
+        let (w, h) = (8 * kernel.group, 32 * 12);
+        for row in 0..h {
+            let mut e = Edges { r: vec![0; h], d_left: vec![40; h], c: vec![0; w], d_top: vec![40; w] };
+            let (_, _, clean) = run_reference(w, h, &e);
+            assert!(clean.valid && clean.palaces == 0);
+            e.r[row] = 30;
+            let (_, _, want) = run_reference(w, h, &e);
+            assert!(!want.valid && want.palaces == 0);
+            let (_, _, got) = run_kernel(&kernel, w, h, &e, &mut scratch);
+            assert_eq!(got, want, "{}: row {row} out of range", kernel.name);
+        }
+    }
+}

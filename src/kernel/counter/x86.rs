@@ -69,7 +69,7 @@ fn avx512vl(
     values: &mut EdgeValues,
     scratch: &mut Scratch,
 ) -> Outcome {
-    run::<Ymm, 6>(w, h, edges, values, scratch)
+    run::<Ymm32, 6>(w, h, edges, values, scratch)
 }
 
 /// A 256-bit register of 32 bytes. Its operations are AVX2 instructions; the type is private
@@ -139,5 +139,59 @@ impl Vector for Ymm {
             let t = _mm_add_epi64(lo, hi);
             (_mm_cvtsi128_si64(t) + _mm_extract_epi64::<1>(t)) as u32
         }
+    }
+}
+
+/// [`Ymm`] with AVX-512VL's three-input logic for [`Vector::or3`]. Private to this module and
+/// only used inside [`avx512vl`], which enables the features (and is only called once they are
+/// detected).
+#[derive(Clone, Copy)]
+struct Ymm32(Ymm);
+
+impl Vector for Ymm32 {
+    #[inline(always)]
+    fn splat(x: u8) -> Self {
+        Ymm32(Ymm::splat(x))
+    }
+    #[inline(always)]
+    fn load(p: &Lane) -> Self {
+        Ymm32(Ymm::load(p))
+    }
+    #[inline(always)]
+    fn store(self, p: &mut Lane) {
+        self.0.store(p)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Ymm32(self.0.add(o.0))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Ymm32(self.0.sub(o.0))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Ymm32(self.0.or(o.0))
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Ymm32(self.0.and(o.0))
+    }
+    #[inline(always)]
+    fn palace(self) -> Self {
+        Ymm32(self.0.palace())
+    }
+    #[inline(always)]
+    fn shift_in(self, first: u8) -> Self {
+        Ymm32(self.0.shift_in(first))
+    }
+    #[inline(always)]
+    fn sum(self) -> u32 {
+        self.0.sum()
+    }
+    #[inline(always)]
+    fn or3(self, a: Self, b: Self) -> Self {
+        // SAFETY: see the type's documentation. 0xFE: the OR of the three inputs.
+        Ymm32(Ymm(unsafe { _mm256_ternarylogic_epi32::<0xFE>(self.0.0, a.0.0, b.0.0) }))
     }
 }
