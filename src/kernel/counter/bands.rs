@@ -24,8 +24,8 @@ pub(crate) trait Vector: Copy {
     /// The sum of the 32 bytes.
     fn sum(self) -> u32;
     /// Whether the lean loop gathers a step's sums and ORs them two at a time with
-    /// [`Vector::or3`] (vector registers), or ORs each as it comes (the portable words, short
-    /// of registers).
+    /// [`Vector::or3`] (where that is one instruction and registers are plenty), or ORs each as
+    /// it comes.
     const PAIRED: bool = true;
     /// `self | a | b` (one instruction where the CPU has a three-input logic operation).
     #[inline(always)]
@@ -210,46 +210,64 @@ fn pass<V: Vector, const M: usize, const COLS: bool>(
     for s in 0..lean.start.min(bh + M - 1) {
         edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
     }
-    let lean_step = |regs: &mut Regs<V, M>,
-                     s: usize,
-                     r_rows: &mut [Lane],
-                     d_rows: &mut [Lane],
-                     cols: &mut [[Lane; 2]]| {
-        let mut sums = [regs.acc; M];
-        for i in (0..M).rev() {
-            // SAFETY: lengths asserted above; in a lean step `s < bh - 2` and `i <= M - 1 <= s`,
-            // so the row `s - i` and the one after it lie in the band.
-            let sum = unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
-            if V::PAIRED {
-                sums[i] = sum;
-            } else {
-                regs.acc = regs.acc.or(sum);
-            }
-        }
-        if V::PAIRED {
-            // The step's sums into the check, two at a time.
-            let mut acc = regs.acc;
-            for pair in sums.chunks(2) {
-                acc = acc.or3(pair[0], pair[pair.len() - 1]);
-            }
-            regs.acc = acc;
-        }
-    };
     // Two steps per round: `D'` takes two steps from column to column, so the registers
     // holding it trade places every step, and a round of two needs no moves between them.
     let mut s = lean.start;
     while s + 1 < lean.end {
-        lean_step(&mut regs, s, r_rows, d_rows, cols);
-        lean_step(&mut regs, s + 1, r_rows, d_rows, cols);
+        // SAFETY: lengths asserted above; `M - 1 <= s` and `s + 1 < lean.end = bh - 2`.
+        unsafe {
+            lean_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
+            lean_step::<V, M, COLS>(&mut regs, s + 1, r_rows, d_rows, cols);
+        }
         s += 2;
     }
     if s < lean.end {
-        lean_step(&mut regs, s, r_rows, d_rows, cols);
+        // SAFETY: as above, `s < lean.end`.
+        unsafe { lean_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols) };
     }
     for s in lean.end.max(lean.start)..bh + M - 1 {
         edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
     }
     regs
+}
+
+/// A step of the lean loop: every column active, none on the band's last two rows.
+///
+/// # Safety
+/// As for [`cell`], for rows `s - M + 1 ..= s`: `M - 1 <= s` and `s + 2 < bh`.
+#[inline(always)]
+unsafe fn lean_step<V: Vector, const M: usize, const COLS: bool>(
+    regs: &mut Regs<V, M>,
+    s: usize,
+    r_rows: &mut [Lane],
+    d_rows: &mut [Lane],
+    cols: &mut [[Lane; 2]],
+) {
+    let mut sums = [regs.acc; M];
+    for i in (0..M).rev() {
+        // SAFETY: the caller's promise: `s + 2 < bh` and `i <= M - 1 <= s`, so the row
+        // `s - i` and the one after it lie in the band.
+        let sum = unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
+        if V::PAIRED {
+            sums[i] = sum;
+        } else {
+            regs.acc = regs.acc.or(sum);
+        }
+    }
+    if V::PAIRED {
+        // The step's sums into the check, two at a time.
+        // (Indexed, not sliced: a slice would put the sums in memory.)
+        let mut acc = regs.acc;
+        let mut i = 0;
+        while i + 1 < M {
+            acc = acc.or3(sums[i], sums[i + 1]);
+            i += 2;
+        }
+        if i < M {
+            acc = acc.or(sums[i]);
+        }
+        regs.acc = acc;
+    }
 }
 
 /// A step at the wavefront's ends: only the active columns, with the last rows' bookkeeping.

@@ -79,6 +79,8 @@ fn avx512vl(
 struct Ymm(__m256i);
 
 impl Vector for Ymm {
+    // With 16 registers the gathered sums crowd out the counters: OR each as it comes.
+    const PAIRED: bool = false;
     #[inline(always)]
     fn splat(x: u8) -> Self {
         // SAFETY: see the type's documentation.
