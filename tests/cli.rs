@@ -342,3 +342,28 @@ fn bad_inputs_exit_2_and_write_nothing() {
     }
     assert!(!Path::new("/nonexistent-dir/x.png").exists());
 }
+
+/// `stats --palaces-only` counts what the direct definition counts, on square and oblong
+/// boards and every kernel; with a window it is refused, naming the flag.
+#[test]
+fn stats_palaces_only_counts_the_palaces() {
+    for (k, w, h) in [(1u32, 50u32, 50u32), (37, 300, 200), (200, 700, 650)] {
+        let want = direct_window(k, Window::new(0, 0, w, h)).iter().filter(|&&v| v < 0).count() as u64;
+        for kernel in ["auto", "wide", "portable"] {
+            let out = palace()
+                .args(["stats", "--palaces-only", "--json", "-q", "--kernel", kernel, "--k", &k.to_string()])
+                .args(["--width", &w.to_string(), "--height", &h.to_string()])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["palaces"]["palaces"], want, "k={k} {w}x{h} {kernel}");
+            assert_eq!(v["palaces"]["cells"], u64::from(w) * u64::from(h));
+        }
+    }
+    palace()
+        .args(["stats", "--palaces-only", "--k", "9", "--size", "100", "--window", "1,1,5,5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--palaces-only").and(predicate::str::contains("--window")));
+}

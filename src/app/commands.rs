@@ -58,7 +58,20 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             summary(&run, &msg, &report);
             Ok(0)
         }
-        Config::Stats { board, window, json, run } => {
+        Config::Stats { board, window, palaces_only: true, json, run } => {
+            let pb = progress::bar(run.quiet, "palaces", "rows");
+            let (count, report) = stats::palaces(board.k, window.x1, window.y1, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if json {
+                let v = serde_json::json!({ "palaces": count, "engine": report });
+                out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+            } else {
+                out_text(&count.to_string())?;
+                summary(&run, "", &report);
+            }
+            Ok(0)
+        }
+        Config::Stats { board, window, json, run, .. } => {
             let pb = progress::bar(run.quiet, "stats", "rows");
             let (stats, report) = stats::stats(board.k, window, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -193,12 +206,17 @@ fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
     }
     let secs = r.elapsed.as_secs_f64();
     eprintln!(
-        "{what}{}swept {} cells in {secs:.3} s ({:.2} G cells/s, {} threads): computed {} (narrow {}, wide {}), filled {} (hood {}, quiet {})",
+        "{what}{}swept {} cells in {secs:.3} s ({:.2} G cells/s, {} threads): computed {} ({}narrow {}, wide {}), filled {} (hood {}, quiet {})",
         if what.is_empty() { "" } else { "; " },
         r.region_cells,
         r.region_cells as f64 / secs.max(1e-9) / 1e9,
         r.threads,
         r.computed(),
+        if r.counter_computed > 0 {
+            format!("three counters {}, ", r.counter_computed)
+        } else {
+            String::new()
+        },
         r.narrow_computed,
         r.wide_computed,
         r.filled(),

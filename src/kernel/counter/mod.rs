@@ -47,7 +47,7 @@
 //! The palace count comes from the `C` counters: a column's palaces within a band are its `C`
 //! on leaving the band minus its `C` on entering (at most `H`, so exact in a byte).
 //!
-//! [`reference`] is the same arithmetic cell by cell in plain loops; every instance of the
+//! [`reference()`] is the same arithmetic cell by cell in plain loops; every instance of the
 //! band-lane algorithm is tested against it bit for bit, and the engine's sweeps against
 //! the exact definition.
 
@@ -176,7 +176,7 @@ pub fn available() -> Vec<CounterKernel> {
 
 impl CounterKernel {
     /// Computes a tile of any size: the largest block at its top left that the kernel takes
-    /// with the kernel, the columns right of it and the rows below it with [`reference`] (at
+    /// with the kernel, the columns right of it and the rows below it with [`reference()`] (at
     /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit.
     pub fn tile_any(
         &self,
