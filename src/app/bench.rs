@@ -176,6 +176,11 @@ pub struct PngBench {
     pub sweep: Run,
     /// `palace render`'s work: the same sweep feeding the PNG writer, to a temporary file.
     pub render: Run,
+    /// The sweep alone and the render on one thread, when `sweep` and `render` used more.
+    pub one_thread: Option<(Run, Run)>,
+    /// CPU seconds the render spent beyond the sweep alone (most threads, fastest runs): the
+    /// picture's own work of reading the cells again, deflating and writing.
+    pub picture_cpu_seconds: f64,
     /// Fastest render over fastest sweep.
     pub ratio: f64,
     /// Median render over median sweep.
@@ -416,6 +421,19 @@ pub fn png(
     repeat: usize,
     dir: &std::path::Path,
 ) -> Result<PngBench> {
+    let threads = opts.resolved_threads();
+    let one_thread = if threads > 1 {
+        let one = EngineOptions { threads: 1, ..opts.clone() };
+        let p = png_at(k, size, &one, repeat, dir)?;
+        Some((p.sweep, p.render))
+    } else {
+        None
+    };
+    Ok(PngBench { one_thread, ..png_at(k, size, opts, repeat, dir)? })
+}
+
+/// The PNG part on `opts`'s thread count.
+fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::path::Path) -> Result<PngBench> {
     let window = Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
     let threads = opts.resolved_threads();
@@ -443,6 +461,8 @@ pub fn png(
     let mut check = PngCheck { reader, path: path.clone(), indices: vec![0; size as usize], matches: true };
     sweep(k, window, opts, &mut check, &Silent)?;
     Ok(PngBench {
+        one_thread: None,
+        picture_cpu_seconds: render_run.cpu_seconds - sweep_run.cpu_seconds,
         ratio: render_run.seconds / sweep_run.seconds,
         median_ratio: render_run.median_seconds / sweep_run.median_seconds,
         sweep: sweep_run,
@@ -675,7 +695,7 @@ impl std::fmt::Display for BenchReport {
         )?;
         if let Some(p) = &self.png {
             writeln!(f, "full-resolution PNG (file in {}):", p.directory)?;
-            for r in [&p.sweep, &p.render] {
+            for r in p.one_thread.iter().flat_map(|(s, r)| [s, r]).chain([&p.sweep, &p.render]) {
                 write_run(f, &r.name, r)?;
             }
             writeln!(
@@ -685,6 +705,14 @@ impl std::fmt::Display for BenchReport {
                 p.median_ratio,
                 p.file_bytes as f64 / 1e6,
                 if p.decoded_matches { "identical to the engine's cells" } else { "DIFFERS" }
+            )?;
+            // What bounds the render: not the kernels but the picture's own work.
+            writeln!(
+                f,
+                "the render is bound by the picture, not the sweep: {:.2} CPU s beyond the sweep alone to read {} cells again, deflate their scanlines and write {:.1} MB",
+                p.picture_cpu_seconds,
+                u64::from(self.size).pow(2),
+                p.file_bytes as f64 / 1e6
             )?;
         }
         Ok(())
@@ -729,6 +757,8 @@ mod tests {
         let opts = EngineOptions { threads: 2, ..Default::default() };
         let p = png(9, 700, &opts, 2, dir.path()).unwrap();
         assert!(p.decoded_matches && p.file_bytes > 0 && p.render.repeats == 2);
+        let (sweep1, render1) = p.one_thread.expect("2 threads: the 1-thread runs too");
+        assert_eq!((sweep1.threads, render1.threads, p.render.threads), (1, 1, 2));
         // The digest sees a one-cell change.
         let row = vec![0i8; 100];
         let mut row2 = row.clone();
