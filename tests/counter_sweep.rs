@@ -4,60 +4,33 @@
 use palace::engine::{EngineOptions, PalaceTile, PalaceVisitor, Silent, sweep_palaces};
 use palace::kernel::KernelChoice;
 use palace::kernel::counter::{BIAS, Edges};
-use palace::model::reference::direct_values;
+use palace::model::reference::DirectCounters;
 use proptest::prelude::*;
 use std::sync::Mutex;
 
-/// Exact counters of every cell of a board: palaces west, north and north-west.
-struct Board {
-    k: u32,
-    w: usize,
-    palace: Vec<bool>,
-    r: Vec<u32>,
-    c: Vec<u32>,
-    d: Vec<u32>,
-}
+/// Exact counters of every cell of a board, one row and one column more than the swept board
+/// (for the counters leaving it).
+struct Board(DirectCounters);
 
 impl Board {
-    /// One row and one column more than the swept board, for the counters leaving it.
     fn new(k: u32, w: usize, h: usize) -> Self {
-        let (w, h) = (w + 1, h + 1);
-        let palace: Vec<bool> = direct_values(k, w, h).iter().map(|&v| v < 0).collect();
-        let p = |x: usize, y: usize| u32::from(palace[y * w + x]);
-        let (mut r, mut c, mut d) = (vec![0; w * h], vec![0; w * h], vec![0; w * h]);
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                if x > 0 {
-                    r[i] = r[i - 1] + p(x - 1, y);
-                }
-                if y > 0 {
-                    c[i] = c[i - w] + p(x, y - 1);
-                }
-                if x > 0 && y > 0 {
-                    d[i] = d[i - w - 1] + p(x - 1, y - 1);
-                }
-            }
-        }
-        Board { k, w, palace, r, c, d }
-    }
-
-    fn dp(&self, x: usize, y: usize) -> u8 {
-        (self.d[y * self.w + x].wrapping_sub(self.k).wrapping_add(u32::from(BIAS))) as u8
+        Board(DirectCounters::new(k, w + 1, h + 1))
     }
 
     fn check(&self, t: &Tile, what: &str) {
+        let b = &self.0;
+        let w = b.width;
         let (x0, x1, y0, y1) = (t.x0 as usize, t.x1 as usize, t.y0 as usize, t.y1 as usize);
         let palaces = (y0..y1)
             .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-            .filter(|&(x, y)| self.palace[y * self.w + x])
+            .filter(|&(x, y)| b.palace[y * w + x])
             .count();
         assert_eq!(t.palaces, palaces as u64, "{what}: palaces of tile ({x0}, {y0})..({x1}, {y1})");
         let want = Edges {
-            r: (y0..y1).map(|y| self.r[y * self.w + x1] as u8).collect(),
-            d_left: (y0..y1).map(|y| self.dp(x1, y + 1)).collect(),
-            c: (x0..x1).map(|x| self.c[y1 * self.w + x] as u8).collect(),
-            d_top: (x0..x1).map(|x| self.dp(x + 1, y1)).collect(),
+            r: (y0..y1).map(|y| b.r[y * w + x1] as u8).collect(),
+            d_left: (y0..y1).map(|y| b.d_biased(x1, y + 1, BIAS)).collect(),
+            c: (x0..x1).map(|x| b.c[y1 * w + x] as u8).collect(),
+            d_top: (x0..x1).map(|x| b.d_biased(x + 1, y1, BIAS)).collect(),
         };
         assert_eq!(t.leaving, want, "{what}: counters leaving tile ({x0}, {y0})..({x1}, {y1})");
     }
@@ -90,7 +63,7 @@ fn kernels() -> Vec<KernelChoice> {
 /// Sweeps and checks every tile; returns the cells the counter kernels computed.
 fn sweep_and_check(board: &Board, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
     let tiles = Tiles::default();
-    let report = sweep_palaces(board.k, w, h, opts, &tiles, &Silent).expect("sweep");
+    let report = sweep_palaces(board.0.k, w, h, opts, &tiles, &Silent).expect("sweep");
     let tiles = tiles.0.into_inner().unwrap();
     let cells: u64 = tiles.iter().map(|t| u64::from(t.x1 - t.x0) * u64::from(t.y1 - t.y0)).sum();
     assert_eq!(cells, u64::from(w) * u64::from(h), "{what}: the tiles cover the board once");

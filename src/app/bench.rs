@@ -611,6 +611,25 @@ fn write_run(f: &mut std::fmt::Formatter<'_>, name: &str, r: &Run) -> std::fmt::
     )
 }
 
+/// How a sweep produced its cells.
+fn write_cells(f: &mut std::fmt::Formatter<'_>, e: &SweepReport) -> std::fmt::Result {
+    let counters = if e.counter_computed > 0 {
+        format!("three counters {}, ", e.counter_computed)
+    } else {
+        String::new()
+    };
+    writeln!(
+        f,
+        "cells computed {} ({counters}narrow {}, wide {}), filled {} (hood {}, quiet {})",
+        e.computed(),
+        e.narrow_computed,
+        e.wide_computed,
+        e.filled(),
+        e.hood_filled,
+        e.zero_filled
+    )
+}
+
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
@@ -649,16 +668,7 @@ impl std::fmt::Display for BenchReport {
                 )?;
             }
             if let Some(e) = &last.engine {
-                writeln!(
-                    f,
-                    "cells computed {} (narrow {}, wide {}), filled {} (hood {}, quiet {})",
-                    e.computed(),
-                    e.narrow_computed,
-                    e.wide_computed,
-                    e.filled(),
-                    e.hood_filled,
-                    e.zero_filled
-                )?;
+                write_cells(f, e)?;
             }
         }
         writeln!(f, "palace-only sweep (three counters, {} kernel):", self.counter_kernel)?;
@@ -673,17 +683,7 @@ impl std::fmt::Display for BenchReport {
                 last.threads, self.palaces_thread_scaling
             )?;
             if let Some(e) = &last.engine {
-                writeln!(
-                    f,
-                    "cells computed {} (three counters {}, narrow {}, wide {}), filled {} (hood {}, quiet {})",
-                    e.computed(),
-                    e.counter_computed,
-                    e.narrow_computed,
-                    e.wide_computed,
-                    e.filled(),
-                    e.hood_filled,
-                    e.zero_filled
-                )?;
+                write_cells(f, e)?;
             }
         }
         writeln!(

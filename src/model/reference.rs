@@ -59,6 +59,55 @@ impl DirectDp {
     }
 }
 
+/// Every cell's palace and its three counters by the direct definition, over a whole board:
+/// `r`, `c` and `d` are the palaces west, north and north-west of the cell (row-major). The
+/// reference the counter sweeps are checked against; `O(width x height)` memory.
+#[derive(Debug, Clone)]
+pub struct DirectCounters {
+    /// The game.
+    pub k: u32,
+    /// Board width.
+    pub width: usize,
+    /// Whether each cell is a palace.
+    pub palace: Vec<bool>,
+    /// Palaces west of each cell.
+    pub r: Vec<u32>,
+    /// Palaces north.
+    pub c: Vec<u32>,
+    /// Palaces north-west.
+    pub d: Vec<u32>,
+}
+
+impl DirectCounters {
+    /// The counters of the `width x height` board of game `k`.
+    pub fn new(k: u32, width: usize, height: usize) -> Self {
+        let w = width;
+        let palace: Vec<bool> = direct_values(k, width, height).iter().map(|&v| v < 0).collect();
+        let p = |i: usize| u32::from(palace[i]);
+        let (mut r, mut c, mut d) = (vec![0; w * height], vec![0; w * height], vec![0; w * height]);
+        for y in 0..height {
+            for x in 0..w {
+                let i = y * w + x;
+                if x > 0 {
+                    r[i] = r[i - 1] + p(i - 1);
+                }
+                if y > 0 {
+                    c[i] = c[i - w] + p(i - w);
+                }
+                if x > 0 && y > 0 {
+                    d[i] = d[i - w - 1] + p(i - w - 1);
+                }
+            }
+        }
+        DirectCounters { k, width, palace, r, c, d }
+    }
+
+    /// `D - k + bias` of the cell `(x, y)`, modulo 256 (the counter kernels' `D'`).
+    pub fn d_biased(&self, x: usize, y: usize, bias: u8) -> u8 {
+        (self.d[y * self.width + x].wrapping_sub(self.k).wrapping_add(u32::from(bias))) as u8
+    }
+}
+
 /// The palace numbers `N(x, y)` of the `width x height` board, row-major, by the direct
 /// definition.
 pub fn direct_palace_numbers(k: u32, width: usize, height: usize) -> Vec<u32> {

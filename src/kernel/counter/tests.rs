@@ -1,70 +1,50 @@
 use super::*;
-use crate::model::reference::direct_values;
+use crate::model::reference::DirectCounters;
 use crate::model::rule::in_hood;
 use proptest::prelude::*;
 
-/// A board's exact counters per cell: `R`, `C` and `D` (palaces west, north, north-west).
-struct Board {
-    k: u32,
-    w: usize,
-    v: Vec<i32>,
-    r: Vec<u32>,
-    c: Vec<u32>,
-    d: Vec<u32>,
-}
+/// A board's exact counters per cell, with the tile edges the kernels take and leave.
+struct Board(DirectCounters);
 
 impl Board {
     fn new(k: u32, w: usize, h: usize) -> Self {
-        let v = direct_values(k, w, h);
-        let p = |x: usize, y: usize| u32::from(v[y * w + x] < 0);
-        let (mut r, mut c, mut d) = (vec![0; w * h], vec![0; w * h], vec![0; w * h]);
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                if x > 0 {
-                    r[i] = r[i - 1] + p(x - 1, y);
-                }
-                if y > 0 {
-                    c[i] = c[i - w] + p(x, y - 1);
-                }
-                if x > 0 && y > 0 {
-                    d[i] = d[i - w - 1] + p(x - 1, y - 1);
-                }
-            }
-        }
-        Board { k, w, v, r, c, d }
+        Board(DirectCounters::new(k, w, h))
     }
 
     fn at(&self, a: &[u32], x: usize, y: usize) -> u8 {
-        a[y * self.w + x] as u8
+        a[y * self.0.width + x] as u8
     }
 
     fn dp(&self, x: usize, y: usize) -> u8 {
-        (self.d[y * self.w + x].wrapping_sub(self.k).wrapping_add(u32::from(BIAS))) as u8
+        self.0.d_biased(x, y, BIAS)
     }
 
     /// The counters entering the tile at `(x0, y0)`.
     fn edges(&self, x0: usize, y0: usize, w: usize, h: usize) -> Edges {
+        let b = &self.0;
         Edges {
-            r: (0..h).map(|i| self.at(&self.r, x0, y0 + i)).collect(),
+            r: (0..h).map(|i| self.at(&b.r, x0, y0 + i)).collect(),
             d_left: (0..h).map(|i| self.dp(x0, y0 + i)).collect(),
-            c: (0..w).map(|i| self.at(&self.c, x0 + i, y0)).collect(),
+            c: (0..w).map(|i| self.at(&b.c, x0 + i, y0)).collect(),
             d_top: (0..w).map(|i| self.dp(x0 + i, y0)).collect(),
         }
     }
 
     /// The counters leaving it, by definition.
     fn leaving(&self, x0: usize, y0: usize, w: usize, h: usize) -> Edges {
+        let b = &self.0;
         Edges {
-            r: (0..h).map(|i| self.at(&self.r, x0 + w, y0 + i)).collect(),
+            r: (0..h).map(|i| self.at(&b.r, x0 + w, y0 + i)).collect(),
             d_left: (0..h).map(|i| self.dp(x0 + w, y0 + i + 1)).collect(),
-            c: (0..w).map(|i| self.at(&self.c, x0 + i, y0 + h)).collect(),
+            c: (0..w).map(|i| self.at(&b.c, x0 + i, y0 + h)).collect(),
             d_top: (0..w).map(|i| self.dp(x0 + i + 1, y0 + h)).collect(),
         }
     }
 
     fn value(&self, x: usize, y: usize) -> i32 {
-        self.v[y * self.w + x]
+        let b = &self.0;
+        let i = y * b.width + x;
+        (b.r[i] + b.c[i] + b.d[i]) as i32 - b.k as i32
     }
 }
 

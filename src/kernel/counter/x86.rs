@@ -58,7 +58,7 @@ pub fn tile_avx512vl(
 
 #[target_feature(enable = "avx2")]
 fn avx2(w: usize, h: usize, edges: &mut Edges, values: &mut EdgeValues, scratch: &mut Scratch) -> Outcome {
-    run::<Ymm, 3>(w, h, edges, values, scratch)
+    run::<Ymm<false>, 3>(w, h, edges, values, scratch)
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw")]
@@ -69,18 +69,20 @@ fn avx512vl(
     values: &mut EdgeValues,
     scratch: &mut Scratch,
 ) -> Outcome {
-    run::<Ymm32, 6>(w, h, edges, values, scratch)
+    run::<Ymm<true>, 6>(w, h, edges, values, scratch)
 }
 
-/// A 256-bit register of 32 bytes. Its operations are AVX2 instructions; the type is private
-/// to this module and only used inside the functions above, which enable AVX2 (and are only
-/// called once it is detected), so the `unsafe` blocks below never run without it.
+/// A 256-bit register of 32 bytes. Its operations are AVX2 instructions, and with `VL` also
+/// AVX-512VL's three-input logic. The type is private to this module and only used inside the
+/// functions above, which enable those features (and are only called once they are detected),
+/// so the `unsafe` blocks below never run without them.
 #[derive(Clone, Copy)]
-struct Ymm(__m256i);
+struct Ymm<const VL: bool>(__m256i);
 
-impl Vector for Ymm {
-    // With 16 registers the gathered sums crowd out the counters: OR each as it comes.
-    const PAIRED: bool = false;
+impl<const VL: bool> Vector for Ymm<VL> {
+    // Pairing the sums pays with 32 registers and one instruction per pair; with AVX2's 16
+    // registers the gathered sums crowd out the counters: OR each as it comes.
+    const PAIRED: bool = VL;
     #[inline(always)]
     fn splat(x: u8) -> Self {
         // SAFETY: see the type's documentation.
@@ -142,58 +144,14 @@ impl Vector for Ymm {
             (_mm_cvtsi128_si64(t) + _mm_extract_epi64::<1>(t)) as u32
         }
     }
-}
-
-/// [`Ymm`] with AVX-512VL's three-input logic for [`Vector::or3`]. Private to this module and
-/// only used inside [`avx512vl`], which enables the features (and is only called once they are
-/// detected).
-#[derive(Clone, Copy)]
-struct Ymm32(Ymm);
-
-impl Vector for Ymm32 {
-    #[inline(always)]
-    fn splat(x: u8) -> Self {
-        Ymm32(Ymm::splat(x))
-    }
-    #[inline(always)]
-    fn load(p: &Lane) -> Self {
-        Ymm32(Ymm::load(p))
-    }
-    #[inline(always)]
-    fn store(self, p: &mut Lane) {
-        self.0.store(p)
-    }
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Ymm32(self.0.add(o.0))
-    }
-    #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Ymm32(self.0.sub(o.0))
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        Ymm32(self.0.or(o.0))
-    }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        Ymm32(self.0.and(o.0))
-    }
-    #[inline(always)]
-    fn palace(self) -> Self {
-        Ymm32(self.0.palace())
-    }
-    #[inline(always)]
-    fn shift_in(self, first: u8) -> Self {
-        Ymm32(self.0.shift_in(first))
-    }
-    #[inline(always)]
-    fn sum(self) -> u32 {
-        self.0.sum()
-    }
     #[inline(always)]
     fn or3(self, a: Self, b: Self) -> Self {
-        // SAFETY: see the type's documentation. 0xFE: the OR of the three inputs.
-        Ymm32(Ymm(unsafe { _mm256_ternarylogic_epi32::<0xFE>(self.0.0, a.0.0, b.0.0) }))
+        if VL {
+            // SAFETY: see the type's documentation (with VL, AVX-512VL is enabled). 0xFE: the
+            // OR of the three inputs.
+            Ymm(unsafe { _mm256_ternarylogic_epi32::<0xFE>(self.0, a.0, b.0) })
+        } else {
+            self.or(a).or(b)
+        }
     }
 }
