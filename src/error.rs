@@ -83,6 +83,18 @@ pub enum Error {
     /// The run was interrupted (Ctrl-C); nothing was written.
     #[error("interrupted; no output was written")]
     Interrupted,
+    /// The run was interrupted after writing a checkpoint of its progress.
+    #[error(
+        "interrupted; the run so far is in the checkpoint {path} ({rows} of {height} rows done): continue it with --resume {path}"
+    )]
+    Paused {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Rows done.
+        rows: u32,
+        /// Rows in all.
+        height: u32,
+    },
     /// The engine stopped because another part of the run failed first.
     #[error("the sweep was aborted")]
     Aborted,

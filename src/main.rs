@@ -19,7 +19,7 @@ fn main() {
             eprintln!("palace: error: {e}");
             match e {
                 Error::Usage(_) => 2,
-                Error::Interrupted => caught.exit_code(),
+                Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
                 _ => 1,
             }
         }

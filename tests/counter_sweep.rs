@@ -156,3 +156,100 @@ proptest! {
         sweep_and_check(&board, w, h, &opts, &format!("k={k} {w}x{h} {kernel:?} tile {tw}x{bh} threads={threads}"));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// A sweep paused after a random number of bands, its frontier carried through a checkpoint
+    /// file's bytes and resumed (possibly pausing again), visits every tile exactly once, and
+    /// every tile is right.
+    #[test]
+    fn paused_and_resumed_sweeps_visit_every_tile_once(
+        k in 1u32..300,
+        w in 1u32..700,
+        h in 1u32..700,
+        bh in 2u32..120,
+        pauses in prop::collection::vec(0usize..6, 1..4),
+        threads in 1usize..4,
+        kernel in prop::sample::select(kernels()),
+    ) {
+        use palace::engine::checkpoint::Checkpoint;
+        use palace::engine::sweep_palaces_from;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let board = Board::new(k, w as usize, h as usize);
+        let opts = EngineOptions { threads, kernel, band_height: Some(bh), ..Default::default() };
+        let tiles = Tiles::default();
+        let mut frontier = None;
+        for &after in pauses.iter().chain(std::iter::once(&usize::MAX)) {
+            let asked = AtomicUsize::new(0);
+            let pause = |/* before each band */| asked.fetch_add(1, Ordering::Relaxed) >= after;
+            let (_, next) =
+                sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, frontier.as_ref(), Some(&pause)).expect("sweep");
+            frontier = next.map(|f| {
+                let c = Checkpoint { tag: "test".into(), frontier: f, state: vec![] };
+                Checkpoint::decode(&c.encode(), "test", std::path::Path::new("test")).expect("round trip").frontier
+            });
+            if frontier.is_none() {
+                break;
+            }
+        }
+        prop_assert!(frontier.is_none(), "the last run has no pause");
+        let tiles = tiles.0.into_inner().unwrap();
+        let mut seen: Vec<(u32, u32)> = tiles.iter().map(|t| (t.x0, t.y0)).collect();
+        seen.sort_unstable();
+        let n = seen.len();
+        seen.dedup();
+        prop_assert_eq!(seen.len(), n, "no tile visited twice");
+        let cells: u64 = tiles.iter().map(|t| u64::from(t.x1 - t.x0) * u64::from(t.y1 - t.y0)).sum();
+        prop_assert_eq!(cells, u64::from(w) * u64::from(h), "every cell once");
+        for t in &tiles {
+            board.check(t, &format!("k={k} {w}x{h} bands of {bh} pauses {pauses:?}"));
+        }
+    }
+}
+
+/// A pause asked to come after three bands (it is not asked before the first) leaves a frontier
+/// below the third band, with one strip per tile; the resumed sweep finishes the board.
+#[test]
+fn a_pause_after_three_bands() {
+    use palace::engine::sweep_palaces_from;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (k, w, h) = (100u32, 400u32, 1000u32);
+    let board = Board::new(k, w as usize, h as usize);
+    for threads in [1, 2] {
+        let opts =
+            EngineOptions { threads, tile_width: Some(96), band_height: Some(64), ..Default::default() };
+        let tiles = Tiles::default();
+        let asked = AtomicUsize::new(0);
+        let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
+        let (_, f) = sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, None, Some(&pause)).unwrap();
+        let f = f.expect("paused");
+        assert_eq!((f.band, f.rows_done(), f.strips.len()), (3, 192, 5));
+        assert!(f.strips.iter().all(|s| s.bottom.len() == 2 * s.c.len() && s.c.len() == s.d_top.len()));
+        assert_eq!(tiles.0.lock().unwrap().len(), 3 * 5);
+        let (_, done) = sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, Some(&f), None).unwrap();
+        assert!(done.is_none());
+        let tiles = tiles.0.into_inner().unwrap();
+        assert_eq!(tiles.len(), 5 * 16);
+        for t in &tiles {
+            board.check(t, &format!("threads={threads}"));
+        }
+    }
+}
+
+/// Boards and tiles one cell wide or tall, through the hood and past it.
+#[test]
+fn one_cell_wide_or_tall() {
+    for k in [1u32, 3, 10, 40] {
+        for (w, h) in [(1u32, 1u32), (1, 50), (50, 1), (2, 90), (90, 2), (37, 1), (1, 130)] {
+            let board = Board::new(k, w as usize, h as usize);
+            for kernel in kernels() {
+                for (tw, bh) in [(None, None), (Some(2), Some(2)), (Some(3), Some(64))] {
+                    let opts =
+                        EngineOptions { kernel, tile_width: tw, band_height: bh, ..Default::default() };
+                    sweep_and_check(&board, w, h, &opts, &format!("k={k} {w}x{h} {kernel:?} {tw:?}x{bh:?}"));
+                }
+            }
+        }
+    }
+}

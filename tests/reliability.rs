@@ -475,3 +475,67 @@ fn threads_bound_the_png_encoder_too() {
     assert_eq!(most_sweep, 1, "sweep workers");
     assert_eq!(most_deflate, 1, "deflate workers");
 }
+
+/// Runs `palace args` in `dir`, capturing its output.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(bin()).args(args).current_dir(dir).stdin(Stdio::null()).output().expect("palace runs")
+}
+
+fn palaces_of(o: &Output) -> u64 {
+    assert!(o.status.success(), "{}", stderr(o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    v["palaces"]["palaces"].as_u64().expect("a palace count")
+}
+
+/// A palace count with `--checkpoint`, stopped by SIGINT, SIGTERM or SIGHUP, exits 128 + the
+/// signal's number and leaves its checkpoint and no other file; resumed, it ends with the
+/// count of an uninterrupted run and removes the checkpoint. A corrupt, truncated or foreign
+/// checkpoint is refused with a message that says so.
+#[test]
+fn a_checkpointed_count_survives_each_signal() {
+    let board = ["--k", "40003", "--size", "300000"];
+    let count = |extra: &[&str], dir: &Path| {
+        let args: Vec<&str> =
+            ["stats", "--palaces-only", "--json", "-q"].iter().chain(&board).chain(extra).copied().collect();
+        run_in(dir, &args)
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let want = palaces_of(&count(&[], scratch.path()));
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let args: Vec<&str> = ["stats", "--palaces-only", "-q", "--checkpoint", "ck.bin"]
+            .iter()
+            .chain(&board)
+            .copied()
+            .collect();
+        let child = spawn(&args, dir.path());
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(kill(&child, signal));
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(128 + number), "SIG{signal}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--resume ck.bin"), "SIG{signal}: {}", stderr(&o));
+        assert_eq!(listing(dir.path()), ["ck.bin"], "SIG{signal}: the checkpoint and nothing else");
+        let saved = std::fs::read(dir.path().join("ck.bin")).unwrap();
+        // Refused: corrupt, truncated, of another game.
+        let mut corrupt = saved.clone();
+        let mid = corrupt.len() / 2;
+        corrupt[mid] ^= 1;
+        for (name, bytes) in [("corrupt.bin", &corrupt[..]), ("short.bin", &saved[..saved.len() - 9])] {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+            let o = count(&["--resume", name], dir.path());
+            assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+            assert!(stderr(&o).contains("corrupt or truncated"), "{name}: {}", stderr(&o));
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+        }
+        let other: Vec<&str> =
+            ["stats", "--palaces-only", "-q", "--resume", "ck.bin", "--k", "40004", "--size", "300000"]
+                .to_vec();
+        let o = run_in(dir.path(), &other);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("k=40003") && stderr(&o).contains("k=40004"), "{}", stderr(&o));
+        // Resumed with further checkpoints: the same count, and the checkpoint is gone.
+        let o = count(&["--resume", "ck.bin", "--checkpoint", "ck.bin"], dir.path());
+        assert_eq!(palaces_of(&o), want, "SIG{signal}: resumed");
+        assert!(listing(dir.path()).is_empty(), "SIG{signal}: {:?}", listing(dir.path()));
+    }
+}

@@ -430,6 +430,16 @@ pub struct StatsArgs {
     /// times faster; no histogram, no extremes, no --window).
     #[arg(long)]
     pub palaces_only: bool,
+    /// With --palaces-only: save the run's progress to FILE every --every minutes and when
+    /// interrupted (SIGINT, SIGTERM, SIGHUP), atomically; removed when the run finishes.
+    #[arg(long, value_name = "FILE", requires = "palaces_only")]
+    pub checkpoint: Option<PathBuf>,
+    /// Minutes between checkpoints (0: after every band of rows).
+    #[arg(long, value_name = "MIN", default_value_t = 10.0, requires = "checkpoint")]
+    pub every: f64,
+    /// With --palaces-only: continue the run saved in FILE (same game and board).
+    #[arg(long, value_name = "FILE", requires = "palaces_only")]
+    pub resume: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -495,6 +505,10 @@ pub enum Config {
         window: Window,
         /// Palaces only, by a counter sweep.
         palaces_only: bool,
+        /// Checkpoints: the file, and the time between them.
+        checkpoint: Option<(PathBuf, std::time::Duration)>,
+        /// The checkpoint to continue from.
+        resume: Option<PathBuf>,
         /// JSON output.
         json: bool,
         /// Engine settings.
@@ -799,10 +813,28 @@ impl Cli {
                         "--palaces-only counts whole boards from the corner; drop --window and give the board with --size or --width/--height".into(),
                     ));
                 }
+                if !(a.every.is_finite() && (0.0..=1e6).contains(&a.every)) {
+                    return Err(Error::Usage(format!(
+                        "--every {} is not a number of minutes from 0 to 1000000; give e.g. --every 10",
+                        a.every
+                    )));
+                }
+                if let Some(path) = &a.checkpoint {
+                    // Found out now, not when the first checkpoint is due.
+                    let dir = path
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .unwrap_or(std::path::Path::new("."));
+                    check_writable_dir(dir, "--checkpoint")?;
+                }
+                let checkpoint =
+                    a.checkpoint.map(|p| (p, std::time::Duration::from_secs_f64(a.every * 60.0)));
                 Config::Stats {
                     board,
                     window,
                     palaces_only: a.palaces_only,
+                    checkpoint,
+                    resume: a.resume,
                     json: a.json,
                     run: a.run.resolve()?,
                 }

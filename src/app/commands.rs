@@ -58,9 +58,10 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             summary(&run, &msg, &report);
             Ok(0)
         }
-        Config::Stats { board, window, palaces_only: true, json, run } => {
+        Config::Stats { board, window, palaces_only: true, checkpoint, resume, json, run } => {
             let pb = progress::bar(run.quiet, "palaces", "rows");
-            let (count, report) = stats::palaces(board.k, window.x1, window.y1, &run.engine, &pb)?;
+            let (count, report) =
+                palaces_resumable(board.k, window, checkpoint, resume.as_deref(), &run, cancel, &pb)?;
             pb.finish_and_clear();
             if json {
                 let v = serde_json::json!({ "palaces": count, "engine": report });
@@ -223,4 +224,91 @@ fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
         r.hood_filled,
         r.zero_filled
     );
+}
+
+/// `stats --palaces-only`, paused and checkpointed every `checkpoint.1` and when the run is
+/// interrupted, resumed from `resume`.
+fn palaces_resumable(
+    k: u32,
+    window: palace::model::geometry::Window,
+    checkpoint: Option<(std::path::PathBuf, std::time::Duration)>,
+    resume: Option<&std::path::Path>,
+    run: &RunConfig,
+    cancel: &palace::engine::Cancel,
+    progress: &dyn palace::engine::Progress,
+) -> Result<(stats::PalaceCount, palace::engine::SweepReport)> {
+    use palace::engine::checkpoint::{self as cp, Checkpoint};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Instant;
+    let (w, h) = (window.x1, window.y1);
+    let tag = format!("stats --palaces-only k={k} {w}x{h}");
+    struct Sum(AtomicU64);
+    impl palace::engine::PalaceVisitor for Sum {
+        fn visit(&self, _worker: usize, t: &palace::engine::PalaceTile<'_>) {
+            self.0.fetch_add(t.palaces, Ordering::Relaxed);
+        }
+    }
+    let (mut frontier, sum) = match resume {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
+            let c = Checkpoint::decode(&bytes, &tag, path)?;
+            let state: [u8; 8] = c.state.as_slice().try_into().map_err(|_| palace::Error::BadInput {
+                path: path.to_path_buf(),
+                reason: "the checkpoint's state is not a palace count".into(),
+            })?;
+            (Some(c.frontier), Sum(AtomicU64::new(u64::from_le_bytes(state))))
+        }
+        None => (None, Sum(AtomicU64::new(0))),
+    };
+    let mut total: Option<palace::engine::SweepReport> = None;
+    loop {
+        let deadline = checkpoint.as_ref().map(|(_, every)| Instant::now() + *every);
+        let pause = || cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+        let (report, next) = palace::engine::sweep_palaces_from(
+            k,
+            w,
+            h,
+            &run.engine,
+            &sum,
+            progress,
+            frontier.as_ref(),
+            Some(&pause),
+        )?;
+        total = Some(match total {
+            None => report,
+            Some(t) => palace::engine::SweepReport {
+                hood_filled: t.hood_filled + report.hood_filled,
+                zero_filled: t.zero_filled + report.zero_filled,
+                narrow_computed: t.narrow_computed + report.narrow_computed,
+                wide_computed: t.wide_computed + report.wide_computed,
+                counter_computed: t.counter_computed + report.counter_computed,
+                tiles: t.tiles + report.tiles,
+                elapsed: t.elapsed + report.elapsed,
+                ..report
+            },
+        });
+        let Some(f) = next else { break };
+        let rows = f.rows_done();
+        if let Some((path, _)) = &checkpoint {
+            let state = sum.0.load(Ordering::Relaxed).to_le_bytes().to_vec();
+            cp::write(path, "--checkpoint", &Checkpoint { tag: tag.clone(), frontier: f.clone(), state })?;
+            if cancel.is_cancelled() {
+                return Err(palace::Error::Paused { path: path.clone(), rows, height: h });
+            }
+        } else if cancel.is_cancelled() {
+            return Err(palace::Error::Interrupted);
+        }
+        frontier = Some(f);
+    }
+    if let Some((path, _)) = &checkpoint {
+        // The run is finished: a checkpoint left behind would only mislead.
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(palace::Error::io(path, e)),
+        }
+    }
+    let cells = u64::from(w) * u64::from(h);
+    let count = stats::PalaceCount { k, width: w, height: h, cells, palaces: sum.0.into_inner() };
+    Ok((count, total.expect("at least one sweep")))
 }

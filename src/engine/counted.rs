@@ -218,16 +218,16 @@ fn casing(
             made.wide += (c * rb - hood_cells) as u64;
             lcells = Some(cells);
         }
-        // The CA values of the two columns left of the right part, exactly.
-        let rleft: Vec<i64> = match &lcells {
-            Some(cells) => {
-                (0..rb).flat_map(|row| [cells.at(row, c - 2), cells.at(row, c - 1)]).map(i64::from).collect()
-            }
-            None => left[2 * a..2 * b].to_vec(),
-        };
-
         // The right part: the counter kernel where it is exact, else exactly.
         let wr = w - c;
+        // The CA values of the two columns left of it, exactly (with a right part, c >= 2).
+        let rleft: Vec<i64> = match &lcells {
+            Some(cells) if wr > 0 => {
+                (0..rb).flat_map(|row| [cells.at(row, c - 2), cells.at(row, c - 1)]).map(i64::from).collect()
+            }
+            Some(_) => Vec::new(),
+            None => left[2 * a..2 * b].to_vec(),
+        };
         let mut re = Edges::default();
         // Its last two rows' values (rows rb - 2 and rb - 1, `wr` each) and its last two
         // columns' values (two per row).

@@ -6,6 +6,7 @@
 //! the tiles are swept by a pool of workers in a staggered wavefront (`sweep`). Cells outside
 //! the window are computed as needed but never stored beyond the few bands in flight.
 
+pub mod checkpoint;
 pub mod control;
 mod counted;
 mod layout;
@@ -189,7 +190,8 @@ pub fn sweep(
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
-    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress)
+    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress, Default::default())
+        .map(|r| r.0)
 }
 
 /// Sweeps `window` of game `k` and shows every finished tile that meets the window to
@@ -204,7 +206,8 @@ pub fn sweep_tiles(
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
-    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress)
+    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress, Default::default())
+        .map(|r| r.0)
 }
 
 /// Sweeps `[0, width) x [0, height)` of game `k` in the three-counter form
@@ -220,16 +223,31 @@ pub fn sweep_palaces(
     visitor: &dyn PalaceVisitor,
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
+    sweep_palaces_from(k, width, height, opts, visitor, progress, None, None).map(|r| r.0)
+}
+
+/// [`sweep_palaces`], started from `start` (the frontier of a paused sweep of the same board,
+/// with its tiling) or from the top, and paused when `pause` (asked before each band is handed
+/// out but the first, so that every run moves on) returns true: the bands in flight finish,
+/// and the frontier below the last is returned (`None` when the sweep finished). The visitor sees each tile once over the whole chain of
+/// runs, so an analysis whose state is saved with the frontier ([`checkpoint::Checkpoint`])
+/// ends with the same result as an uninterrupted sweep. Unlike [`sweep_palaces`], a cancelled
+/// token does not stop the sweep: give a `pause` that reads it.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_palaces_from(
+    k: u32,
+    width: u32,
+    height: u32,
+    opts: &EngineOptions,
+    visitor: &dyn PalaceVisitor,
+    progress: &dyn Progress,
+    start: Option<&checkpoint::Frontier>,
+    pause: Option<&(dyn Fn() -> bool + Sync)>,
+) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
     assert!(k >= 1 && width >= 1 && height >= 1, "validated by the caller");
     let window = Window::new(0, 0, width, height);
-    sweep::run(
-        k,
-        window,
-        opts,
-        opts.narrow(),
-        sweep::Output::Palaces(visitor, opts.kernel.counter()),
-        progress,
-    )
+    let output = sweep::Output::Palaces(visitor, opts.kernel.counter());
+    sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
 }
 
 /// An analysis of the palaces of a counter sweep (see [`sweep_palaces`]).

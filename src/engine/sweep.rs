@@ -28,6 +28,7 @@
 //! thread sleeps until they finish (a polling consumer would take a core's time slices from
 //! the workers: 13 % of a one-core sweep). Twice as many bands may be in flight.
 
+use super::checkpoint::{Frontier, FrontierStrip};
 use super::counted::{self, CounterScratch};
 use super::layout::{Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
@@ -72,13 +73,20 @@ impl Band {
 
 struct Scheduler {
     next: usize,
+    /// Asked to pause: no more bands are handed out; `last` is kept for the frontier.
+    paused: bool,
     last: Option<Arc<Band>>,
     to_consumer: Option<Sender<Arc<Band>>>,
     permits: Receiver<()>,
 }
 
-struct Shared {
+struct Shared<'p> {
     layout: Layout,
+    /// Asked before each band is handed out but the first; true pauses the sweep (see
+    /// `super::checkpoint`).
+    pause: Option<&'p (dyn Fn() -> bool + Sync)>,
+    /// The first band this run computes.
+    first: usize,
     narrow: Option<NarrowFn>,
     /// Counter sweeps: the three-counter kernel (none: every tile by the CA's paths).
     counter: Option<CounterKernel>,
@@ -100,7 +108,7 @@ struct Shared {
     progress_rows: AtomicU64,
 }
 
-impl Shared {
+impl Shared<'_> {
     fn fail(&self, e: Error) {
         let mut slot = self.error.lock().unwrap();
         if slot.is_none() {
@@ -119,6 +127,12 @@ impl Shared {
         if st.next >= self.layout.bands() || self.aborted() {
             st.to_consumer = None;
             st.last = None;
+            return None;
+        }
+        // Every run computes at least one band, so a chain of runs always moves on.
+        if st.paused || (st.next > self.first && self.pause.is_some_and(|pause| pause())) {
+            st.paused = true;
+            st.to_consumer = None;
             return None;
         }
         // Wait for a free band slot (bounded memory).
@@ -144,8 +158,9 @@ impl Shared {
         let no_consumer = !matches!(output, Workers::Published);
         let strips = self.layout.strips();
         while let Some((prev, cur)) = self.next_band() {
-            // Without a consumer the workers watch for cancellation and report progress themselves.
-            if no_consumer && self.cancel.is_cancelled() {
+            // Without a consumer the workers watch for cancellation and report progress
+            // themselves. A pausable sweep pauses instead (its pause test sees the token).
+            if no_consumer && self.pause.is_none() && self.cancel.is_cancelled() {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
@@ -293,7 +308,17 @@ enum Workers<'a> {
     Palaces(&'a dyn PalaceVisitor),
 }
 
-/// Runs the sweep of `window` for game `k` and hands the results to `output`.
+/// How a sweep starts and may stop early (visitor and counter sweeps only).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Resume<'a> {
+    /// Continue a paused sweep from here (its tiling is used).
+    pub start: Option<&'a Frontier>,
+    /// Asked before each band is handed out but the first; true pauses the sweep.
+    pub pause: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+/// Runs the sweep of `window` for game `k` and hands the results to `output`. Returns the
+/// report and, if the sweep paused before its last band, its frontier.
 pub(crate) fn run(
     k: u32,
     window: Window,
@@ -301,10 +326,20 @@ pub(crate) fn run(
     narrow: Option<NarrowFn>,
     output: Output<'_>,
     progress: &dyn Progress,
-) -> Result<SweepReport> {
+    resume: Resume<'_>,
+) -> Result<(SweepReport, Option<Frontier>)> {
     let started = Instant::now();
     let threads = opts.resolved_threads();
-    let layout = opts.layout(k, window, threads, matches!(output, Output::Palaces(..)));
+    let mut layout = opts.layout(k, window, threads, matches!(output, Output::Palaces(..)));
+    assert!(
+        !matches!(output, Output::Rows(_)) || (resume.start.is_none() && resume.pause.is_none()),
+        "row sweeps do not pause"
+    );
+    if let Some(f) = resume.start {
+        assert_eq!((f.k, f.width, f.height), (k, window.x1, window.y1), "a frontier of this sweep");
+        layout = Layout::new(k, window.x1, window.y1, f.tile_width, f.band_height);
+        assert!(f.band == 0 || f.strips.len() == layout.strips(), "a frontier of this tiling");
+    }
     // In visitor sweeps a finished band keeps only its tiles' edges and is freed as soon as
     // the workers are done with it: more bands in flight cost little.
     let max_bands = if matches!(output, Output::Rows(_)) { 2 * threads + 2 } else { 4 * threads + 4 };
@@ -321,8 +356,18 @@ pub(crate) fn run(
         Output::Palaces(_, kernel) => kernel,
         _ => None,
     };
+    // A resumed sweep starts below the frontier's band, rebuilt as the band above.
+    let (first, above) = match resume.start {
+        Some(f) if f.band > 0 => {
+            permit_rx.recv().expect("a fresh pool has permits");
+            (f.band as usize, Some(Arc::new(frontier_band(f, Permit(permit_tx.clone())))))
+        }
+        _ => (0, None),
+    };
     let shared = Shared {
         layout,
+        pause: resume.pause,
+        first,
         narrow,
         counter,
         arrangement,
@@ -330,8 +375,9 @@ pub(crate) fn run(
         cancel: opts.cancel.clone(),
         pools: (0..threads).map(|_| Arc::default()).collect(),
         sched: Mutex::new(Scheduler {
-            next: 0,
-            last: None,
+            next: first,
+            paused: false,
+            last: above,
             to_consumer: matches!(output, Output::Rows(_)).then_some(band_tx),
             permits: permit_rx,
         }),
@@ -340,7 +386,7 @@ pub(crate) fn run(
         error: Mutex::new(None),
         panicked: Mutex::new(None),
         counters: Counters::default(),
-        progress_rows: AtomicU64::new(0),
+        progress_rows: AtomicU64::new(u64::from(layout.band_y(first).0.min(window.y1))),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -348,6 +394,7 @@ pub(crate) fn run(
         .build()
         .map_err(|source| Error::ThreadPool { threads, source })?;
     progress.set_length(u64::from(window.y1));
+    progress.set_position(shared.progress_rows.load(Ordering::Relaxed));
 
     let consumed = match output {
         Output::Rows(sink) => std::thread::scope(|scope| {
@@ -380,7 +427,70 @@ pub(crate) fn run(
         return Err(e);
     }
     consumed?;
-    Ok(SweepReport::new(&shared.counters, &layout, threads, window, started.elapsed()))
+    let report = SweepReport::new(&shared.counters, &layout, threads, window, started.elapsed());
+    let sched = shared.sched.into_inner().unwrap();
+    // A paused run has handed out at least one band (the pause is not asked before the first).
+    let frontier = match sched.last {
+        Some(last) if sched.paused && sched.next < layout.bands() => Some(frontier_of(&layout, &last)),
+        _ => None,
+    };
+    Ok((report, frontier))
+}
+
+/// The frontier below `band`, the last band a paused sweep finished.
+fn frontier_of(layout: &Layout, band: &Band) -> Frontier {
+    let k = layout.k;
+    let strips = (0..layout.strips())
+        .map(|j| {
+            let rect = layout.rect(j, band.index);
+            let tile = band.tiles[j].get().expect("a paused sweep finishes the bands it began");
+            let mut bottom = Vec::new();
+            for y in rect.y0.max(rect.y1.saturating_sub(2))..rect.y1 {
+                let mut row = vec![0i8; rect.w()];
+                tile.copy_row(k, &rect, y, rect.x0, rect.x1, &mut row);
+                bottom.extend_from_slice(&row);
+            }
+            let (c, d_top) = match tile {
+                Tile::Edges { leaving: Some(e), .. } => (e.c.clone(), e.d_top.clone()),
+                _ => (Vec::new(), Vec::new()),
+            };
+            FrontierStrip { bottom, c, d_top }
+        })
+        .collect();
+    Frontier {
+        k,
+        width: layout.width,
+        height: layout.height,
+        tile_width: layout.tile_width,
+        band_height: layout.band_height,
+        band: band.index as u32 + 1,
+        strips,
+    }
+}
+
+/// The band a frontier describes, as the band above the first one a resumed sweep computes:
+/// each tile holds its last rows and, in counter sweeps, the counters leaving its bottom.
+fn frontier_band(f: &Frontier, permit: Permit) -> Band {
+    let index = f.band as usize - 1;
+    let tiles = f
+        .strips
+        .iter()
+        .map(|s| {
+            let leaving = (!s.c.is_empty()).then(|| {
+                Box::new(crate::kernel::counter::Edges {
+                    r: Vec::new(),
+                    d_left: Vec::new(),
+                    c: s.c.clone(),
+                    d_top: s.d_top.clone(),
+                })
+            });
+            let tile = Tile::Edges { bottom: s.bottom.clone().into(), right: Box::new([]), leaving };
+            let cell = OnceLock::new();
+            let _ = cell.set(tile);
+            cell
+        })
+        .collect();
+    Band { index, tiles, _permit: permit }
 }
 
 /// The consumer of row sweeps: receives bands in order, waits for their tiles, assembles the
