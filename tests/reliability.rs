@@ -539,3 +539,37 @@ fn a_checkpointed_count_survives_each_signal() {
         assert!(listing(dir.path()).is_empty(), "SIG{signal}: {:?}", listing(dir.path()));
     }
 }
+
+/// The full statistics with `--checkpoint`: saved after every band, or stopped by SIGTERM and
+/// resumed, they equal the uninterrupted run's; a checkpoint of another window is refused.
+#[test]
+fn checkpointed_statistics_equal_uninterrupted_ones() {
+    let board = ["--k", "9999", "--size", "60000", "--window", "100,50,59000,60000"];
+    let stats_of = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        v["stats"].take()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run_here = |extra: &[&str]| {
+        let args: Vec<&str> = ["stats", "--json", "-q"].iter().chain(&board).chain(extra).copied().collect();
+        run_in(dir.path(), &args)
+    };
+    let want = stats_of(&run_here(&[]));
+    assert_eq!(
+        stats_of(&run_here(&["--checkpoint", "ck.bin", "--every", "0"])),
+        want,
+        "saved after every band"
+    );
+    assert!(listing(dir.path()).is_empty());
+    let args: Vec<&str> = ["stats", "-q", "--checkpoint", "ck.bin"].iter().chain(&board).copied().collect();
+    let child = spawn(&args, dir.path());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert_eq!(listing(dir.path()), ["ck.bin"]);
+    let other = run_in(dir.path(), &["stats", "-q", "--resume", "ck.bin", "--k", "9999", "--size", "60000"]);
+    assert_eq!(other.status.code(), Some(2), "another window: {}", stderr(&other));
+    assert_eq!(stats_of(&run_here(&["--resume", "ck.bin"])), want, "resumed");
+}

@@ -229,6 +229,60 @@ impl StatsAcc {
         self.rest.merge(&o.rest);
     }
 
+    /// The accumulated state as bytes (for a checkpoint).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = self.k.to_le_bytes().to_vec();
+        for c in self.hist.iter() {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for part in [&self.hood, &self.rest] {
+            out.extend_from_slice(&part.cells.to_le_bytes());
+            out.extend_from_slice(&part.palaces.to_le_bytes());
+            for e in [part.min, part.max] {
+                out.push(u8::from(e.is_some()));
+                let e = e.unwrap_or(Extreme { v: 0, x: 0, y: 0 });
+                out.extend_from_slice(&e.v.to_le_bytes());
+                out.extend_from_slice(&e.x.to_le_bytes());
+                out.extend_from_slice(&e.y.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The state [`StatsAcc::encode`] wrote, if `bytes` is one.
+    pub fn decode(bytes: &[u8]) -> Option<StatsAcc> {
+        let mut words =
+            bytes.get(4..)?.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        let k = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        let mut acc = StatsAcc::new(k);
+        for c in acc.hist.iter_mut() {
+            *c = words.next()?;
+        }
+        // The flags of the extremes break the 8-byte rhythm: read the parts field by field.
+        let mut at = 4 + 256 * 8;
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let s = bytes.get(at..at + n)?;
+            at += n;
+            Some(s)
+        };
+        for part in [&mut acc.hood, &mut acc.rest] {
+            part.cells = u64::from_le_bytes(take(8)?.try_into().ok()?);
+            part.palaces = u64::from_le_bytes(take(8)?.try_into().ok()?);
+            for slot in [&mut part.min, &mut part.max] {
+                let some = take(1)?[0];
+                let v = i64::from_le_bytes(take(8)?.try_into().ok()?);
+                let x = u64::from_le_bytes(take(8)?.try_into().ok()?);
+                let y = u64::from_le_bytes(take(8)?.try_into().ok()?);
+                *slot = match some {
+                    0 => None,
+                    1 => Some(Extreme { v, x, y }),
+                    _ => return None,
+                };
+            }
+        }
+        (at == bytes.len()).then_some(acc)
+    }
+
     /// The finished statistics of `window`.
     pub fn finish(&self, window: Window) -> Stats {
         let histogram: Vec<(i64, u64)> = self
@@ -287,6 +341,27 @@ impl StatsVisitor {
     /// Empty statistics for game `k`, for up to `workers` workers.
     pub fn new(k: u32, workers: usize) -> Self {
         StatsVisitor { k, accs: (0..workers.max(1)).map(|_| Mutex::new(StatsAcc::new(k))).collect() }
+    }
+
+    /// Everything gathered so far, as one accumulator's bytes (for a checkpoint).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut all = StatsAcc::new(self.k);
+        for a in &self.accs {
+            all.merge(&a.lock().expect("stats lock"));
+        }
+        all.encode()
+    }
+
+    /// Adds a state [`StatsVisitor::encode`] wrote (of the same game); false if `bytes` is
+    /// not one.
+    pub fn restore(&self, bytes: &[u8]) -> bool {
+        match StatsAcc::decode(bytes) {
+            Some(acc) if acc.k == self.k => {
+                self.accs[0].lock().expect("stats lock").merge(&acc);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The merged statistics of `window`.
@@ -349,6 +424,28 @@ impl fmt::Display for PalaceCount {
     }
 }
 
+/// A [`crate::engine::PalaceVisitor`] that adds up the palaces of every tile.
+#[derive(Debug, Default)]
+pub struct PalaceSum(std::sync::atomic::AtomicU64);
+
+impl PalaceSum {
+    /// Sets the sum to `n` (a resumed count).
+    pub fn set(&self, n: u64) {
+        self.0.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The palaces so far.
+    pub fn total(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl crate::engine::PalaceVisitor for PalaceSum {
+    fn visit(&self, _worker: usize, t: &crate::engine::PalaceTile<'_>) {
+        self.0.fetch_add(t.palaces, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Counts the palaces of the `width x height` board of game `k` (see [`PalaceCount`]).
 pub fn palaces(
     k: u32,
@@ -357,16 +454,10 @@ pub fn palaces(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(PalaceCount, SweepReport)> {
-    struct Sum(std::sync::atomic::AtomicU64);
-    impl crate::engine::PalaceVisitor for Sum {
-        fn visit(&self, _worker: usize, t: &crate::engine::PalaceTile<'_>) {
-            self.0.fetch_add(t.palaces, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-    let sum = Sum(std::sync::atomic::AtomicU64::new(0));
+    let sum = PalaceSum::default();
     let report = crate::engine::sweep_palaces(k, width, height, opts, &sum, progress)?;
     let cells = u64::from(width) * u64::from(height);
-    Ok((PalaceCount { k, width, height, cells, palaces: sum.0.into_inner() }, report))
+    Ok((PalaceCount { k, width, height, cells, palaces: sum.total() }, report))
 }
 
 fn fmt_ext(e: &Option<Extreme>) -> String {

@@ -20,8 +20,7 @@
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
 use palace::engine::{
-    Cancel, EngineOptions, PalaceTile, PalaceVisitor, Silent, SweepReport, TileKind, TileView, TileVisitor,
-    sweep, sweep_palaces, sweep_tiles,
+    Cancel, EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
 };
 use palace::error::{Error, Result};
 use palace::model::geometry::Window;
@@ -32,7 +31,6 @@ use palace::output::palette;
 use palace::output::png::{PngOptions, PngWriter};
 use serde::Serialize;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Columns per digest segment; tiles must start on multiples of it.
@@ -340,20 +338,9 @@ pub fn baseline_palaces(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
     Ok(palaces)
 }
 
-/// Sums the palaces of a counter sweep's tiles.
-struct PalaceCount(AtomicU64);
-
-impl PalaceVisitor for PalaceCount {
-    fn visit(&self, _worker: usize, t: &PalaceTile<'_>) {
-        self.0.fetch_add(t.palaces, Ordering::Relaxed);
-    }
-}
-
 /// The palace-only sweep: the counter form, palaces counted by the workers.
 pub fn palaces(k: u32, size: u32, opts: &EngineOptions) -> Result<(u64, SweepReport)> {
-    let count = PalaceCount(AtomicU64::new(0));
-    let report = sweep_palaces(k, size, size, opts, &count, &Silent)?;
-    Ok((count.0.into_inner(), report))
+    palace::analysis::stats::palaces(k, size, size, opts, &Silent).map(|(c, r)| (c.palaces, r))
 }
 
 /// The fast engine, statistics on the workers.

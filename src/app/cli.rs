@@ -430,15 +430,15 @@ pub struct StatsArgs {
     /// times faster; no histogram, no extremes, no --window).
     #[arg(long)]
     pub palaces_only: bool,
-    /// With --palaces-only: save the run's progress to FILE every --every minutes and when
-    /// interrupted (SIGINT, SIGTERM, SIGHUP), atomically; removed when the run finishes.
-    #[arg(long, value_name = "FILE", requires = "palaces_only")]
+    /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
+    /// SIGTERM, SIGHUP), atomically; removed when the run finishes.
+    #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Minutes between checkpoints (0: after every band of rows).
     #[arg(long, value_name = "MIN", default_value_t = 10.0, requires = "checkpoint")]
     pub every: f64,
-    /// With --palaces-only: continue the run saved in FILE (same game and board).
-    #[arg(long, value_name = "FILE", requires = "palaces_only")]
+    /// Continue the run saved in FILE (the same command, game, board and window).
+    #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]

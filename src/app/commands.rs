@@ -60,8 +60,9 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Stats { board, window, palaces_only: true, checkpoint, resume, json, run } => {
             let pb = progress::bar(run.quiet, "palaces", "rows");
-            let (count, report) =
-                palaces_resumable(board.k, window, checkpoint, resume.as_deref(), &run, cancel, &pb)?;
+            let tag = format!("stats --palaces-only k={} {}x{}", board.k, window.x1, window.y1);
+            let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
+            let (count, report) = palaces_resumable(board.k, window, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
             if json {
                 let v = serde_json::json!({ "palaces": count, "engine": report });
@@ -72,9 +73,14 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             }
             Ok(0)
         }
-        Config::Stats { board, window, json, run, .. } => {
+        Config::Stats { board, window, checkpoint, resume, json, run, .. } => {
             let pb = progress::bar(run.quiet, "stats", "rows");
-            let (stats, report) = stats::stats(board.k, window, &run.engine, &pb)?;
+            let tag = format!(
+                "stats k={} {}x{} window {},{},{},{}",
+                board.k, board.width, board.height, window.x0, window.y0, window.x1, window.y1
+            );
+            let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
+            let (stats, report) = stats_resumable(board.k, window, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
             if json {
                 let v = serde_json::json!({ "stats": stats, "engine": report });
@@ -226,54 +232,55 @@ fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
     );
 }
 
-/// `stats --palaces-only`, paused and checkpointed every `checkpoint.1` and when the run is
-/// interrupted, resumed from `resume`.
-fn palaces_resumable(
-    k: u32,
-    window: palace::model::geometry::Window,
-    checkpoint: Option<(std::path::PathBuf, std::time::Duration)>,
-    resume: Option<&std::path::Path>,
-    run: &RunConfig,
+/// Where a checkpointed run saves and resumes.
+struct Checkpointing<'a> {
+    /// The file and the time between saves.
+    save: Option<&'a (std::path::PathBuf, std::time::Duration)>,
+    /// The checkpoint to continue from.
+    resume: Option<&'a std::path::Path>,
+    /// Names the run (command, game, board).
+    tag: String,
+}
+
+/// One segment of a checkpointed sweep: from a frontier (or the top) until the pause test says
+/// stop; returns its report and the frontier where it stopped (none when the sweep is done).
+type Segment<'a> = dyn FnMut(
+        Option<&palace::engine::checkpoint::Frontier>,
+        &(dyn Fn() -> bool + Sync),
+    ) -> Result<(palace::engine::SweepReport, Option<palace::engine::checkpoint::Frontier>)>
+    + 'a;
+
+/// Runs a sweep in segments: each segment pauses at `save`'s interval or when the run is
+/// interrupted, then the frontier and the analysis's state (`state`) go to the checkpoint; a
+/// run resumed from one starts with its state (`restore`) and frontier. Returns the segments'
+/// report, summed.
+fn resumable(
+    c: &Checkpointing<'_>,
+    height: u32,
     cancel: &palace::engine::Cancel,
-    progress: &dyn palace::engine::Progress,
-) -> Result<(stats::PalaceCount, palace::engine::SweepReport)> {
+    restore: &mut dyn FnMut(&[u8]) -> bool,
+    state: &dyn Fn() -> Vec<u8>,
+    segment: &mut Segment<'_>,
+) -> Result<palace::engine::SweepReport> {
     use palace::engine::checkpoint::{self as cp, Checkpoint};
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Instant;
-    let (w, h) = (window.x1, window.y1);
-    let tag = format!("stats --palaces-only k={k} {w}x{h}");
-    struct Sum(AtomicU64);
-    impl palace::engine::PalaceVisitor for Sum {
-        fn visit(&self, _worker: usize, t: &palace::engine::PalaceTile<'_>) {
-            self.0.fetch_add(t.palaces, Ordering::Relaxed);
-        }
-    }
-    let (mut frontier, sum) = match resume {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
-            let c = Checkpoint::decode(&bytes, &tag, path)?;
-            let state: [u8; 8] = c.state.as_slice().try_into().map_err(|_| palace::Error::BadInput {
+    let mut frontier = None;
+    if let Some(path) = c.resume {
+        let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
+        let saved = Checkpoint::decode(&bytes, &c.tag, path)?;
+        if !restore(&saved.state) {
+            return Err(palace::Error::BadInput {
                 path: path.to_path_buf(),
-                reason: "the checkpoint's state is not a palace count".into(),
-            })?;
-            (Some(c.frontier), Sum(AtomicU64::new(u64::from_le_bytes(state))))
+                reason: "the checkpoint's state is not this analysis's".into(),
+            });
         }
-        None => (None, Sum(AtomicU64::new(0))),
-    };
+        frontier = Some(saved.frontier);
+    }
     let mut total: Option<palace::engine::SweepReport> = None;
     loop {
-        let deadline = checkpoint.as_ref().map(|(_, every)| Instant::now() + *every);
+        let deadline = c.save.map(|(_, every)| Instant::now() + *every);
         let pause = || cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
-        let (report, next) = palace::engine::sweep_palaces_from(
-            k,
-            w,
-            h,
-            &run.engine,
-            &sum,
-            progress,
-            frontier.as_ref(),
-            Some(&pause),
-        )?;
+        let (report, next) = segment(frontier.as_ref(), &pause)?;
         total = Some(match total {
             None => report,
             Some(t) => palace::engine::SweepReport {
@@ -289,18 +296,21 @@ fn palaces_resumable(
         });
         let Some(f) = next else { break };
         let rows = f.rows_done();
-        if let Some((path, _)) = &checkpoint {
-            let state = sum.0.load(Ordering::Relaxed).to_le_bytes().to_vec();
-            cp::write(path, "--checkpoint", &Checkpoint { tag: tag.clone(), frontier: f.clone(), state })?;
+        if let Some((path, _)) = c.save {
+            cp::write(
+                path,
+                "--checkpoint",
+                &Checkpoint { tag: c.tag.clone(), frontier: f.clone(), state: state() },
+            )?;
             if cancel.is_cancelled() {
-                return Err(palace::Error::Paused { path: path.clone(), rows, height: h });
+                return Err(palace::Error::Paused { path: path.clone(), rows, height });
             }
         } else if cancel.is_cancelled() {
             return Err(palace::Error::Interrupted);
         }
         frontier = Some(f);
     }
-    if let Some((path, _)) = &checkpoint {
+    if let Some((path, _)) = c.save {
         // The run is finished: a checkpoint left behind would only mislead.
         match std::fs::remove_file(path) {
             Ok(()) => {}
@@ -308,7 +318,53 @@ fn palaces_resumable(
             Err(e) => return Err(palace::Error::io(path, e)),
         }
     }
+    Ok(total.expect("at least one segment"))
+}
+
+/// `stats --palaces-only`, checkpointed (see [`resumable`]).
+fn palaces_resumable(
+    k: u32,
+    window: palace::model::geometry::Window,
+    c: &Checkpointing<'_>,
+    run: &RunConfig,
+    cancel: &palace::engine::Cancel,
+    progress: &dyn palace::engine::Progress,
+) -> Result<(stats::PalaceCount, palace::engine::SweepReport)> {
+    let (w, h) = (window.x1, window.y1);
+    let sum = stats::PalaceSum::default();
+    let report = resumable(
+        c,
+        h,
+        cancel,
+        &mut |bytes| bytes.try_into().map(|b: [u8; 8]| sum.set(u64::from_le_bytes(b))).is_ok(),
+        &|| sum.total().to_le_bytes().to_vec(),
+        &mut |start, pause| {
+            palace::engine::sweep_palaces_from(k, w, h, &run.engine, &sum, progress, start, Some(pause))
+        },
+    )?;
     let cells = u64::from(w) * u64::from(h);
-    let count = stats::PalaceCount { k, width: w, height: h, cells, palaces: sum.0.into_inner() };
-    Ok((count, total.expect("at least one sweep")))
+    Ok((stats::PalaceCount { k, width: w, height: h, cells, palaces: sum.total() }, report))
+}
+
+/// `stats`, checkpointed (see [`resumable`]).
+fn stats_resumable(
+    k: u32,
+    window: palace::model::geometry::Window,
+    c: &Checkpointing<'_>,
+    run: &RunConfig,
+    cancel: &palace::engine::Cancel,
+    progress: &dyn palace::engine::Progress,
+) -> Result<(stats::Stats, palace::engine::SweepReport)> {
+    let visitor = stats::StatsVisitor::new(k, run.engine.resolved_threads());
+    let report = resumable(
+        c,
+        window.y1,
+        cancel,
+        &mut |bytes| visitor.restore(bytes),
+        &|| visitor.encode(),
+        &mut |start, pause| {
+            palace::engine::sweep_tiles_from(k, window, &run.engine, &visitor, progress, start, Some(pause))
+        },
+    )?;
+    Ok((visitor.finish(window), report))
 }

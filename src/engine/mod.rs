@@ -206,8 +206,23 @@ pub fn sweep_tiles(
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
     assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
-    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Tiles(visitor), progress, Default::default())
-        .map(|r| r.0)
+    sweep_tiles_from(k, window, opts, visitor, progress, None, None).map(|r| r.0)
+}
+
+/// [`sweep_tiles`], started from a frontier and paused as [`sweep_palaces_from`] is (the
+/// frontier of a visitor sweep holds the last band's bottom rows).
+pub fn sweep_tiles_from(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    visitor: &dyn TileVisitor,
+    progress: &dyn Progress,
+    start: Option<&checkpoint::Frontier>,
+    pause: Option<&(dyn Fn() -> bool + Sync)>,
+) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
+    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    let output = sweep::Output::Tiles(visitor);
+    sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
 }
 
 /// Sweeps `[0, width) x [0, height)` of game `k` in the three-counter form
