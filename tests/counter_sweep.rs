@@ -253,3 +253,39 @@ fn one_cell_wide_or_tall() {
         }
     }
 }
+
+/// A resumed sweep tells its progress bar where it starts and that the rows before were done
+/// earlier; a fresh one does not.
+#[test]
+fn a_resumed_sweep_says_so_to_its_progress() {
+    use palace::engine::{Progress, sweep_palaces_from};
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+    #[derive(Default)]
+    struct Seen {
+        first: AtomicU64,
+        set: AtomicBool,
+        resumed: AtomicBool,
+    }
+    impl Progress for Seen {
+        fn set_position(&self, pos: u64) {
+            if !self.set.swap(true, Ordering::Relaxed) {
+                self.first.store(pos, Ordering::Relaxed);
+            }
+        }
+        fn resumed(&self) {
+            self.resumed.store(true, Ordering::Relaxed);
+        }
+    }
+    let opts = EngineOptions { threads: 1, band_height: Some(64), ..Default::default() };
+    let (fresh, tiles) = (Seen::default(), Tiles::default());
+    let asked = AtomicUsize::new(0);
+    let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
+    let (_, f) = sweep_palaces_from(50, 300, 500, &opts, &tiles, &fresh, None, Some(&pause)).unwrap();
+    assert!(!fresh.resumed.load(Ordering::Relaxed));
+    let f = f.expect("paused after two bands");
+    let again = Seen::default();
+    sweep_palaces_from(50, 300, 500, &opts, &tiles, &again, Some(&f), None).unwrap();
+    assert!(again.resumed.load(Ordering::Relaxed));
+    assert_eq!(again.first.load(Ordering::Relaxed), u64::from(f.rows_done()));
+    assert_eq!(f.rows_done(), 128);
+}

@@ -137,6 +137,8 @@ pub struct BenchReport {
     /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto)
     /// and why ([`palace::simd::cpu::reason`]).
     pub isa: String,
+    /// The CPU's model name, where the operating system tells it.
+    pub cpu: Option<String>,
     /// The baseline run.
     pub baseline: Run,
     /// The fast runs, by thread count.
@@ -557,6 +559,7 @@ pub fn run(
         size,
         kernel: kernel.resolve().name(),
         isa: palace::simd::cpu::reason(),
+        cpu: palace::simd::cpu::model_name(),
         speedup_1_thread: one / baseline.cells_per_second,
         thread_scaling: most / one,
         baseline,
@@ -628,7 +631,7 @@ impl std::fmt::Display for BenchReport {
             u64::from(self.size).pow(2),
             self.baseline.repeats
         )?;
-        writeln!(f, "instruction sets: {}", self.isa)?;
+        writeln!(f, "cpu: {}; instruction sets: {}", self.cpu.as_deref().unwrap_or("unknown"), self.isa)?;
         writeln!(
             f,
             "{:<34} {:>7} {:>9} {:>9} {:>9} {:>14} {:>11}",

@@ -29,6 +29,10 @@ impl Progress for Bar {
     fn inc(&self, delta: u64) {
         self.0.inc(delta);
     }
+
+    fn resumed(&self) {
+        self.0.reset_eta();
+    }
 }
 
 /// A progress bar counting `unit` (e.g. "rows"), or a hidden one.

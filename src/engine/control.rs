@@ -18,6 +18,9 @@ pub trait Progress: Sync {
     fn set_position(&self, _pos: u64) {}
     /// `delta` more units done.
     fn inc(&self, _delta: u64) {}
+    /// The work before the current position was done earlier (a resumed run): rates and
+    /// estimates should count from here.
+    fn resumed(&self) {}
 }
 
 /// A [`Progress`] that shows nothing.

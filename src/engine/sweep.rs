@@ -395,6 +395,9 @@ pub(crate) fn run(
         .map_err(|source| Error::ThreadPool { threads, source })?;
     progress.set_length(u64::from(window.y1));
     progress.set_position(shared.progress_rows.load(Ordering::Relaxed));
+    if first > 0 {
+        progress.resumed();
+    }
 
     let consumed = match output {
         Output::Rows(sink) => std::thread::scope(|scope| {

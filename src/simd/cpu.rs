@@ -102,6 +102,14 @@ pub fn reason() -> String {
     }
 }
 
+/// The CPU's model name as the operating system reports it (`/proc/cpuinfo` on Linux), if it
+/// does: for reports, since measured speeds belong to a machine.
+pub fn model_name() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("model name"))?;
+    Some(line.split_once(':')?.1.trim().to_string())
+}
+
 /// Whether this is an AMD family 19h CPU (Zen 3, Zen 4), which executes 512-bit vector
 /// operations as two 256-bit halves.
 pub fn splits_512() -> bool {
