@@ -289,3 +289,67 @@ fn a_resumed_sweep_says_so_to_its_progress() {
     assert_eq!(again.first.load(Ordering::Relaxed), u64::from(f.rows_done()));
     assert_eq!(f.rows_done(), 128);
 }
+
+/// A visitor that asks for the values of some tiles gets them, equal to the direct definition
+/// (hood cells as their stand-in), and every tile's palaces and counters are still right.
+#[test]
+fn tiles_asked_for_come_with_their_values() {
+    use palace::engine::TileKind;
+    use palace::model::reference::direct_values;
+    use palace::model::rule::{hood_sentinel, in_hood};
+    struct Some3(Tiles, Mutex<Vec<(u32, u32, Vec<i8>)>>);
+    impl PalaceVisitor for Some3 {
+        fn visit(&self, worker: usize, t: &PalaceTile<'_>) {
+            self.0.visit(worker, t);
+            let Some(view) = &t.values else {
+                assert!(!self.wants_values(t.x0, t.y0, t.x1, t.y1), "asked-for values came");
+                return;
+            };
+            let mut cells = Vec::new();
+            for y in t.y0..t.y1 {
+                match view.kind {
+                    TileKind::Cells { .. } => cells.extend_from_slice(view.row(y).expect("cells")),
+                    TileKind::Zero => cells.extend((t.x0..t.x1).map(|_| 0)),
+                    TileKind::Hood => {
+                        cells.extend((t.x0..t.x1).map(|x| hood_sentinel(t.k, x.into(), y.into())))
+                    }
+                }
+            }
+            self.1.lock().unwrap().push((t.x0, t.y0, cells));
+        }
+        fn wants_values(&self, x0: u32, y0: u32, _x1: u32, _y1: u32) -> bool {
+            (x0 / 7 + y0 / 5).is_multiple_of(3)
+        }
+    }
+    for (k, n, tw, bh) in [(5u32, 200u32, 24, 64), (100, 700, 96, 64), (333, 1100, 300, 128)] {
+        let board = Board::new(k, n as usize, n as usize);
+        let direct = direct_values(k, n as usize, n as usize);
+        for kernel in kernels() {
+            let opts = EngineOptions {
+                threads: 2,
+                kernel,
+                tile_width: Some(tw),
+                band_height: Some(bh),
+                ..Default::default()
+            };
+            let v = Some3(Tiles::default(), Mutex::new(Vec::new()));
+            sweep_palaces(k, n, n, &opts, &v, &Silent).unwrap();
+            let tiles = v.0.0.into_inner().unwrap();
+            for t in &tiles {
+                board.check(t, &format!("k={k} {kernel:?}"));
+            }
+            let valued = v.1.into_inner().unwrap();
+            assert!(!valued.is_empty() && valued.len() < tiles.len(), "k={k}: some tiles, not all");
+            for (x0, y0, cells) in valued {
+                let t = tiles.iter().find(|t| (t.x0, t.y0) == (x0, y0)).unwrap();
+                let w = (t.x1 - t.x0) as usize;
+                for (i, &c) in cells.iter().enumerate() {
+                    let (x, y) = (x0 as usize + i % w, y0 as usize + i / w);
+                    let d = direct[y * n as usize + x];
+                    let want = if in_hood(k, x as u64, y as u64) { d.max(-128) } else { d };
+                    assert_eq!(i32::from(c), want, "k={k} {kernel:?} cell ({x}, {y})");
+                }
+            }
+        }
+    }
+}

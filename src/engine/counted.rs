@@ -73,27 +73,43 @@ impl Neighbourhood<'_> {
 }
 
 /// Computes one tile of a counter sweep; returns it, how it was made and its palaces.
+/// One tile of a counter sweep, computed: what is published, how it was made, its palaces,
+/// and, where the visitor asked for them, its values (a hood, quiet or computed tile).
+pub(crate) type Computed = (Tile, Made, u64, Option<Tile>);
+
+/// Computes one tile of a counter sweep. With `values`, it is computed by the CA's paths and
+/// its values are returned too.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn compute(
     nb: &Neighbourhood<'_>,
     kernel: Option<CounterKernel>,
     narrow: Option<NarrowFn>,
     skip: bool,
+    values: bool,
     pool: &Arc<BufPool>,
     scratch: &mut Scratch,
     cs: &mut CounterScratch,
-) -> Result<(Tile, Made, u64)> {
+) -> Result<Computed> {
     let r = nb.rect();
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
     let all = r.cells();
     if skip && in_hood(k, u64::from(r.x1 - 1), u64::from(r.y1 - 1)) {
-        return Ok((hood_tile(k, &r), Made { hood: all, ..Made::default() }, all));
+        return Ok((
+            hood_tile(k, &r),
+            Made { hood: all, ..Made::default() },
+            all,
+            values.then_some(Tile::Hood),
+        ));
     }
     let mut e = nb.entering();
     let touches_corner = r.x0 < 2 && r.y0 < 2;
     let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
+    if values {
+        return exact(nb, e, narrow, skip, pool, scratch, true);
+    }
     if skip && (touches_corner || touches_hood) {
-        return casing(nb, e, kernel, pool, cs);
+        return casing(nb, e, kernel, pool, cs).map(|(t, m, p)| (t, m, p, None));
     }
     if !touches_corner && !touches_hood {
         nb.halo8(&mut scratch.top8, &mut scratch.left8);
@@ -105,7 +121,7 @@ pub(crate) fn compute(
                 right: vec![0; h * w.min(2)].into(),
                 leaving: Some(Box::new(e)),
             };
-            return Ok((tile, Made { zero: all, ..Made::default() }, 0));
+            return Ok((tile, Made { zero: all, ..Made::default() }, 0, None));
         }
         if let Some(kernel) = kernel
             && within(top, -(BIAS as i8), BIAS as i8 - 1)
@@ -119,12 +135,28 @@ pub(crate) fn compute(
             if out.valid {
                 let (bottom, right) = edge_values(w, h, values);
                 let tile = Tile::Edges { bottom, right, leaving: Some(Box::new(e)) };
-                return Ok((tile, Made { counter: all, ..Made::default() }, out.palaces));
+                return Ok((tile, Made { counter: all, ..Made::default() }, out.palaces, None));
             }
             e = entering;
         }
     }
-    // The exact path: the CA computes the cells, the counters are counted from them.
+    exact(nb, e, narrow, skip, pool, scratch, false)
+}
+
+/// The exact path: the CA computes the cells (`compute_tile`), the counters `e` are counted
+/// from them. With `keep`, the computed tile comes back too.
+fn exact(
+    nb: &Neighbourhood<'_>,
+    mut e: Edges,
+    narrow: Option<NarrowFn>,
+    skip: bool,
+    pool: &Arc<BufPool>,
+    scratch: &mut Scratch,
+    keep: bool,
+) -> Result<Computed> {
+    let r = nb.rect();
+    let k = nb.layout.k;
+    let (w, h) = (r.w(), r.h());
     let (tile, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
     let (bottom, right, palaces) = match &tile {
         Tile::Cells(cells) => {
@@ -134,16 +166,14 @@ pub(crate) fn compute(
             };
             (bottom, right, palaces)
         }
-        // The CA's own classification agrees with the one above, so these do not occur; they
-        // are handled all the same.
-        Tile::Hood => return Ok((hood_tile(k, &r), made, all)),
+        Tile::Hood => return Ok((hood_tile(k, &r), made, r.cells(), keep.then_some(tile))),
         Tile::Zero => {
             pass_through(&mut e);
             (vec![0; w * h.min(2)].into(), vec![0; h * w.min(2)].into(), 0)
         }
         Tile::Edges { .. } | Tile::Aborted => unreachable!("compute_tile returns computed or filled tiles"),
     };
-    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(e)) }, made, palaces))
+    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(e)) }, made, palaces, keep.then_some(tile)))
 }
 
 /// Rows per block of a casing tile.

@@ -269,6 +269,14 @@ pub fn sweep_palaces_from(
 pub trait PalaceVisitor: Sync {
     /// Called by worker `worker` (`0..threads`) with each finished tile.
     fn visit(&self, worker: usize, tile: &PalaceTile<'_>);
+
+    /// Whether the visitor needs the values of the tile `[x0, x1) x [y0, y1)` and not only its
+    /// palaces (asked before the tile is computed): such a tile is computed by the CA's paths,
+    /// as in [`sweep_tiles`], and comes with [`PalaceTile::values`]. For the few tiles an
+    /// analysis looks into, such as those along a boundary it follows.
+    fn wants_values(&self, _x0: u32, _y0: u32, _x1: u32, _y1: u32) -> bool {
+        false
+    }
 }
 
 /// One finished tile of a counter sweep: the rectangle `[x0, x1) x [y0, y1)`.
@@ -287,6 +295,8 @@ pub struct PalaceTile<'a> {
     pub palaces: u64,
     /// The counters leaving the tile, modulo 256 (see [`crate::kernel::counter::Edges`]).
     pub leaving: &'a crate::kernel::counter::Edges,
+    /// The tile's values, where [`PalaceVisitor::wants_values`] asked for them.
+    pub values: Option<TileView<'a>>,
 }
 
 /// An analysis run by the workers on every finished tile (see [`sweep_tiles`]).

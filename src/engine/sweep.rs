@@ -194,11 +194,13 @@ impl Shared<'_> {
                 // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if let Workers::Palaces(v) = output {
-                        let (tile, made, palaces) = counted::compute(
+                        let wanted = v.wants_values(rect.x0, rect.y0, rect.x1, rect.y1);
+                        let (tile, made, palaces, computed) = counted::compute(
                             &nb,
                             self.counter,
                             self.narrow,
                             self.skip,
+                            wanted,
                             &self.pools[id],
                             &mut scratch,
                             &mut counter_scratch,
@@ -216,6 +218,9 @@ impl Shared<'_> {
                             y1: rect.y1,
                             palaces,
                             leaving,
+                            values: computed
+                                .as_ref()
+                                .and_then(|t| TileView::new(self.layout.k, t, &rect, window)),
                         };
                         v.visit(id, &view);
                         return Ok(());
