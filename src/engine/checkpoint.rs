@@ -51,6 +51,38 @@ impl Frontier {
         (self.band.saturating_mul(self.band_height)).min(self.height)
     }
 
+    /// Why this frontier cannot continue a sweep of game `k` over `[0, width) x [0, height)`,
+    /// if it cannot: another game or region, an impossible tiling, a band past the end, or
+    /// strips that do not match the tiling.
+    pub fn unfit(&self, k: u32, width: u32, height: u32) -> Option<String> {
+        if (self.k, self.width, self.height) != (k, width, height) {
+            return Some(format!(
+                "the frontier is of game {} over {}x{}, not of game {k} over {width}x{height}",
+                self.k, self.width, self.height
+            ));
+        }
+        if self.tile_width < 2 || self.band_height < 2 || self.width == 0 || self.height == 0 {
+            return Some("the frontier's tiling is impossible".into());
+        }
+        let bands = self.height.div_ceil(self.band_height);
+        if self.band == 0 || self.band >= bands {
+            return Some(format!("the frontier's band {} is not between 1 and {}", self.band, bands - 1));
+        }
+        let strips = self.width.div_ceil(self.tile_width) as usize;
+        if self.strips.len() != strips {
+            return Some(format!("the frontier has {} strips, its tiling {strips}", self.strips.len()));
+        }
+        for (j, s) in self.strips.iter().enumerate() {
+            let x0 = j as u32 * self.tile_width;
+            let w = ((x0 + self.tile_width).min(self.width) - x0) as usize;
+            let counters = s.c.is_empty() && s.d_top.is_empty() || s.c.len() == w && s.d_top.len() == w;
+            if s.bottom.len() != 2 * w || !counters {
+                return Some(format!("strip {j} of the frontier does not have the size of its tile"));
+            }
+        }
+        None
+    }
+
     fn encode(&self, out: &mut Vec<u8>) {
         for v in [self.k, self.width, self.height, self.tile_width, self.band_height, self.band] {
             out.extend_from_slice(&v.to_le_bytes());
@@ -178,6 +210,9 @@ impl Checkpoint {
             )));
         }
         let frontier = Frontier::decode(&mut r).ok_or_else(|| bad("truncated frontier"))?;
+        if let Some(why) = frontier.unfit(frontier.k, frontier.width, frontier.height) {
+            return Err(bad(&why));
+        }
         let state = r.bytes().ok_or_else(|| bad("truncated state"))?.to_vec();
         if r.rest() != 0 {
             return Err(bad("trailing bytes after the state"));
@@ -236,6 +271,23 @@ mod tests {
             assert!(Checkpoint::decode(&b, &c.tag, Path::new("x")).is_err(), "byte {i} flipped");
             assert!(Checkpoint::decode(&bytes[..i], &c.tag, Path::new("x")).is_err(), "cut at {i}");
         }
+    }
+
+    /// A frontier that does not fit its own tiling is refused even with a valid checksum.
+    #[test]
+    fn a_frontier_that_does_not_fit_its_tiling_is_refused() {
+        let good = sample();
+        assert_eq!(good.frontier.unfit(9, 12, 34), None);
+        let mut bad = good.clone();
+        bad.frontier.strips[1].bottom.pop();
+        let mut past = good.clone();
+        past.frontier.band = 9;
+        let mut narrow = good.clone();
+        narrow.frontier.tile_width = 1;
+        for (what, c) in [("strip size", bad), ("band", past), ("tiling", narrow)] {
+            assert!(Checkpoint::decode(&c.encode(), &c.tag, Path::new("x")).is_err(), "{what}");
+        }
+        assert!(good.frontier.unfit(10, 12, 34).is_some());
     }
 
     #[test]

@@ -341,9 +341,10 @@ pub(crate) fn run(
         "row sweeps do not pause"
     );
     if let Some(f) = resume.start {
-        assert_eq!((f.k, f.width, f.height), (k, window.x1, window.y1), "a frontier of this sweep");
+        if let Some(why) = f.unfit(k, window.x1, window.y1) {
+            return Err(Error::Usage(format!("cannot resume this sweep: {why}")));
+        }
         layout = Layout::new(k, window.x1, window.y1, f.tile_width, f.band_height);
-        assert!(f.band == 0 || f.strips.len() == layout.strips(), "a frontier of this tiling");
     }
     // In visitor sweeps a finished band keeps only its tiles' edges and is freed as soon as
     // the workers are done with it: more bands in flight cost little.
@@ -363,11 +364,11 @@ pub(crate) fn run(
     };
     // A resumed sweep starts below the frontier's band, rebuilt as the band above.
     let (first, above) = match resume.start {
-        Some(f) if f.band > 0 => {
+        Some(f) => {
             permit_rx.recv().expect("a fresh pool has permits");
             (f.band as usize, Some(Arc::new(frontier_band(f, Permit(permit_tx.clone())))))
         }
-        _ => (0, None),
+        None => (0, None),
     };
     let shared = Shared {
         layout,
