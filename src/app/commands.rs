@@ -64,13 +64,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
             let (count, report) = palaces_resumable(board.k, window, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
-            if json {
-                let v = serde_json::json!({ "palaces": count, "engine": report });
-                out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
-            } else {
-                out_text(&count.to_string())?;
-                summary(&run, "", &report);
-            }
+            print_with_engine(json, "palaces", &count, &run, &report)?;
             Ok(0)
         }
         Config::Stats { board, window, checkpoint, resume, json, run, .. } => {
@@ -82,13 +76,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
             let (stats, report) = stats_resumable(board.k, window, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
-            if json {
-                let v = serde_json::json!({ "stats": stats, "engine": report });
-                out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
-            } else {
-                out_text(&stats.to_string())?;
-                summary(&run, "", &report);
-            }
+            print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
         }
         Config::Compare { window, comparison, output, scale, json, run } => {
@@ -178,6 +166,25 @@ fn print_report<R: serde::Serialize + std::fmt::Display>(json: bool, report: &R)
         out_text(&serde_json::to_string_pretty(report).expect("serialisable"))
     } else {
         out_text(&report.to_string())
+    }
+}
+
+/// Prints an analysis's result: as JSON `{key: result, "engine": report}`, or as its table with
+/// the engine's summary on stderr.
+fn print_with_engine<R: serde::Serialize + std::fmt::Display>(
+    json: bool,
+    key: &str,
+    result: &R,
+    run: &RunConfig,
+    report: &SweepReport,
+) -> Result<()> {
+    if json {
+        let v = serde_json::json!({ key: result, "engine": report });
+        out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))
+    } else {
+        out_text(&result.to_string())?;
+        summary(run, "", report);
+        Ok(())
     }
 }
 
@@ -283,32 +290,22 @@ fn resumable(
         let (report, next) = segment(frontier.as_ref(), &pause)?;
         total = Some(match total {
             None => report,
-            Some(t) => palace::engine::SweepReport {
-                hood_filled: t.hood_filled + report.hood_filled,
-                zero_filled: t.zero_filled + report.zero_filled,
-                narrow_computed: t.narrow_computed + report.narrow_computed,
-                wide_computed: t.wide_computed + report.wide_computed,
-                counter_computed: t.counter_computed + report.counter_computed,
-                tiles: t.tiles + report.tiles,
-                elapsed: t.elapsed + report.elapsed,
-                ..report
-            },
+            Some(t) => t.then(report),
         });
         let Some(f) = next else { break };
         let rows = f.rows_done();
         if let Some((path, _)) = c.save {
-            cp::write(
-                path,
-                "--checkpoint",
-                &Checkpoint { tag: c.tag.clone(), frontier: f.clone(), state: state() },
-            )?;
+            let saved = Checkpoint { tag: c.tag.clone(), frontier: f, state: state() };
+            cp::write(path, "--checkpoint", &saved)?;
             if cancel.is_cancelled() {
                 return Err(palace::Error::Paused { path: path.clone(), rows, height });
             }
+            frontier = Some(saved.frontier);
         } else if cancel.is_cancelled() {
             return Err(palace::Error::Interrupted);
+        } else {
+            frontier = Some(f);
         }
-        frontier = Some(f);
     }
     if let Some((path, _)) = c.save {
         // The run is finished: a checkpoint left behind would only mislead.

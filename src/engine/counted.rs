@@ -16,10 +16,9 @@
 //!   exact wide kernel with the closed form in the hood), and its leaving counters counted
 //!   from its palaces cell by cell.
 
-use super::tile::{Made, Neighbourhood, Scratch, Tile, compute_tile, within};
+use super::tile::{Made, Neighbourhood, Scratch, Tile, compute_tile, exact_cells, within};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
-use crate::kernel::wide::casing_tile;
 use crate::kernel::{Arrangement, BufPool, NarrowFn, TileBuf};
 use crate::model::rule::{hood_len, hood_sentinel, hood_value, in_hood};
 use std::sync::Arc;
@@ -115,13 +114,7 @@ pub(crate) fn compute(
         nb.halo8(&mut scratch.top8, &mut scratch.left8);
         let (top, left) = (&scratch.top8, &scratch.left8);
         if skip && top.iter().chain(left.iter()).fold(0, |acc, &v| acc | v) == 0 {
-            pass_through(&mut e);
-            let tile = Tile::Edges {
-                bottom: vec![0; w * h.min(2)].into(),
-                right: vec![0; h * w.min(2)].into(),
-                leaving: Some(Box::new(e)),
-            };
-            return Ok((tile, Made { zero: all, ..Made::default() }, 0, None));
+            return Ok((quiet_tile(w, h, e), Made { zero: all, ..Made::default() }, 0, None));
         }
         if let Some(kernel) = kernel
             && within(top, -(BIAS as i8), BIAS as i8 - 1)
@@ -158,22 +151,30 @@ fn exact(
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
     let (tile, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
-    let (bottom, right, palaces) = match &tile {
+    let (published, palaces) = match &tile {
         Tile::Cells(cells) => {
             let palaces = through(cells, &mut e, |_| 0);
             let Tile::Edges { bottom, right, .. } = Tile::edges(cells) else {
                 unreachable!("edges are edges")
             };
-            (bottom, right, palaces)
+            (Tile::Edges { bottom, right, leaving: Some(Box::new(e)) }, palaces)
         }
-        Tile::Hood => return Ok((hood_tile(k, &r), made, r.cells(), keep.then_some(tile))),
-        Tile::Zero => {
-            pass_through(&mut e);
-            (vec![0; w * h.min(2)].into(), vec![0; h * w.min(2)].into(), 0)
-        }
+        Tile::Hood => (hood_tile(k, &r), r.cells()),
+        Tile::Zero => (quiet_tile(w, h, e), 0),
         Tile::Edges { .. } | Tile::Aborted => unreachable!("compute_tile returns computed or filled tiles"),
     };
-    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(e)) }, made, palaces, keep.then_some(tile)))
+    Ok((published, made, palaces, keep.then_some(tile)))
+}
+
+/// A tile without palaces whose counters entered as `e`: all its values are 0, and every
+/// counter passes through it.
+fn quiet_tile(w: usize, h: usize, mut e: Edges) -> Tile {
+    pass_through(&mut e);
+    Tile::Edges {
+        bottom: vec![0; w * h.min(2)].into(),
+        right: vec![0; h * w.min(2)].into(),
+        leaving: Some(Box::new(e)),
+    }
 }
 
 /// Rows per block of a casing tile.
@@ -208,11 +209,6 @@ fn casing(
     let mut out = Edges { r: vec![0; h], d_left: vec![0; h], c: Vec::new(), d_top: Vec::new() };
     let mut values = EdgeValues::sized(w, h);
     let (mut made, mut palaces) = (Made::default(), 0u64);
-    let value_range = |e: (usize, usize, i64), x: u64, y: u64| crate::error::Error::ValueRange {
-        x: x + e.0 as u64,
-        y: y + e.1 as u64,
-        value: e.2,
-    };
     let mut a = 0;
     while a < h {
         let ya = y0 + a as u64;
@@ -240,8 +236,7 @@ fn casing(
             let ltop: Vec<i64> =
                 (0..2).flat_map(|q| above[q * (w + 2)..q * (w + 2) + c + 2].iter().copied()).collect();
             let mut cells = TileBuf::pooled(pool, c, rb, Arrangement::Rows);
-            casing_tile(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut cells)
-                .map_err(|err| value_range(err, x0, ya))?;
+            exact_cells(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut cells)?;
             let hood_cells: usize = (0..rb).map(hood).sum();
             palaces += through(&cells, &mut le, hood);
             made.hood += hood_cells as u64;
@@ -292,7 +287,7 @@ fn casing(
             if !done {
                 let xr = x0 + c as u64;
                 let mut cells = TileBuf::pooled(pool, wr, rb, Arrangement::Rows);
-                casing_tile(k, xr, ya, &rtop, &rleft, &mut cells).map_err(|err| value_range(err, xr, ya))?;
+                exact_cells(k, xr, ya, &rtop, &rleft, &mut cells)?;
                 palaces += through(&cells, &mut re, |_| 0);
                 made.wide += (wr * rb) as u64;
                 for q in 0..2 {

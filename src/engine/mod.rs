@@ -176,6 +176,21 @@ impl SweepReport {
     pub fn filled(&self) -> u64 {
         self.hood_filled + self.zero_filled
     }
+
+    /// The report of two runs of one sweep, one after the other (a paused sweep and its
+    /// continuation): their cells, tiles and times added, the rest as in `next`.
+    pub fn then(self, next: SweepReport) -> SweepReport {
+        SweepReport {
+            hood_filled: self.hood_filled + next.hood_filled,
+            zero_filled: self.zero_filled + next.zero_filled,
+            narrow_computed: self.narrow_computed + next.narrow_computed,
+            wide_computed: self.wide_computed + next.wide_computed,
+            counter_computed: self.counter_computed + next.counter_computed,
+            tiles: self.tiles + next.tiles,
+            elapsed: self.elapsed + next.elapsed,
+            ..next
+        }
+    }
 }
 
 /// Sweeps `window` of game `k` and feeds its rows, top first, to `sink`.

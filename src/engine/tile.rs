@@ -281,10 +281,25 @@ fn wide_rect(
     let Scratch { top, left, .. } = scratch;
     nb.halo_exact(r, top, left);
     let mut cells = TileBuf::pooled(pool, r.w(), r.h(), Arrangement::Rows);
-    casing_tile(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells).map_err(|(i, row, value)| {
-        Error::ValueRange { x: u64::from(r.x0) + i as u64, y: u64::from(r.y0) + row as u64, value }
-    })?;
+    exact_cells(k, u64::from(r.x0), u64::from(r.y0), top, left, &mut cells)?;
     Ok(cells)
+}
+
+/// [`casing_tile`] for the rectangle whose top-left cell is `(x0, y0)`, a value outside the
+/// hood that does not fit 8 bits reported as [`Error::ValueRange`] at its board cell.
+pub(super) fn exact_cells(
+    k: u32,
+    x0: u64,
+    y0: u64,
+    top: &[i64],
+    left: &[i64],
+    out: &mut TileBuf,
+) -> Result<()> {
+    casing_tile(k, x0, y0, top, left, out).map_err(|(i, row, value)| Error::ValueRange {
+        x: x0 + i as u64,
+        y: y0 + row as u64,
+        value,
+    })
 }
 
 /// Scratch buffers a worker reuses from tile to tile.
