@@ -191,12 +191,16 @@ fn fabric_prefix_counts_and_noses() {
 }
 
 /// The skin of k = 500 over its first 9000 columns: the command's per-column tops and
-/// thicknesses against a plain scan of the direct definition, and the paper's first levels.
+/// thicknesses, through the counter sweep and the row sweep, against a plain scan of the
+/// direct definition, and the paper's first levels.
 #[test]
 fn skin_follows_the_first_levels() {
     let k = 500u32;
     let to = 9500u64;
-    let (rep, cols) = skin::follow(k, to, &opts(), &palace::engine::Silent).unwrap();
+    let (rep, cols, _) = skin::follow(k, to, &opts(), &palace::engine::Silent).unwrap();
+    let (rep_rows, cols_rows, _) = skin::follow_rows(k, to, &opts(), &palace::engine::Silent).unwrap();
+    assert_eq!(cols, cols_rows, "counter sweep and row sweep");
+    assert_eq!(rep.to_string(), rep_rows.to_string());
     // Independent scan, row by row with the three-counter programme.
     let w = to as usize;
     let mut dp = DirectDp::new(k, w);

@@ -573,3 +573,59 @@ fn checkpointed_statistics_equal_uninterrupted_ones() {
     assert_eq!(other.status.code(), Some(2), "another window: {}", stderr(&other));
     assert_eq!(stats_of(&run_here(&["--resume", "ck.bin"])), want, "resumed");
 }
+
+/// The skin with `--checkpoint`: stopped by SIGTERM, it leaves its checkpoint and no other
+/// file (no CSV or plot yet); resumed, its report, CSV and plot are byte-identical to an
+/// uninterrupted run's, and the checkpoint is gone. A truncated checkpoint, one of another
+/// target and one of another command are refused.
+#[test]
+fn a_checkpointed_skin_resumes_to_identical_outputs() {
+    let skin = ["skin", "--k", "40003", "--to", "640003", "--csv", "s.csv", "--plot", "s.png"];
+    let with = |extra: &[&str]| -> Vec<String> { skin.iter().chain(extra).map(|s| s.to_string()).collect() };
+    let whole = tempfile::tempdir().unwrap();
+    let want = run_in(
+        whole.path(),
+        &["skin", "--k", "40003", "--to", "640003", "--csv", "s.csv", "--plot", "s.png"],
+    );
+    assert!(want.status.success(), "{}", stderr(&want));
+    let read = |dir: &Path, name: &str| std::fs::read(dir.join(name)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let child = spawn(&with(&["-q", "--checkpoint", "ck.bin"]), dir.path());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--resume ck.bin"), "{}", stderr(&o));
+    assert_eq!(listing(dir.path()), ["ck.bin"], "the checkpoint and nothing else");
+    let saved = read(dir.path(), "ck.bin");
+    std::fs::write(dir.path().join("short.bin"), &saved[..saved.len() - 5]).unwrap();
+    let refused = |args: &[&str], code: i32, says: &str| {
+        let o = run_in(dir.path(), args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    };
+    refused(
+        &["skin", "-q", "--k", "40003", "--to", "640003", "--resume", "short.bin"],
+        1,
+        "corrupt or truncated",
+    );
+    std::fs::remove_file(dir.path().join("short.bin")).unwrap();
+    refused(&["skin", "-q", "--k", "40003", "--to", "640004", "--resume", "ck.bin"], 2, "to=640003");
+    refused(
+        &["stats", "--palaces-only", "-q", "--k", "40003", "--size", "640003", "--resume", "ck.bin"],
+        2,
+        "skin",
+    );
+    let args = with(&["--resume", "ck.bin", "--checkpoint", "ck.bin", "--every", "0"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run_in(dir.path(), &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, want.stdout, "the report");
+    for name in ["s.csv", "s.png"] {
+        assert!(
+            read(dir.path(), name) == read(whole.path(), name),
+            "{name} differs from the uninterrupted run's"
+        );
+    }
+    assert_eq!(listing(dir.path()), ["s.csv", "s.png"]);
+}

@@ -275,12 +275,19 @@ pub struct SkinArgs {
     /// Write the per-column measurements (x, top, top_v, vertical, diagonal, level) as CSV.
     #[arg(long, value_name = "FILE.csv")]
     pub csv: Option<PathBuf>,
-    /// Plot the vertical thickness against the column (log axis) to this PNG.
+    /// Plot the vertical thickness against the column to this PNG, one panel per level.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Follow the skin through the CA's row sweep (every cell by the rule; slower): the
+    /// reference the default counter sweep is checked against. No checkpoints.
+    #[arg(long, conflicts_with_all = ["checkpoint", "resume"])]
+    pub rows: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub checkpoint: CheckpointArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -420,6 +427,44 @@ pub struct DumpArgs {
     pub run: RunArgs,
 }
 
+/// A checkpoint file and the time between saves.
+pub type SaveEvery = (PathBuf, std::time::Duration);
+
+/// Checkpoints of long runs (`stats`, `skin`).
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
+    /// SIGTERM, SIGHUP), atomically; removed when the run finishes.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Minutes between checkpoints (0: after every band of rows).
+    #[arg(long, value_name = "MIN", default_value_t = 10.0, requires = "checkpoint")]
+    pub every: f64,
+    /// Continue the run saved in FILE (the same command and arguments).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+impl CheckpointArgs {
+    /// The checkpoint file with the time between saves, and the checkpoint to resume from.
+    fn resolve(self) -> Result<(Option<SaveEvery>, Option<PathBuf>)> {
+        if !(self.every.is_finite() && (0.0..=1e6).contains(&self.every)) {
+            return Err(Error::Usage(format!(
+                "--every {} is not a number of minutes from 0 to 1000000; give e.g. --every 10",
+                self.every
+            )));
+        }
+        if let Some(path) = &self.checkpoint {
+            // Found out now, not when the first checkpoint is due.
+            let dir =
+                path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            check_writable_dir(dir, "--checkpoint")?;
+        }
+        let every = std::time::Duration::from_secs_f64(self.every * 60.0);
+        Ok((self.checkpoint.map(|p| (p, every)), self.resume))
+    }
+}
+
 /// `palace stats`.
 #[derive(Debug, Args)]
 pub struct StatsArgs {
@@ -430,16 +475,9 @@ pub struct StatsArgs {
     /// times faster; no histogram, no extremes, no --window).
     #[arg(long)]
     pub palaces_only: bool,
-    /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
-    /// SIGTERM, SIGHUP), atomically; removed when the run finishes.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Minutes between checkpoints (0: after every band of rows).
-    #[arg(long, value_name = "MIN", default_value_t = 10.0, requires = "checkpoint")]
-    pub every: f64,
-    /// Continue the run saved in FILE (the same command, game, board and window).
-    #[arg(long, value_name = "FILE")]
-    pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub checkpoint: CheckpointArgs,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -506,7 +544,7 @@ pub enum Config {
         /// Palaces only, by a counter sweep.
         palaces_only: bool,
         /// Checkpoints: the file, and the time between them.
-        checkpoint: Option<(PathBuf, std::time::Duration)>,
+        checkpoint: Option<SaveEvery>,
         /// The checkpoint to continue from.
         resume: Option<PathBuf>,
         /// JSON output.
@@ -569,6 +607,12 @@ pub enum Config {
         plot: Option<PathBuf>,
         /// JSON output.
         json: bool,
+        /// Through the CA's row sweep.
+        rows: bool,
+        /// Where to save the run's progress, and how often.
+        checkpoint: Option<SaveEvery>,
+        /// The checkpoint to continue from.
+        resume: Option<PathBuf>,
         /// Engine settings.
         run: RunConfig,
     },
@@ -813,28 +857,13 @@ impl Cli {
                         "--palaces-only counts whole boards from the corner; drop --window and give the board with --size or --width/--height".into(),
                     ));
                 }
-                if !(a.every.is_finite() && (0.0..=1e6).contains(&a.every)) {
-                    return Err(Error::Usage(format!(
-                        "--every {} is not a number of minutes from 0 to 1000000; give e.g. --every 10",
-                        a.every
-                    )));
-                }
-                if let Some(path) = &a.checkpoint {
-                    // Found out now, not when the first checkpoint is due.
-                    let dir = path
-                        .parent()
-                        .filter(|d| !d.as_os_str().is_empty())
-                        .unwrap_or(std::path::Path::new("."));
-                    check_writable_dir(dir, "--checkpoint")?;
-                }
-                let checkpoint =
-                    a.checkpoint.map(|p| (p, std::time::Duration::from_secs_f64(a.every * 60.0)));
+                let (checkpoint, resume) = a.checkpoint.resolve()?;
                 Config::Stats {
                     board,
                     window,
                     palaces_only: a.palaces_only,
                     checkpoint,
-                    resume: a.resume,
+                    resume,
                     json: a.json,
                     run: a.run.resolve()?,
                 }
@@ -917,12 +946,16 @@ impl Cli {
                         a.to, a.k, a.k, MAX_SIDE
                     )));
                 }
+                let (checkpoint, resume) = a.checkpoint.resolve()?;
                 Config::Skin {
                     k: a.k,
                     to: a.to,
                     csv: a.csv,
                     plot: a.plot,
                     json: a.json,
+                    rows: a.rows,
+                    checkpoint,
+                    resume,
                     run: a.run.resolve()?,
                 }
             }

@@ -106,17 +106,35 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             wrote(path, run.quiet);
             Ok(0)
         }
-        Config::Skin { k, to, csv, plot, json, run } => {
+        Config::Skin { k, to, csv, plot, json, rows, checkpoint, resume, run } => {
             // Check the output paths before the sweep.
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
             let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
-            let pb = progress::bar(run.quiet, "skin", "rows");
-            let (report, cols) = skin::follow(k, to, &run.engine, &pb)?;
-            pb.finish_and_clear();
+            let (report, cols, engine) = if rows {
+                let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
+                let r = skin::follow_rows(k, to, &run.engine, &pb)?;
+                pb.finish_and_clear();
+                r
+            } else {
+                let pb = progress::cells_bar(run.quiet, "skin");
+                let f = skin::Follower::new(k, to, &run.engine, &pb)?;
+                let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag: f.tag() };
+                let engine = resumable(
+                    &c,
+                    f.height(),
+                    cancel,
+                    &mut |bytes| f.restore(bytes),
+                    &|| f.encode(),
+                    &mut |start, pause| f.segment(start, pause),
+                )?;
+                pb.finish_and_clear();
+                let (report, cols) = f.finish()?;
+                (report, cols, engine)
+            };
+            summary(&run, "", &engine);
             if let Some(mut o) = csv_out {
                 let path = o.path().to_path_buf();
-                std::io::Write::write_all(o.file(), skin::csv(&cols).as_bytes())
-                    .map_err(|e| palace::error::Error::io(&path, e))?;
+                skin::write_csv(&cols, o.file()).map_err(|e| palace::error::Error::io(&path, e))?;
                 o.commit()?;
             }
             if let Some(o) = plot_out {

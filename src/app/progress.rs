@@ -33,6 +33,10 @@ impl Progress for Bar {
     fn resumed(&self) {
         self.0.reset_eta();
     }
+
+    fn message(&self, msg: &str) {
+        self.0.set_message(msg.to_string());
+    }
 }
 
 /// A progress bar counting `unit` (e.g. "rows"), or a hidden one.
@@ -49,6 +53,24 @@ pub fn bar(quiet: bool, message: &str, unit: &str) -> Bar {
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
+    pb.set_message(message.to_string());
+    Bar(pb)
+}
+
+/// A progress bar counting cells, with their rate in G cells/s, or a hidden one.
+pub fn cells_bar(quiet: bool, message: &str) -> Bar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return Bar(ProgressBar::hidden());
+    }
+    let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let template = "{msg} [{elapsed_precise}] [{wide_bar}] {human_pos}/{human_len} cells ({rate}, eta {eta})";
+    let style = ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.1} G cells/s", s.per_sec() / 1e9);
+        })
+        .progress_chars("=> ");
+    pb.set_style(style);
     pb.set_message(message.to_string());
     Bar(pb)
 }

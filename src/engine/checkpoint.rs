@@ -226,6 +226,16 @@ impl Checkpoint {
 /// `flag` names the option that gave the path, for messages.
 pub fn write(path: &Path, flag: &str, c: &Checkpoint) -> Result<()> {
     use std::io::Write;
+    // Lengths are stored in 32 bits: refuse what they cannot hold rather than write a
+    // checkpoint that reads back wrong.
+    let widest = c.frontier.strips.iter().map(|s| s.bottom.len()).max().unwrap_or(0);
+    if c.state.len() > u32::MAX as usize || widest > u32::MAX as usize {
+        return Err(Error::Analysis(format!(
+            "{flag} {}: the run's state ({} bytes) is too large for a checkpoint (4 GiB at most)",
+            path.display(),
+            c.state.len()
+        )));
+    }
     let mut out = crate::output::atomic::AtomicOutput::create(path, flag)?;
     out.file().write_all(&c.encode()).map_err(|e| Error::io(path, e))?;
     out.commit()?;

@@ -21,6 +21,8 @@ pub trait Progress: Sync {
     /// The work before the current position was done earlier (a resumed run): rates and
     /// estimates should count from here.
     fn resumed(&self) {}
+    /// What the run is doing now, in a few words (e.g. how far an analysis has got).
+    fn message(&self, _msg: &str) {}
 }
 
 /// A [`Progress`] that shows nothing.

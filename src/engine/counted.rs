@@ -104,7 +104,7 @@ pub(crate) fn compute(
     let mut e = nb.entering();
     let touches_corner = r.x0 < 2 && r.y0 < 2;
     let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
-    if values {
+    if values && (touches_corner || touches_hood) {
         return exact(nb, e, narrow, skip, pool, scratch, true);
     }
     if skip && (touches_corner || touches_hood) {
@@ -114,26 +114,33 @@ pub(crate) fn compute(
         nb.halo8(&mut scratch.top8, &mut scratch.left8);
         let (top, left) = (&scratch.top8, &scratch.left8);
         if skip && top.iter().chain(left.iter()).fold(0, |acc, &v| acc | v) == 0 {
-            return Ok((quiet_tile(w, h, e), Made { zero: all, ..Made::default() }, 0, None));
+            let zero = values.then_some(Tile::Zero);
+            return Ok((quiet_tile(w, h, e), Made { zero: all, ..Made::default() }, 0, zero));
         }
         if let Some(kernel) = kernel
             && within(top, -(BIAS as i8), BIAS as i8 - 1)
             && within(left, -(BIAS as i8), BIAS as i8 - 1)
         {
             let entering = e.clone();
-            let values = &mut cs.values;
-            values.bottom.resize(2 * w, 0);
-            values.right.resize(2 * h, 0);
-            let out = kernel.tile_any(w, h, &mut e, values, &mut cs.lanes);
+            let edges = &mut cs.values;
+            edges.bottom.resize(2 * w, 0);
+            edges.right.resize(2 * h, 0);
+            let out = kernel.tile_any(w, h, &mut e, edges, &mut cs.lanes);
             if out.valid {
-                let (bottom, right) = edge_values(w, h, values);
+                let (bottom, right) = edge_values(w, h, edges);
                 let tile = Tile::Edges { bottom, right, leaving: Some(Box::new(e)) };
-                return Ok((tile, Made { counter: all, ..Made::default() }, out.palaces, None));
+                if !values {
+                    return Ok((tile, Made { counter: all, ..Made::default() }, out.palaces, None));
+                }
+                // The values too: the CA computes them; the counters are the kernel's (a
+                // tenth of the cost of counting them from the cells).
+                let (cells, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
+                return Ok((tile, made, out.palaces, Some(cells)));
             }
             e = entering;
         }
     }
-    exact(nb, e, narrow, skip, pool, scratch, false)
+    exact(nb, e, narrow, skip, pool, scratch, values)
 }
 
 /// The exact path: the CA computes the cells (`compute_tile`), the counters `e` are counted

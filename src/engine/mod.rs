@@ -124,7 +124,8 @@ impl Counters {
 /// What a sweep did: how many cells each path produced, and how long it took.
 #[derive(Debug, Clone, Serialize)]
 pub struct SweepReport {
-    /// Cells in the computed region `[0, x1) x [0, y1)`.
+    /// Cells in the region this run swept: `[0, x1)` times the rows of the bands it computed
+    /// (the whole `[0, x1) x [0, y1)` unless it paused or stopped early).
     pub region_cells: u64,
     /// Cells filled by the hood's closed form.
     pub hood_filled: u64,
@@ -152,9 +153,10 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::
 }
 
 impl SweepReport {
-    fn new(c: &Counters, layout: &Layout, threads: usize, window: Window, elapsed: Duration) -> Self {
+    /// The report of a run that swept rows `rows` of `[0, x1)`.
+    fn new(c: &Counters, layout: &Layout, threads: usize, x1: u32, rows: u32, elapsed: Duration) -> Self {
         SweepReport {
-            region_cells: u64::from(window.x1) * u64::from(window.y1),
+            region_cells: u64::from(x1) * u64::from(rows),
             hood_filled: c.hood.load(Ordering::Relaxed),
             zero_filled: c.zero.load(Ordering::Relaxed),
             narrow_computed: c.narrow.load(Ordering::Relaxed),
@@ -188,6 +190,7 @@ impl SweepReport {
             counter_computed: self.counter_computed + next.counter_computed,
             tiles: self.tiles + next.tiles,
             elapsed: self.elapsed + next.elapsed,
+            region_cells: self.region_cells + next.region_cells,
             ..next
         }
     }

@@ -436,8 +436,14 @@ pub(crate) fn run(
         return Err(e);
     }
     consumed?;
-    let report = SweepReport::new(&shared.counters, &layout, threads, window, started.elapsed());
     let sched = shared.sched.into_inner().unwrap();
+    // The rows of the bands this run handed out (all of them unless it paused or stopped).
+    let rows = if sched.next > first {
+        layout.band_y(sched.next - 1).1.min(window.y1) - layout.band_y(first).0
+    } else {
+        0
+    };
+    let report = SweepReport::new(&shared.counters, &layout, threads, window.x1, rows, started.elapsed());
     // A paused run has handed out at least one band (the pause is not asked before the first).
     let frontier = match sched.last {
         Some(last) if sched.paused && sched.next < layout.bands() => Some(frontier_of(&layout, &last)),

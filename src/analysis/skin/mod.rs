@@ -12,23 +12,34 @@
 //! expands by `2 -> 23, 3 -> 233` at each thickening, and the skin's slope tends to `1/phi^2`.
 //! Levels n = 1, 2, 3 were seen, changing after about 200 and 7700 columns.
 //!
-//! The sweep covers only the band of rows the skin needs, `[0, X) x [0, Y)` with `Y` a little
-//! more than `(X - k) / phi^2` (widened and retried if the skin reaches the bottom), and the
-//! sink asks the engine for just the columns around the advancing outer-space boundary (it
-//! advances about 2.6 columns per row; the sink fails loudly if it ever outruns the columns
-//! asked for). Memory grows with `X` alone.
+//! One state machine, [`SkinState`], reads the rows in order and follows the boundary and the
+//! open runs. Two sweeps feed it:
+//!
+//! * [`follow`] and [`Follower`]: a counter sweep ([`crate::engine::sweep_palaces`])
+//!   of the rows the skin needs, at the three-counter kernels' speed, asking for the values of
+//!   only the tiles around the advancing boundary; it pauses and resumes through checkpoints.
+//! * [`follow_rows`]: the CA's row sweep with the columns around the boundary
+//!   assembled row by row; the reference the counter sweep is tested against.
 
-use crate::engine::Progress;
-use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, SweepReport, sweep};
+mod plot;
+mod rows;
+mod sweep;
+
+pub use plot::plot;
+pub use rows::follow_rows;
+pub use sweep::{Follower, follow};
+
 use crate::error::{Error, Result};
-use crate::model::geometry::Window;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
 /// How far left of the boundary rows are assembled: room for horizontal thicknesses up to
 /// f(2n+2) = 2584 (level 8).
 const HORIZONTAL_REACH: u64 = 4096;
+
+/// How far the boundary may advance per row: the steps are 2 or 3 columns wide; a row where it
+/// runs further than the columns assembled stops the analysis with an error.
+const MAX_ADVANCE: u64 = 4;
 
 /// `1 / phi^2`, the slope the skin approaches.
 pub const INV_PHI2: f64 = 0.381_966_011_250_105_1;
@@ -56,6 +67,13 @@ pub fn step_word(n: usize) -> Vec<u8> {
     w
 }
 
+/// Rows a sweep for the skin up to column `to` covers: more than the skin's descent
+/// `(to - k) / phi^2` plus its thickness; the sweep stops as soon as the skin is complete.
+pub fn rows_for(k: u32, to: u64) -> u32 {
+    let span = to.saturating_sub(u64::from(k));
+    (span * 9 / 20 + 4096).min(u64::from(u32::MAX)) as u32
+}
+
 /// What the sweep saw in one column.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Column {
@@ -71,8 +89,11 @@ pub struct Column {
     pub diagonal: u32,
 }
 
-/// Streams rows, following the skin.
-struct SkinSink {
+/// The skin followed row by row: the boundary, the columns measured and the runs still open.
+/// Rows must come in order from row 0, each with the cells of the columns
+/// [`SkinState::columns`] asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkinState {
     k: u64,
     to: u64,
     /// First column still in outer space (all 0 from row 0), i.e. the boundary.
@@ -87,12 +108,17 @@ struct SkinSink {
     horizontal: Vec<(u32, u64, u32)>,
     /// Rows seen.
     rows: u32,
+    /// Cells left of the boundary over the rows seen: the cells the skin needed.
+    needed: u64,
+    /// The last column whose vertical run ended, if any.
+    last_closed: Option<usize>,
 }
 
-impl SkinSink {
-    fn new(k: u32, to: u64) -> Self {
+impl SkinState {
+    /// The state before row 0 of game `k`, following the skin up to column `to`.
+    pub fn new(k: u32, to: u64) -> Self {
         let k = u64::from(k);
-        SkinSink {
+        SkinState {
             k,
             to,
             boundary: k,
@@ -101,19 +127,45 @@ impl SkinSink {
             diagonal_open: Vec::new(),
             horizontal: Vec::new(),
             rows: 0,
+            needed: 0,
+            last_closed: None,
         }
     }
 
     /// Whether every column's skin has been measured completely.
-    fn complete(&self) -> bool {
+    pub fn complete(&self) -> bool {
         self.boundary >= self.to && self.vertical_open.is_empty() && self.diagonal_open.is_empty()
     }
-}
 
-impl RowSink for SkinSink {
-    fn columns(&mut self, _y0: u32, rows: u32) -> Option<(u32, u32)> {
-        // Open runs lie left of the boundary. The boundary advances about 2.6 columns per row
-        // (the skin's slope tends to 1/phi^2); leave room for four per row and more.
+    /// Rows seen so far.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// The cells left of the boundary over the rows seen (what the skin needed so far).
+    pub fn needed(&self) -> u64 {
+        self.needed
+    }
+
+    /// The columns measured so far.
+    pub fn columns_measured(&self) -> &[Column] {
+        &self.cols
+    }
+
+    /// The column the boundary has reached.
+    pub fn boundary(&self) -> u64 {
+        self.boundary
+    }
+
+    /// The last column whose vertical run has ended: its column and thickness.
+    pub fn last_closed(&self) -> Option<(u64, u32)> {
+        self.last_closed.map(|i| (self.cols[i].x, self.cols[i].vertical))
+    }
+
+    /// The columns `[lo, hi)` the rows up to `rows_ahead` rows past those seen need: the open
+    /// runs lie left of the boundary, and the boundary advances at most 4 columns per
+    /// row (its steps are 2 or 3 wide).
+    pub fn columns(&self, rows_ahead: u32) -> (u64, u64) {
         let lo = self
             .vertical_open
             .front()
@@ -124,15 +176,14 @@ impl RowSink for SkinSink {
             .unwrap_or(self.boundary)
             .min(self.boundary)
             .saturating_sub(HORIZONTAL_REACH);
-        let hi = self.boundary + 4 * u64::from(rows) + HORIZONTAL_REACH;
-        Some((lo.min(u64::from(u32::MAX)) as u32, hi.min(u64::from(u32::MAX)) as u32))
+        let hi = self.boundary + MAX_ADVANCE * u64::from(rows_ahead) + HORIZONTAL_REACH;
+        (lo, hi)
     }
 
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        let y = row.y;
-        let x0 = u64::from(row.x0);
-        let at =
-            |x: u64| -> Option<i8> { x.checked_sub(x0).and_then(|i| row.cells.get(i as usize)).copied() };
+    /// Reads row `y` (the next one); `at(x)` is the value of cell `(x, y)`, `None` where the
+    /// row was not assembled.
+    pub fn row(&mut self, y: u32, at: impl Fn(u64) -> Option<i8>) -> Result<()> {
+        debug_assert_eq!(y, self.rows, "rows in order");
         let palace = |x: u64| at(x).is_some_and(|v| v < 0);
         // Vertical runs.
         let mut still = VecDeque::with_capacity(self.vertical_open.len());
@@ -140,6 +191,8 @@ impl RowSink for SkinSink {
             if palace(self.cols[i].x) {
                 self.cols[i].vertical += 1;
                 still.push_back(i);
+            } else {
+                self.last_closed = Some(self.last_closed.map_or(i, |j| j.max(i)));
             }
         }
         self.vertical_open = still;
@@ -176,6 +229,8 @@ impl RowSink for SkinSink {
             if v < 0 {
                 self.vertical_open.push_back(i);
                 self.diagonal_open.push((i, self.boundary));
+            } else {
+                self.last_closed = Some(i);
             }
             self.boundary += 1;
         }
@@ -202,8 +257,112 @@ impl RowSink for SkinSink {
             }
             self.horizontal.push((y, self.boundary, run));
         }
-        self.rows = self.rows.max(y + 1);
+        self.needed += self.boundary;
+        self.rows = y + 1;
         Ok(())
+    }
+
+    /// The state as bytes (for checkpoints; [`SkinState::decode`] reads them back).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64 + 13 * self.cols.len() + 16 * self.horizontal.len());
+        let mut put = |v: u64| b.extend_from_slice(&v.to_le_bytes());
+        put(self.k);
+        put(self.to);
+        put(self.boundary);
+        put(u64::from(self.rows));
+        put(self.needed);
+        put(self.last_closed.map_or(u64::MAX, |i| i as u64));
+        put(self.cols.len() as u64);
+        put(self.vertical_open.len() as u64);
+        put(self.diagonal_open.len() as u64);
+        put(self.horizontal.len() as u64);
+        for c in &self.cols {
+            b.extend_from_slice(&c.top.to_le_bytes());
+            b.push(c.top_v as u8);
+            b.extend_from_slice(&c.vertical.to_le_bytes());
+            b.extend_from_slice(&c.diagonal.to_le_bytes());
+        }
+        for &i in &self.vertical_open {
+            b.extend_from_slice(&(i as u64).to_le_bytes());
+        }
+        for &(i, x) in &self.diagonal_open {
+            b.extend_from_slice(&(i as u64).to_le_bytes());
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        for &(y, x, r) in &self.horizontal {
+            b.extend_from_slice(&y.to_le_bytes());
+            b.extend_from_slice(&x.to_le_bytes());
+            b.extend_from_slice(&r.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads [`SkinState::encode`]'s bytes back; `None` unless they hold a consistent state of
+    /// game `k` up to column `to`.
+    pub fn decode(k: u32, to: u64, bytes: &[u8]) -> Option<Self> {
+        let mut r = Reader(bytes);
+        let head: Vec<u64> = (0..10).map(|_| r.u64()).collect::<Option<_>>()?;
+        let [kk, tt, boundary, rows, needed, last, ncols, nv, nd, nh] = head[..] else { return None };
+        if (kk, tt) != (u64::from(k), to)
+            || boundary < kk
+            || boundary - kk != ncols
+            || rows > u64::from(u32::MAX)
+        {
+            return None;
+        }
+        // Every entry takes at least 8 bytes but a column (13): lengths beyond the input are
+        // refused before anything is allocated.
+        if ncols.checked_mul(13)? > r.0.len() as u64 || nv.max(nd).max(nh).checked_mul(8)? > r.0.len() as u64
+        {
+            return None;
+        }
+        let mut s = SkinState::new(k, to);
+        s.boundary = boundary;
+        s.rows = rows as u32;
+        s.needed = needed;
+        s.last_closed = (last != u64::MAX).then_some(last as usize).filter(|&i| (i as u64) < ncols);
+        if last != u64::MAX && s.last_closed.is_none() {
+            return None;
+        }
+        for i in 0..ncols {
+            let top = r.u32()?;
+            let top_v = r.take(1)?[0] as i8;
+            let (vertical, diagonal) = (r.u32()?, r.u32()?);
+            s.cols.push(Column { x: kk + i, top, top_v, vertical, diagonal });
+        }
+        let index = |v: u64| (v < ncols).then_some(v as usize);
+        for _ in 0..nv {
+            s.vertical_open.push_back(index(r.u64()?)?);
+        }
+        for _ in 0..nd {
+            s.diagonal_open.push((index(r.u64()?)?, r.u64()?));
+        }
+        for _ in 0..nh {
+            s.horizontal.push((r.u32()?, r.u64()?, r.u32()?));
+        }
+        r.0.is_empty().then_some(s)
+    }
+}
+
+/// Reads little-endian numbers off a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
     }
 }
 
@@ -247,49 +406,15 @@ pub struct SkinReport {
     pub k: u32,
     /// Last column followed (exclusive).
     pub to: u64,
-    /// Rows computed.
+    /// Rows read.
     pub rows: u32,
-    /// Cells swept.
-    pub cells_swept: u64,
-    /// Seconds taken.
-    pub seconds: f64,
+    /// Cells left of the boundary over those rows: the cells the skin needs (the sweep's own
+    /// figures, which depend on its tiling, go to the engine's report).
+    pub cells_needed: u64,
     /// The levels seen, in order.
     pub levels: Vec<Level>,
     /// Columns whose vertical thickness matches no level (transitions).
     pub irregular_columns: u64,
-    /// The engine's report of the last sweep.
-    pub engine: Option<SweepReport>,
-}
-
-/// Follows the skin of game `k` from the shoulder to column `to` (exclusive, `> k`).
-pub fn follow(
-    k: u32,
-    to: u64,
-    opts: &EngineOptions,
-    progress: &dyn Progress,
-) -> Result<(SkinReport, Vec<Column>)> {
-    if to <= u64::from(k) || to > u64::from(u32::MAX) {
-        return Err(Error::Usage(format!(
-            "--to {to}: the skin starts at the shoulder (k, 0) = ({k}, 0); use --to > {k}"
-        )));
-    }
-    let started = std::time::Instant::now();
-    let span = (to - u64::from(k)) as f64;
-    let mut height = (span * 0.45) as u64 + 256;
-    for _attempt in 0..4 {
-        let window = Window::new(0, 0, to as u32, height.min(u64::from(u32::MAX)) as u32);
-        let mut sink = SkinSink::new(k, to);
-        let mut o = opts.clone();
-        // Wide and shallow: thinner bands keep the bands in flight small.
-        o.band_height = o.band_height.or(Some(64));
-        let report = sweep(k, window, &o, &mut sink, progress)?;
-        if sink.complete() {
-            let rep = analyse(k, to, &sink, started.elapsed().as_secs_f64(), Some(report));
-            return Ok((rep, sink.cols));
-        }
-        height = height * 3 / 2 + 256;
-    }
-    Err(Error::Analysis(format!("--to {to}: the skin did not end within {height} rows; this is unexpected")))
 }
 
 fn mode<T: Ord + Copy>(it: impl Iterator<Item = T>) -> Option<T> {
@@ -300,7 +425,9 @@ fn mode<T: Ord + Copy>(it: impl Iterator<Item = T>) -> Option<T> {
     m.into_iter().max_by_key(|&(v, c)| (c, std::cmp::Reverse(v))).map(|(v, _)| v)
 }
 
-fn analyse(k: u32, to: u64, s: &SkinSink, seconds: f64, engine: Option<SweepReport>) -> SkinReport {
+/// The levels of a complete skin and their measures.
+pub fn analyse(s: &SkinState) -> SkinReport {
+    let (k, to) = (s.k as u32, s.to);
     let cols = &s.cols;
     let levels_of: Vec<Option<usize>> = cols.iter().map(|c| level_of_thickness(c.vertical)).collect();
     // Where each level starts holding for two horizontal periods.
@@ -394,126 +521,30 @@ fn analyse(k: u32, to: u64, s: &SkinSink, seconds: f64, engine: Option<SweepRepo
         });
     }
     let irregular = levels_of.iter().filter(|l| l.is_none()).count() as u64;
-    let cells = engine.as_ref().map_or(0, |e| e.region_cells);
-    SkinReport {
-        k,
-        to,
-        rows: s.rows,
-        cells_swept: cells,
-        seconds,
-        levels,
-        irregular_columns: irregular,
-        engine,
-    }
-}
-
-/// The font of the plots (DejaVu Sans Mono, Bitstream Vera licence, see
-/// `src/assets/DejaVu-LICENSE`), embedded so plotting needs no system fonts.
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
-
-/// Plots the vertical thickness of the skin against the column counted from the shoulder, on
-/// a log axis, with the Fibonacci thicknesses `f(2n)` of the levels and where each level
-/// begins; writes an RGB PNG to `out`.
-pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::atomic::AtomicOutput) -> Result<()> {
-    use plotters::prelude::*;
-    let (w, h) = (1400u32, 800u32);
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
-    let k = u64::from(r.k);
-    let span = (r.to - k).max(2) as f64;
-    let ymax = cols.iter().map(|c| c.vertical).max().unwrap_or(1).max(3) + 2;
-    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-        let _ = plotters::style::register_font("palace-mono", FontStyle::Normal, FONT);
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let font = |size: u32| ("palace-mono", size).into_font();
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("skin of the upper arm, k = {}: vertical thickness against columns past the shoulder ({}, 0)", r.k, r.k),
-                font(20),
-            )
-            .margin(20)
-            .x_label_area_size(50)
-            .y_label_area_size(60)
-            .build_cartesian_2d((1f64..span).log_scale(), 0u32..ymax)?;
-        chart
-            .configure_mesh()
-            .x_desc("columns past the shoulder, x - k (log scale)")
-            .y_desc("vertical thickness (palaces)")
-            .label_style(font(14))
-            .axis_desc_style(font(16))
-            .draw()?;
-        // Reference thicknesses f(2n), f(2n) + 1.
-        for n in 1..10 {
-            let t = fib(2 * n);
-            if t + 1 >= u64::from(ymax) {
-                break;
-            }
-            let style = ShapeStyle::from(&RGBColor(200, 200, 200)).stroke_width(1);
-            chart.draw_series(LineSeries::new([(1.0, t as u32), (span, t as u32)], style))?;
-            chart.draw_series(std::iter::once(Text::new(
-                format!("f({}) = {t}  (n = {n})", 2 * n),
-                (1.05, t as u32),
-                font(13).color(&RGBColor(110, 110, 110)),
-            )))?;
-        }
-        // Where each level begins.
-        for l in &r.levels {
-            let x = (l.begins_at - k + 1) as f64;
-            let style = ShapeStyle::from(&RGBColor(230, 120, 40)).stroke_width(2);
-            chart.draw_series(LineSeries::new([(x, 0), (x, ymax)], style))?;
-            // Labels right of the line, or left of it near the right edge.
-            let lx = if x.ln() > 0.8 * span.ln() { x / span.powf(0.12) } else { x * 1.05 };
-            chart.draw_series(std::iter::once(Text::new(
-                format!("n = {} from {}", l.n, l.begins_at - k),
-                (lx, ymax - 1 - l.n as u32 % 2),
-                font(14).color(&RGBColor(200, 90, 20)),
-            )))?;
-        }
-        // The measurements, one mark per (log-spaced bucket, thickness) seen.
-        let buckets = 1200usize;
-        let mut seen = std::collections::BTreeSet::new();
-        for c in cols {
-            let d = (c.x - k + 1) as f64;
-            let b = ((d.ln() / span.ln()) * buckets as f64) as usize;
-            seen.insert((b, c.vertical));
-        }
-        chart.draw_series(seen.into_iter().map(|(b, t)| {
-            let x = (span.ln() * (b as f64 + 0.5) / buckets as f64).exp();
-            Circle::new((x, t), 2, ShapeStyle::from(&RGBColor(40, 70, 200)).filled())
-        }))?;
-        root.present()?;
-        Ok(())
-    };
-    draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
-    let path = out.path().to_path_buf();
-    {
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(out.file()), w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.write_image_data(&rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-    }
-    out.commit()?;
-    Ok(())
+    SkinReport { k, to, rows: s.rows, cells_needed: s.needed, levels, irregular_columns: irregular }
 }
 
 /// Writes the per-column measurements as CSV.
-pub fn csv(cols: &[Column]) -> String {
-    let mut s = String::from("x,top,top_v,vertical,diagonal,level\n");
+pub fn write_csv(cols: &[Column], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, out);
+    w.write_all(b"x,top,top_v,vertical,diagonal,level\n")?;
     for c in cols {
-        let lvl = level_of_thickness(c.vertical).map_or(String::new(), |n| n.to_string());
-        s.push_str(&format!("{},{},{},{},{},{}\n", c.x, c.top, c.top_v, c.vertical, c.diagonal, lvl));
+        write!(w, "{},{},{},{},{},", c.x, c.top, c.top_v, c.vertical, c.diagonal)?;
+        match level_of_thickness(c.vertical) {
+            Some(n) => writeln!(w, "{n}")?,
+            None => writeln!(w)?,
+        }
     }
-    s
+    w.flush()
 }
 
 impl std::fmt::Display for SkinReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "skin of the upper arm, k = {}, from the shoulder ({}, 0) to column {} ({} rows, {} cells swept, {:.2} s)",
-            self.k, self.k, self.to, self.rows, self.cells_swept, self.seconds
+            "skin of the upper arm, k = {}, from the shoulder ({}, 0) to column {} ({} rows, {} cells below outer space)",
+            self.k, self.k, self.to, self.rows, self.cells_needed
         )?;
         writeln!(
             f,
@@ -558,6 +589,18 @@ impl std::fmt::Display for SkinReport {
     }
 }
 
+/// Refuses a `to` the skin cannot be followed to.
+fn check_to(k: u32, to: u64) -> Result<()> {
+    if to <= u64::from(k) || to > u64::from(crate::model::geometry::MAX_SIDE) {
+        return Err(Error::Usage(format!(
+            "--to {to}: the skin starts at the shoulder (k, 0) = ({k}, 0) and columns stop at {}; use {k} < X <= {}",
+            crate::model::geometry::MAX_SIDE,
+            crate::model::geometry::MAX_SIDE
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,5 +621,31 @@ mod tests {
             assert_eq!(w.iter().map(|&s| u64::from(s)).sum::<u64>(), fib(2 * n + 3));
             assert_eq!(w.len() as u64, fib(2 * n + 1));
         }
+    }
+
+    /// The state of game 60 after each of its first rows, fed from the direct definition:
+    /// its bytes read back to the same state, and every truncation of them is refused.
+    #[test]
+    fn states_read_back_from_their_bytes() {
+        let (k, to) = (60u32, 700u64);
+        let mut dp = crate::model::reference::DirectDp::new(k, to as usize);
+        let mut s = SkinState::new(k, to);
+        for y in 0..200u32 {
+            let row: Vec<i8> =
+                dp.next_row().iter().map(|&n| (i64::from(n) - i64::from(k)).clamp(-128, 127) as i8).collect();
+            s.row(y, |x| row.get(x as usize).copied()).unwrap();
+            if y % 37 == 0 || y == 199 {
+                let bytes = s.encode();
+                assert_eq!(SkinState::decode(k, to, &bytes).as_ref(), Some(&s), "row {y}");
+                assert!(SkinState::decode(k + 1, to, &bytes).is_none());
+                for cut in [0, 1, 8, bytes.len() / 2, bytes.len() - 1] {
+                    assert!(SkinState::decode(k, to, &bytes[..cut]).is_none(), "row {y}, cut at {cut}");
+                }
+                let mut longer = bytes.clone();
+                longer.push(0);
+                assert!(SkinState::decode(k, to, &longer).is_none());
+            }
+        }
+        assert!(!s.columns_measured().is_empty() && s.rows() == 200);
     }
 }

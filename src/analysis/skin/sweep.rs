@@ -1,0 +1,304 @@
+//! The skin followed through a counter sweep ([`crate::engine::sweep_palaces_from`]).
+//!
+//! The sweep covers `[0, X) x [0, Y)` with `Y` from [`super::rows_for`]. Tiles of outer space
+//! above the arm are quiet (their halo is 0) and cost only the hand-over of their counters;
+//! every other tile runs the three-counter kernels, except the few the skin looks into. The
+//! columns the skin reads only move right as it goes, so tiles left of what it reads now are
+//! never needed. At a band's first tile that is not, [`SkinState::columns`] names the columns
+//! `[lo, hi)` the band's rows need (the open runs, the boundary and how far the boundary can
+//! advance over the rows between the last row read and the band's end), and the tiles meeting
+//! them come with their values. Those values are copied into the band's buffer; when the
+//! band's last such tile is in, the bands whose turn it is are read row by row, in order, by
+//! [`SkinState::row`]. Workers finish bands in order (a tile needs the tile above it), so only
+//! a few buffers are alive at once, and they are recycled.
+//!
+//! The sweep stops as soon as the skin is complete. It pauses at a band edge when asked; the
+//! state saved with the frontier ([`Follower::encode`]) has then read exactly the rows above
+//! it, so a chain of resumed runs reads every row once, as an uninterrupted one does.
+
+use super::{Column, SkinReport, SkinState, analyse, check_to, rows_for};
+use crate::engine::checkpoint::Frontier;
+use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Silent, SweepReport, TileKind};
+use crate::error::{Error, Result};
+use crate::model::rule::hood_sentinel;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The values one band's rows need: columns `[lo, hi)` of rows `y0..y1`.
+struct Pending {
+    y1: u32,
+    lo: u64,
+    hi: u64,
+    cells: Vec<i8>,
+    /// Every tile of the band has been visited.
+    done: bool,
+}
+
+struct Inner {
+    state: SkinState,
+    /// Bands by their first row.
+    bands: BTreeMap<u32, Pending>,
+    /// Buffers of bands already read.
+    free: Vec<Vec<i8>>,
+    error: Option<Error>,
+}
+
+/// Follows the skin of one game through a counter sweep, in one run or in segments that
+/// pause and resume (see the module's documentation).
+pub struct Follower<'a> {
+    k: u32,
+    to: u64,
+    width: u32,
+    height: u32,
+    opts: &'a EngineOptions,
+    progress: &'a dyn Progress,
+    /// The progress bar's length: an estimate of the cells below outer space, raised when the
+    /// run passes it.
+    estimate: AtomicU64,
+    inner: Mutex<Inner>,
+    /// The skin is complete or its analysis failed: the sweep may stop.
+    stop: AtomicBool,
+}
+
+impl<'a> Follower<'a> {
+    /// A follower of the skin of game `k` up to column `to` (exclusive, `> k`); `progress`
+    /// counts the cells below outer space read so far against an estimate of their total,
+    /// with the column and thickness reached as its message.
+    pub fn new(k: u32, to: u64, opts: &'a EngineOptions, progress: &'a dyn Progress) -> Result<Self> {
+        check_to(k, to)?;
+        let descent = (to - u64::from(k)) as f64 * super::INV_PHI2;
+        // Rows below the shoulder up to the descent, each `k + phi^2 y` columns wide.
+        let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::INV_PHI2);
+        let estimate = estimate as u64 + 1;
+        progress.set_length(estimate);
+        Ok(Follower {
+            k,
+            to,
+            width: to as u32,
+            height: rows_for(k, to),
+            opts,
+            progress,
+            estimate: AtomicU64::new(estimate),
+            inner: Mutex::new(Inner {
+                state: SkinState::new(k, to),
+                bands: BTreeMap::new(),
+                free: Vec::new(),
+                error: None,
+            }),
+            stop: AtomicBool::new(false),
+        })
+    }
+
+    /// Names the run in its checkpoints.
+    pub fn tag(&self) -> String {
+        format!("skin k={} to={}", self.k, self.to)
+    }
+
+    /// Rows the sweep covers at most.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The state read so far, as bytes (saved with a frontier).
+    pub fn encode(&self) -> Vec<u8> {
+        self.inner.lock().unwrap().state.encode()
+    }
+
+    /// Continues from a saved state; false if the bytes are not a state of this run.
+    pub fn restore(&self, bytes: &[u8]) -> bool {
+        let Some(state) = SkinState::decode(self.k, self.to, bytes) else { return false };
+        self.show(&state);
+        self.progress.resumed();
+        let mut g = self.inner.lock().unwrap();
+        *g = Inner { state, bands: BTreeMap::new(), free: Vec::new(), error: None };
+        true
+    }
+
+    /// Sweeps from `start` (a frontier whose rows the state has read) or from the top until
+    /// the skin is complete (returns no frontier) or `pause` says stop (returns the frontier;
+    /// the state has read exactly the rows above it).
+    pub fn segment(
+        &self,
+        start: Option<&Frontier>,
+        pause: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(SweepReport, Option<Frontier>)> {
+        let rows = self.inner.lock().unwrap().state.rows();
+        if start.map_or(0, Frontier::rows_done) != rows {
+            return Err(Error::Usage(format!(
+                "cannot resume the skin: its state has read {rows} rows, its frontier {}",
+                start.map_or(0, Frontier::rows_done)
+            )));
+        }
+        let stop = || self.stop.load(Ordering::Relaxed) || pause();
+        let (report, frontier) = crate::engine::sweep_palaces_from(
+            self.k,
+            self.width,
+            self.height,
+            self.opts,
+            self,
+            &Silent,
+            start,
+            Some(&stop),
+        )?;
+        let mut g = self.inner.lock().unwrap();
+        if let Some(e) = g.error.take() {
+            return Err(e);
+        }
+        if g.state.complete() {
+            return Ok((report, None));
+        }
+        let Some(f) = frontier else {
+            return Err(Error::Analysis(format!(
+                "--to {}: the skin did not end within {} rows; this is unexpected",
+                self.to, self.height
+            )));
+        };
+        if f.rows_done() != g.state.rows() {
+            return Err(Error::Analysis(format!(
+                "skin: the sweep paused after row {} but the skin has read {} rows",
+                f.rows_done(),
+                g.state.rows()
+            )));
+        }
+        g.bands.clear();
+        Ok((report, Some(f)))
+    }
+
+    /// The report and the columns of the complete skin.
+    pub fn finish(self) -> Result<(SkinReport, Vec<Column>)> {
+        let state = self.inner.into_inner().unwrap().state;
+        if !state.complete() {
+            return Err(Error::Analysis("skin: the sweep ended before the skin was complete".into()));
+        }
+        Ok((analyse(&state), state.cols))
+    }
+
+    /// Reads the bands whose turn it is, in order.
+    fn read_bands(&self, g: &mut Inner) {
+        while g.error.is_none() && !g.state.complete() {
+            let rows = g.state.rows();
+            let Some(entry) = g.bands.first_entry() else { break };
+            if *entry.key() != rows || !entry.get().done {
+                break;
+            }
+            let (y0, p) = entry.remove_entry();
+            let width = (p.hi - p.lo) as usize;
+            for y in y0..p.y1 {
+                let row = &p.cells[(y - y0) as usize * width..][..width];
+                let at = |x: u64| (p.lo..p.hi).contains(&x).then(|| row[(x - p.lo) as usize]);
+                if let Err(e) = g.state.row(y, at) {
+                    g.error = Some(e);
+                    break;
+                }
+                if g.state.complete() {
+                    break;
+                }
+            }
+            g.free.push(p.cells);
+        }
+        if g.error.is_some() || g.state.complete() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.show(&g.state);
+    }
+
+    /// Shows how far `state` has got on the progress bar.
+    fn show(&self, state: &SkinState) {
+        let done = state.needed();
+        if done > self.estimate.fetch_max(done, Ordering::Relaxed) {
+            self.progress.set_length(done);
+        }
+        self.progress.set_position(done);
+        let at = state.boundary().saturating_sub(u64::from(self.k));
+        let msg = match state.last_closed() {
+            Some((_, t)) => match super::level_of_thickness(t) {
+                Some(n) => format!("skin: column +{at}, thickness {t} (level {n})"),
+                None => format!("skin: column +{at}, thickness {t}"),
+            },
+            None => format!("skin: column +{at}"),
+        };
+        self.progress.message(&msg);
+    }
+}
+
+impl PalaceVisitor for Follower<'_> {
+    fn wants_values(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> bool {
+        let mut g = self.inner.lock().unwrap();
+        let Inner { state, bands, free, .. } = &mut *g;
+        if let Some(p) = bands.get(&y0) {
+            return u64::from(x0) < p.hi && u64::from(x1) > p.lo;
+        }
+        if y0 < state.rows() || state.complete() {
+            // Read already (its tiles right of the columns it needed), or not needed at all.
+            return false;
+        }
+        // Left of what the skin reads now: never needed. Decide the band's columns as late as
+        // that allows, when fewer rows lie between the last row read and the band's end.
+        if u64::from(x1) <= state.columns(0).0 {
+            return false;
+        }
+        let (lo, hi) = state.columns(y1.saturating_sub(state.rows()));
+        let hi = hi.min(u64::from(self.width));
+        let lo = lo.min(hi);
+        // Every cell is overwritten by the tiles asked for: a recycled buffer needs no clearing.
+        let mut cells = free.pop().unwrap_or_default();
+        cells.resize((hi - lo) as usize * (y1 - y0) as usize, 0);
+        bands.insert(y0, Pending { y1, lo, hi, cells, done: false });
+        u64::from(x0) < hi && u64::from(x1) > lo
+    }
+
+    fn visit(&self, _worker: usize, tile: &PalaceTile<'_>) {
+        let mut g = self.inner.lock().unwrap();
+        let Some(p) = g.bands.get_mut(&tile.y0) else {
+            // Bands after the skin ended or after a failure are not read.
+            return;
+        };
+        if let Some(v) = &tile.values {
+            let (xa, xb) = (u64::from(v.x0).max(p.lo), u64::from(v.x1).min(p.hi));
+            let width = (p.hi - p.lo) as usize;
+            for y in v.y0..v.y1 {
+                let dst = &mut p.cells[(y - tile.y0) as usize * width..]
+                    [(xa - p.lo) as usize..(xb - p.lo) as usize];
+                match v.kind {
+                    TileKind::Zero => dst.fill(0),
+                    TileKind::Hood => {
+                        for (x, d) in (xa..xb).zip(dst.iter_mut()) {
+                            *d = hood_sentinel(self.k, x, u64::from(y));
+                        }
+                    }
+                    TileKind::Cells { .. } => {
+                        let row = v.row(y).expect("computed tiles have rows");
+                        dst.copy_from_slice(
+                            &row[(xa - u64::from(v.x0)) as usize..(xb - u64::from(v.x0)) as usize],
+                        );
+                    }
+                }
+            }
+        }
+        // The band's last tile with values, or its last tile.
+        if u64::from(tile.x1) >= p.hi {
+            p.done = true;
+            self.read_bands(&mut g);
+        }
+    }
+}
+
+/// Follows the skin of game `k` from the shoulder to column `to` (exclusive, `> k`) through a
+/// counter sweep, in one run (see [`Follower`] for runs in segments). Returns the report, the
+/// columns and the engine's report. Cancelling `opts.cancel` stops it with
+/// [`Error::Interrupted`].
+pub fn follow(
+    k: u32,
+    to: u64,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(SkinReport, Vec<Column>, SweepReport)> {
+    let f = Follower::new(k, to, opts, progress)?;
+    let (report, frontier) = f.segment(None, &|| opts.cancel.is_cancelled())?;
+    if frontier.is_some() {
+        return Err(Error::Interrupted);
+    }
+    let (skin, cols) = f.finish()?;
+    Ok((skin, cols, report))
+}

@@ -1,0 +1,120 @@
+//! The skin through the counter sweep ([`skin::follow`], [`skin::Follower`]) against the skin
+//! through the CA's row sweep ([`skin::follow_rows`]), column for column, over games, column
+//! ranges, tilings, kernels and thread counts; and runs paused at random bands, saved and
+//! resumed, against uninterrupted ones.
+
+use palace::analysis::skin::{self, Column, SkinReport};
+use palace::engine::{EngineOptions, Silent};
+use palace::kernel::KernelChoice;
+use proptest::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A result as text: the report's table and its columns, or the error's message.
+fn outcome<E: std::fmt::Display>(
+    r: Result<(SkinReport, Vec<Column>), E>,
+) -> Result<(String, Vec<Column>), String> {
+    r.map(|(rep, cols)| (rep.to_string(), cols)).map_err(|e| e.to_string())
+}
+
+fn kernels() -> Vec<KernelChoice> {
+    KernelChoice::ALL.into_iter().filter(|c| c.available()).collect()
+}
+
+fn options(threads: usize, tile: Option<u32>, band: Option<u32>, kernel: KernelChoice) -> EngineOptions {
+    EngineOptions { threads, tile_width: tile, band_height: band, kernel, ..EngineOptions::default() }
+}
+
+/// Games: the smallest, the ones of the paper's figures, and a few between.
+const GAMES: [u32; 12] = [1, 2, 3, 5, 7, 12, 40, 100, 333, 500, 1000, 2000];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Column for column, and the same report (or the same error), on any tiling.
+    #[test]
+    fn counter_sweep_equals_row_sweep(
+        game in 0..GAMES.len(),
+        span in 1u64..12_000,
+        threads in 1usize..=3,
+        tile in prop::option::of(2u32..3000),
+        band in prop::option::of(2u32..600),
+        kernel in 0usize..8,
+    ) {
+        let k = GAMES[game];
+        let to = u64::from(k) + span;
+        let ks = kernels();
+        let o = options(threads, tile, band, ks[kernel % ks.len()]);
+        let fast = outcome(skin::follow(k, to, &o, &Silent).map(|(r, c, _)| (r, c)));
+        let reference = outcome(skin::follow_rows(k, to, &EngineOptions::default(), &Silent).map(|(r, c, _)| (r, c)));
+        prop_assert_eq!(fast, reference, "k = {}, to = {}", k, to);
+    }
+}
+
+/// Follows the skin in segments, each paused after `every` bands; between segments the state
+/// goes through its bytes into a fresh follower, as across runs of `--resume`.
+fn in_segments(k: u32, to: u64, o: &EngineOptions, every: usize) -> (SkinReport, Vec<Column>, usize) {
+    let mut saved: Option<(Vec<u8>, palace::engine::checkpoint::Frontier)> = None;
+    let mut segments = 0;
+    loop {
+        let f = skin::Follower::new(k, to, o, &Silent).unwrap();
+        if let Some((bytes, _)) = &saved {
+            assert!(f.restore(bytes), "a saved state restores");
+        }
+        let asked = AtomicUsize::new(0);
+        let pause = || asked.fetch_add(1, Ordering::Relaxed) + 1 >= every;
+        let (_, frontier) = f.segment(saved.as_ref().map(|(_, fr)| fr), &pause).unwrap();
+        segments += 1;
+        match frontier {
+            None => {
+                let (rep, cols) = f.finish().unwrap();
+                return (rep, cols, segments);
+            }
+            Some(fr) => saved = Some((f.encode(), fr)),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Paused every few bands and resumed from the saved state: the same skin.
+    #[test]
+    fn resumed_runs_equal_one_run(
+        game in 5..GAMES.len(),
+        span in 2_000u64..15_000,
+        every in 1usize..5,
+        threads in 1usize..=3,
+        band in 16u32..120,
+    ) {
+        let k = GAMES[game];
+        let to = u64::from(k) + span;
+        let o = options(threads, None, Some(band), KernelChoice::Auto);
+        let (rep, cols, _) = skin::follow(k, to, &o, &Silent).unwrap();
+        let (rep2, cols2, segments) = in_segments(k, to, &o, every);
+        prop_assert!(segments > 1, "the run was paused");
+        prop_assert_eq!(cols, cols2);
+        prop_assert_eq!(rep.to_string(), rep2.to_string());
+    }
+}
+
+/// A state is refused by a follower of another game or target, and a frontier the state has
+/// not read up to is refused.
+#[test]
+fn a_state_of_another_run_is_refused() {
+    let o = options(2, None, Some(64), KernelChoice::Auto);
+    let f = skin::Follower::new(500, 6000, &o, &Silent).unwrap();
+    let asked = AtomicUsize::new(0);
+    let (_, frontier) = f.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 3).unwrap();
+    let frontier = frontier.expect("paused");
+    let bytes = f.encode();
+    assert!(!skin::Follower::new(501, 6000, &o, &Silent).unwrap().restore(&bytes), "another game");
+    assert!(!skin::Follower::new(500, 6001, &o, &Silent).unwrap().restore(&bytes), "another target");
+    assert!(
+        !skin::Follower::new(500, 6000, &o, &Silent).unwrap().restore(&bytes[..bytes.len() - 1]),
+        "truncated"
+    );
+    // A fresh follower (row 0) cannot continue from the frontier.
+    let fresh = skin::Follower::new(500, 6000, &o, &Silent).unwrap();
+    let e = fresh.segment(Some(&frontier), &|| false).unwrap_err();
+    assert!(e.to_string().contains("cannot resume"), "{e}");
+}
