@@ -63,11 +63,18 @@ pub fn cells_bar(quiet: bool, message: &str) -> Bar {
         return Bar(ProgressBar::hidden());
     }
     let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    let template = "{msg} [{elapsed_precise}] [{wide_bar}] {human_pos}/{human_len} cells ({rate}, eta {eta})";
+    let template = "{msg} [{elapsed_precise}] [{bar:24}] {gpos}/{glen} G cells ({rate}, eta {eta})";
+    let giga = |v: u64, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{:.1}", v as f64 / 1e9);
+    };
     let style = ProgressStyle::with_template(template)
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("gpos", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| giga(s.pos(), w))
+        .with_key("glen", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            giga(s.len().unwrap_or(0), w)
+        })
         .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.1} G cells/s", s.per_sec() / 1e9);
+            let _ = write!(w, "{:.1} G/s", s.per_sec() / 1e9);
         })
         .progress_chars("=> ");
     pb.set_style(style);

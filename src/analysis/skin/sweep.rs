@@ -213,10 +213,10 @@ impl<'a> Follower<'a> {
         let at = state.boundary().saturating_sub(u64::from(self.k));
         let msg = match state.last_closed() {
             Some((_, t)) => match super::level_of_thickness(t) {
-                Some(n) => format!("skin: column +{at}, thickness {t} (level {n})"),
-                None => format!("skin: column +{at}, thickness {t}"),
+                Some(n) => format!("skin at +{at}, level {n} (thickness {t})"),
+                None => format!("skin at +{at}, thickness {t}"),
             },
-            None => format!("skin: column +{at}"),
+            None => format!("skin at +{at}"),
         };
         self.progress.message(&msg);
     }
