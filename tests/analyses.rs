@@ -208,6 +208,17 @@ fn skin_follows_the_first_levels() {
     let mut vert = vec![0u32; w];
     let mut open = vec![false; w];
     let mut zero = vec![true; w];
+    // The skin's cells (the vertical runs) by value.
+    let mut values = std::collections::BTreeMap::<i64, u64>::new();
+    // The first skin cell of each value other than -1 and -2, row by row.
+    let mut others: Vec<(i64, u64, u32)> = Vec::new();
+    let mut see = |v: i64, x: usize, y: u32, values: &mut std::collections::BTreeMap<i64, u64>| {
+        let n = values.entry(v).or_default();
+        if *n == 0 && v != -1 && v != -2 {
+            others.push((v, x as u64, y));
+        }
+        *n += 1;
+    };
     for y in 0..rep.rows {
         let row = dp.next_row();
         for x in k as usize..w {
@@ -218,10 +229,14 @@ fn skin_follows_the_first_levels() {
                     top[x] = Some(y);
                     vert[x] = u32::from(v < 0);
                     open[x] = v < 0;
+                    if v < 0 {
+                        see(v, x, y, &mut values);
+                    }
                 }
             } else if open[x] {
                 if v < 0 {
                     vert[x] += 1;
+                    see(v, x, y, &mut values);
                 } else {
                     open[x] = false;
                 }
@@ -229,6 +244,10 @@ fn skin_follows_the_first_levels() {
         }
     }
     assert_eq!(cols.len(), w - k as usize);
+    let got: Vec<(i64, u64)> = rep.skin_values.iter().map(|&(v, n)| (i64::from(v), n)).collect();
+    assert_eq!(got, values.into_iter().collect::<Vec<_>>(), "the skin's cells by value");
+    let got: Vec<(i64, u64, u32)> = rep.skin_others.iter().map(|&(v, x, y)| (i64::from(v), x, y)).collect();
+    assert_eq!(got, others, "the first skin cell of each other value");
     for c in &cols {
         assert_eq!(Some(c.top), top[c.x as usize], "top of column {}", c.x);
         assert_eq!(c.vertical, vert[c.x as usize], "vertical thickness of column {}", c.x);

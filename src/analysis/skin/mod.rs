@@ -112,6 +112,10 @@ pub struct SkinState {
     needed: u64,
     /// The last column whose vertical run ended, if any.
     last_closed: Option<usize>,
+    /// The skin's cells (those of the vertical runs) by value, indexed by `v + 128`.
+    values: Box<[u64; 256]>,
+    /// The first skin cell (row by row) of each value other than -1 and -2: (v, x, y).
+    others: Vec<(i8, u64, u32)>,
 }
 
 impl SkinState {
@@ -129,6 +133,8 @@ impl SkinState {
             rows: 0,
             needed: 0,
             last_closed: None,
+            values: Box::new([0; 256]),
+            others: Vec::new(),
         }
     }
 
@@ -186,10 +192,12 @@ impl SkinState {
         debug_assert_eq!(y, self.rows, "rows in order");
         let palace = |x: u64| at(x).is_some_and(|v| v < 0);
         // Vertical runs.
-        let mut still = VecDeque::with_capacity(self.vertical_open.len());
-        for &i in &self.vertical_open {
-            if palace(self.cols[i].x) {
+        let open = std::mem::take(&mut self.vertical_open);
+        let mut still = VecDeque::with_capacity(open.len());
+        for &i in &open {
+            if let Some(v) = at(self.cols[i].x).filter(|&v| v < 0) {
                 self.cols[i].vertical += 1;
+                self.see(v, self.cols[i].x, y);
                 still.push_back(i);
             } else {
                 self.last_closed = Some(self.last_closed.map_or(i, |j| j.max(i)));
@@ -227,6 +235,7 @@ impl SkinState {
                 diagonal: u32::from(v < 0),
             });
             if v < 0 {
+                self.see(v, self.boundary, y);
                 self.vertical_open.push_back(i);
                 self.diagonal_open.push((i, self.boundary));
             } else {
@@ -262,6 +271,15 @@ impl SkinState {
         Ok(())
     }
 
+    /// Counts a skin cell `(x, y)` of value `v`.
+    fn see(&mut self, v: i8, x: u64, y: u32) {
+        let n = &mut self.values[(i16::from(v) + 128) as usize];
+        if *n == 0 && v != -1 && v != -2 {
+            self.others.push((v, x, y));
+        }
+        *n += 1;
+    }
+
     /// The state as bytes (for checkpoints; [`SkinState::decode`] reads them back).
     pub fn encode(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(64 + 13 * self.cols.len() + 16 * self.horizontal.len());
@@ -293,6 +311,15 @@ impl SkinState {
             b.extend_from_slice(&y.to_le_bytes());
             b.extend_from_slice(&x.to_le_bytes());
             b.extend_from_slice(&r.to_le_bytes());
+        }
+        for &n in self.values.iter() {
+            b.extend_from_slice(&n.to_le_bytes());
+        }
+        b.extend_from_slice(&(self.others.len() as u64).to_le_bytes());
+        for &(v, x, y) in &self.others {
+            b.push(v as u8);
+            b.extend_from_slice(&x.to_le_bytes());
+            b.extend_from_slice(&y.to_le_bytes());
         }
         b
     }
@@ -339,6 +366,17 @@ impl SkinState {
         }
         for _ in 0..nh {
             s.horizontal.push((r.u32()?, r.u64()?, r.u32()?));
+        }
+        for n in s.values.iter_mut() {
+            *n = r.u64()?;
+        }
+        // At most one entry per value.
+        let n_others = r.u64()?;
+        if n_others > 256 {
+            return None;
+        }
+        for _ in 0..n_others {
+            s.others.push((r.take(1)?[0] as i8, r.u64()?, r.u32()?));
         }
         r.0.is_empty().then_some(s)
     }
@@ -415,6 +453,12 @@ pub struct SkinReport {
     pub levels: Vec<Level>,
     /// Columns whose vertical thickness matches no level (transitions).
     pub irregular_columns: u64,
+    /// The skin's cells (those of the vertical runs, from each column's top down) by value
+    /// `v`, ascending: the paper (§3.4) says they hold palace numbers `k - 2` and `k - 1`, that
+    /// is `v = -2` and `-1`.
+    pub skin_values: Vec<(i8, u64)>,
+    /// The first skin cell (row by row) of each value other than -1 and -2: `(v, x, y)`.
+    pub skin_others: Vec<(i8, u64, u32)>,
 }
 
 fn mode<T: Ord + Copy>(it: impl Iterator<Item = T>) -> Option<T> {
@@ -521,7 +565,18 @@ pub fn analyse(s: &SkinState) -> SkinReport {
         });
     }
     let irregular = levels_of.iter().filter(|l| l.is_none()).count() as u64;
-    SkinReport { k, to, rows: s.rows, cells_needed: s.needed, levels, irregular_columns: irregular }
+    let skin_values =
+        (0..256usize).filter(|&i| s.values[i] > 0).map(|i| ((i as i16 - 128) as i8, s.values[i])).collect();
+    SkinReport {
+        k,
+        to,
+        rows: s.rows,
+        cells_needed: s.needed,
+        levels,
+        irregular_columns: irregular,
+        skin_values,
+        skin_others: s.others.clone(),
+    }
 }
 
 /// Writes the per-column measurements as CSV.
@@ -585,7 +640,21 @@ impl std::fmt::Display for SkinReport {
             f,
             "(measured/paper; slope -> 1/phi^2 = {INV_PHI2:.5}; {} columns match no level)",
             self.irregular_columns
-        )
+        )?;
+        let values: Vec<String> = self.skin_values.iter().map(|(v, n)| format!("{v}: {n}")).collect();
+        writeln!(
+            f,
+            "skin cells (the vertical runs) by value v: {} (paper: palace numbers k-2 and k-1, v = -2 and -1)",
+            values.join(", ")
+        )?;
+        for &(v, x, y) in &self.skin_others {
+            writeln!(
+                f,
+                "  the first skin cell with v = {v}: ({x}, {y}), column +{} past the shoulder",
+                x - u64::from(self.k)
+            )?;
+        }
+        Ok(())
     }
 }
 
