@@ -350,7 +350,8 @@ fn theorem_2_1(m: usize, s: &Solver, v: u64) -> Claim {
 }
 
 /// The smallest eventual period of `seq`: `(period, start)` with `seq[i] = seq[i + period]` for
-/// every `i >= start` (0-based), seen at least three times over; `None` if there is none.
+/// every `i >= start` (0-based), seen at least three times over and over at least half of the
+/// sequence; `None` if there is none.
 pub fn eventual_period(seq: &[Player]) -> Option<(usize, usize)> {
     let len = seq.len();
     (1..=len / 3)
@@ -359,7 +360,7 @@ pub fn eventual_period(seq: &[Player]) -> Option<(usize, usize)> {
             while start > 0 && seq[start - 1] == seq[start - 1 + p] {
                 start -= 1;
             }
-            (start + 3 * p <= len).then_some((p, start))
+            (len - start >= (3 * p).max(len / 2)).then_some((p, start))
         })
         .next()
 }
@@ -557,6 +558,18 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
             move |a, c| (a % 3 == 0 && c % 4 == k3).then_some(!le(al(a), ga(c), p_upto))
         );
     }
+    fam!(
+        1,
+        "Remark after Cor. 5.12 (as printed)",
+        "(3 alpha, 1, 4 gamma + k3) is P for alpha >= gamma + 3",
+        |a, c| { p_if(a % 3 == 0 && ge(al(a), ga(c), 3)) }
+    );
+    fam!(
+        1,
+        "Remark after Cor. 5.12 (corrected)",
+        "(3 alpha, 1, 4 gamma + k3) is N for alpha >= gamma + 3",
+        |a, c| { n_if(a % 3 == 0 && ge(al(a), ga(c), 3)) }
+    );
     fam!(
         0,
         "Lemma 5.14 (2), Thm 5.15 (4b)",

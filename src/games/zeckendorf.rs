@@ -170,6 +170,20 @@ impl Space {
         Space { columns, lo, hi, weights, count, offset }
     }
 
+    /// How many positions of values `lo..=hi` a board of `columns` columns has, without
+    /// building the numbering (saturating at `u64::MAX`; one row of counts in memory).
+    pub fn count(columns: usize, lo: u64, hi: u64) -> u64 {
+        let h = hi as usize;
+        let mut row = vec![1u64; h + 1];
+        for i in 2..=columns {
+            let w = fib::weight(i) as usize;
+            for v in w..=h {
+                row[v] = row[v].saturating_add(row[v - w]);
+            }
+        }
+        row[lo as usize..].iter().fold(0u64, |a, &b| a.saturating_add(b))
+    }
+
     /// How many positions.
     pub fn len(&self) -> u64 {
         *self.offset.last().expect("offsets")
@@ -406,21 +420,82 @@ pub fn setup(m: usize, n: u64, j: u64) -> Counts {
 }
 
 /// Solves the empty-board game on `F_m` for every pile `1..=to`: the setups' outcomes by the
-/// [`Solver`], then the placing phase by backward induction over the number of placements.
+/// [`Solver`] (one memo for all piles), then the placing phase of each pile by backward
+/// induction over the number of placements ([`placing_phase_bits`]), the piles in parallel.
 pub fn empty_board(m: usize, to: u64) -> EmptyBoard {
     let mut solver = Solver::new(Rules::black_hole(m), 0, to);
     let w = if m == 2 { 1 } else { fib::weight(m - 1) };
-    let mut winners = Vec::with_capacity(to as usize);
-    let mut setup_wins = Vec::new();
-    for n in 1..=to {
-        // Whether the first player of the decomposition phase wins each setup j.
-        let heavy = if m == 2 { 0 } else { n / w };
-        setup_wins.clear();
-        setup_wins.extend((0..=heavy).map(|j| solver.wins(&setup(m, n, j))));
-        let first_wins = placing_phase(n, w, m == 2, &|j| setup_wins[j as usize]);
-        winners.push(if first_wins { 1 } else { 2 });
-    }
+    // setups[n - 1][j]: the first player of the decomposition phase wins setup j of pile n.
+    let setups: Vec<BitSet> = (1..=to)
+        .map(|n| {
+            let heavy = if m == 2 { 0 } else { n / w };
+            let mut b = BitSet::new(heavy as usize + 1);
+            for j in 0..=heavy {
+                if solver.wins(&setup(m, n, j)) {
+                    b.set(j as usize);
+                }
+            }
+            b
+        })
+        .collect();
+    let winners = (1..=to)
+        .into_par_iter()
+        .map(|n| {
+            let b = &setups[n as usize - 1];
+            let first_wins = if m == 2 {
+                placing_phase(n, 1, true, &|j| b.get(j as usize))
+            } else {
+                placing_phase_bits(n, w, b)
+            };
+            if first_wins { 1 } else { 2 }
+        })
+        .collect();
     EmptyBoard { m, winners, solver }
+}
+
+/// [`placing_phase`] for an outer weight `w >= 2`, 64 states a step: level `t`'s states are a
+/// bit set over `j`, computed from level `t + 1` by shifts and masks. `setup_wins` has bit `j`
+/// set when the first player of the decomposition phase wins the setup with `j` outer pieces.
+pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
+    assert!(w >= 2);
+    let (n, w) = (n as usize, w as usize);
+    let bits = n / w + 1;
+    let words = bits.div_ceil(64) + 1;
+    let mut next = vec![0u64; words];
+    let mut cur = vec![0u64; words];
+    // Bits j <= x of word k.
+    let upto = |x: Option<usize>, k: usize| -> u64 {
+        match x {
+            None => 0,
+            Some(x) if x < 64 * k => 0,
+            Some(x) if x >= 64 * k + 63 => u64::MAX,
+            Some(x) => (1u64 << (x - 64 * k + 1)) - 1,
+        }
+    };
+    for t in (0..=n).rev() {
+        let rest = n - t;
+        // Pile left is rest - (w - 1) j: at least 1 for j <= a, at least w for j <= b.
+        let a = (rest >= 1).then(|| (rest - 1) / (w - 1));
+        let b = (rest >= w).then(|| (rest - w) / (w - 1));
+        for k in 0..words - 1 {
+            let here = next[k];
+            let above = (next[k] >> 1) | (next[k + 1] << 63);
+            cur[k] = (!here & upto(a, k)) | (!above & upto(b, k));
+        }
+        if rest.is_multiple_of(w - 1) {
+            let j = rest / (w - 1);
+            if j < bits && j <= t {
+                let bit = 1u64 << (j % 64);
+                if setup_wins.get(j) {
+                    cur[j / 64] |= bit;
+                } else {
+                    cur[j / 64] &= !bit;
+                }
+            }
+        }
+        std::mem::swap(&mut next, &mut cur);
+    }
+    next[0] & 1 == 1
 }
 
 /// Whether the player to move first wins the placing phase of a pile `n`, where a piece costs
@@ -676,6 +751,27 @@ mod tests {
                 want = 3 - want;
             }
             assert_eq!(e.winners[n as usize - 1], want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn placing_phase_bits_agrees_with_the_plain_one() {
+        // Pseudo-random setup outcomes, every outer weight of the boards up to F_6.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for w in [2u64, 3, 5, 8] {
+            for n in 1..=400u64 {
+                let mut b = BitSet::new((n / w) as usize + 1);
+                for j in 0..=(n / w) as usize {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if x & 1 == 1 {
+                        b.set(j);
+                    }
+                }
+                let plain = placing_phase(n, w, false, &|j| b.get(j as usize));
+                assert_eq!(placing_phase_bits(n, w, &b), plain, "w = {w}, n = {n}");
+            }
         }
     }
 
