@@ -76,6 +76,13 @@ impl Rules {
     /// Applies move kind `m` to `p`, or `None` when it is not possible there.
     #[inline]
     pub fn apply(&self, p: &Counts, m: usize) -> Option<Counts> {
+        self.apply_and_fall(p, m).map(|(q, _)| q)
+    }
+
+    /// [`Rules::apply`], also saying whether a piece fell into the black hole (the value then
+    /// drops by the hole's weight; otherwise it is unchanged).
+    #[inline]
+    pub fn apply_and_fall(&self, p: &Counts, m: usize) -> Option<(Counts, bool)> {
         let c = self.columns;
         let mut q = *p;
         // Column index (0-based) the new piece lands on.
@@ -114,10 +121,11 @@ impl Rules {
         };
         if land < c {
             q[land] += 1;
+            Some((q, false))
         } else {
             assert!(self.hole, "a piece left the board of the original game");
+            Some((q, true))
         }
-        Some(q)
     }
 
     /// Whether no move is possible from `p`.
@@ -245,9 +253,11 @@ pub struct Solver {
     win: BitSet,
 }
 
-/// One position on the search's stack: the position, its number, the next move kind to try.
+/// One position on the search's stack: the position, its value and number, the next move kind
+/// to try.
 struct Frame {
     pos: Counts,
+    value: u64,
     idx: usize,
     next: usize,
 }
@@ -286,15 +296,18 @@ impl Solver {
             return win.get(r);
         }
         let kinds = rules.move_kinds();
-        let mut stack = vec![Frame { pos: *root, idx: r, next: 0 }];
+        let hole = if rules.hole { fib::weight(cols + 1) } else { 0 };
+        let mut stack = vec![Frame { pos: *root, value: v, idx: r, next: 0 }];
         while let Some(f) = stack.last_mut() {
             let mut found = false;
             let mut child = None;
             while f.next < kinds {
-                if let Some(s) = rules.apply(&f.pos, f.next) {
-                    let si = space.rank(&s, value(&s, cols));
+                if let Some((s, fell)) = rules.apply_and_fall(&f.pos, f.next) {
+                    let sv = if fell { f.value - hole } else { f.value };
+                    debug_assert_eq!(sv, value(&s, cols));
+                    let si = space.rank(&s, sv);
                     if !known.get(si) {
-                        child = Some(Frame { pos: s, idx: si, next: 0 });
+                        child = Some(Frame { pos: s, value: sv, idx: si, next: 0 });
                         break;
                     }
                     if !win.get(si) {
