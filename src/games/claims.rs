@@ -264,15 +264,15 @@ fn f4_family(
     text: &str,
     expect_n: impl Fn(u64, u64) -> Option<bool>,
 ) -> Claim {
+    // Every position of the range is counted and checked; the first counterexample is kept.
     let mut bad = None;
     let mut checked = 0u64;
-    'outer: for c in 0..=(v.saturating_sub(2 * u64::from(b))) / 3 {
+    for c in 0..=(v.saturating_sub(2 * u64::from(b))) / 3 {
         for a in 0..=v.saturating_sub(2 * u64::from(b) + 3 * c) {
             if let Some(want) = expect_n(a, c) {
                 checked += 1;
-                if s.wins(&pos(&[a as u32, b, c as u32])) != want {
+                if bad.is_none() && s.wins(&pos(&[a as u32, b, c as u32])) != want {
                     bad = Some(format!("({a}, {b}, {c}) is {}", if want { "P" } else { "N" }));
-                    break 'outer;
                 }
             }
         }
@@ -398,13 +398,12 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
             let mut check = |src: &str, text: &str, f: &dyn Fn(u64, u64) -> Option<bool>| {
                 let mut bad = None;
                 let mut checked = 0;
-                'o: for b in 0..=v / 2 {
+                for b in 0..=v / 2 {
                     for a in 0..=v - 2 * b {
                         if let Some(want_n) = f(a, b) {
                             checked += 1;
-                            if s.wins(&pos(&[a as u32, b as u32])) != want_n {
+                            if bad.is_none() && s.wins(&pos(&[a as u32, b as u32])) != want_n {
                                 bad = Some(format!("({a}, {b}) is {}", if want_n { "P" } else { "N" }));
-                                break 'o;
                             }
                         }
                     }
