@@ -135,6 +135,18 @@ fn checks_confirm_the_texts() {
         .map(|c| c["source"].as_str().unwrap())
         .collect();
     assert_eq!(refuted, ["Remark after Cor. 5.12 (as printed)", "Figure 1 (literal order)"]);
+    // Small ranges: the F_4 checks widen to n = 64 (their listed positions reach value 47), and
+    // an example beyond the range is "not reached", not refuted.
+    palace()
+        .args(["game", "zeckendorf", "--to", "10", "--hole", "4", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("n = 1..64"));
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "5", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 refuted, 2 not reached"));
     palace()
         .args(["game", "zeckendorf", "--to", "100", "--hole", "3", "--check"])
         .assert()

@@ -20,7 +20,8 @@ pub struct Claim {
     pub claim: String,
     /// The range it was checked over.
     pub range: String,
-    /// `confirmed` or `refuted`.
+    /// `confirmed`, `refuted`, or `not reached` (an example the claim promises lies beyond the
+    /// range).
     pub verdict: &'static str,
     /// The first counterexample, when refuted; an example, where the claim is existential.
     pub note: Option<String>,
@@ -49,8 +50,17 @@ pub fn table(claims: &[Claim]) -> String {
         }
         s.push_str("\n\n");
     }
-    let bad = claims.iter().filter(|c| c.verdict == "refuted").count();
-    s.push_str(&format!("{} claims: {} confirmed, {bad} refuted\n", claims.len(), claims.len() - bad));
+    let count = |v: &str| claims.iter().filter(|c| c.verdict == v).count();
+    s.push_str(&format!(
+        "{} claims: {} confirmed, {} refuted",
+        claims.len(),
+        count("confirmed"),
+        count("refuted")
+    ));
+    if count("not reached") > 0 {
+        s.push_str(&format!(", {} not reached in this range", count("not reached")));
+    }
+    s.push('\n');
     s
 }
 
@@ -119,7 +129,8 @@ pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
         source: "Notes, par. 7".into(),
         claim: "other winning moves than the smallest Zeckendorf term may exist".into(),
         range: r.clone(),
-        verdict: if multi.is_some() { "confirmed" } else { "refuted" },
+        // An existential claim is not refuted by a range too small to show an example.
+        verdict: if multi.is_some() { "confirmed" } else { "not reached" },
         note: multi.map(|n| {
             let many = (1..=to).filter(|&n| o.winning_moves[n].len() > 1).count();
             format!(
@@ -136,9 +147,15 @@ pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
         match &ten {
             Some(m) if zeckendorf(10) == [8, 2] && m.contains(&2) => None,
             Some(m) => Some(format!("winning first moves at 10: {m:?}")),
-            None => Some("run with --to 10 or more".into()),
+            None => None,
         },
     ));
+    if ten.is_none()
+        && let Some(last) = out.last_mut()
+    {
+        last.verdict = "not reached";
+        last.note = Some("run with --to 10 or more".into());
+    }
     if let Some(m) = ten
         && let Some(last) = out.last_mut()
     {
@@ -366,8 +383,11 @@ pub fn eventual_period(seq: &[Player]) -> Option<(usize, usize)> {
 }
 
 /// The claims about the empty-board games and positions on the board of `F_m` (`m = 2, 3, 4`;
-/// for other `m` only Theorem 2.1), over positions of value `<= e.solver`'s range and piles
-/// `1..=to`.
+/// for other `m` only Theorem 2.1), over positions of value `<= to` and piles `1..=to` (`e`
+/// solved to `to`; for `m = 4`, `to >= 64`: the listed positions reach value 47).
+///
+/// # Panics
+/// For `m = 4` and `to < 64`.
 pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
     let m = e.m;
     let v = to;
@@ -466,7 +486,10 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
                 &|n| if [1, 2, 3, 6, 8].contains(&(n % 9)) { 1 } else { 2 },
             ));
         }
-        4 => out.extend(f4_claims(s, v, &winners, to)),
+        4 => {
+            assert!(to >= 64, "the F_4 checks need piles up to 64");
+            out.extend(f4_claims(s, v, &winners, to));
+        }
         _ => {}
     }
     out
