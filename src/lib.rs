@@ -19,7 +19,9 @@
 //! * [`output`]: files that appear whole or not at all ([`output::atomic`]), the PNG writers
 //!   ([`output::png`], [`output::pngpar`], [`output::deflate`]), the palette and `.npy` export;
 //! * [`analysis`]: what is measured on the sweep: statistics, comparisons of two games,
-//!   regions, fabrics, the arm's skin, and the cross-check against the game solver.
+//!   regions, fabrics, the arm's skin, and the cross-check against the game solver;
+//! * [`games`]: the neighbouring Fibonacci games (Fibonacci nim, the Zeckendorf game and its
+//!   black-hole variants) solved exactly, with the checks of their texts' claims.
 //!
 //! The command line, the `bench` command, progress bars and signal handling belong to the
 //! `palace` binary (`src/app/`), not to this library: nothing here takes a clap or indicatif
@@ -29,6 +31,7 @@
 pub mod analysis;
 pub mod engine;
 pub mod error;
+pub mod games;
 pub mod kernel;
 pub mod model;
 pub mod output;

@@ -192,7 +192,98 @@ pub enum Command {
     /// agree. Prints cells per second, the speed-up on one thread, the thread scaling and the
     /// peak memory of each run.
     Bench(BenchArgs),
+    /// Solve the neighbouring Fibonacci games exactly: Fibonacci nim and the Zeckendorf games.
+    ///
+    /// Each game is solved by exhaustive search over its rules; `--check` runs every checkable
+    /// statement of the texts they come from against the result (docs/games-claims.md).
+    Game(GameArgs),
 }
+
+/// `palace game`.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// Which game.
+    #[command(subcommand)]
+    pub game: GameCommand,
+}
+
+/// The games.
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Fibonacci nim: one pile, the first move takes 1..n-1 coins, every later move at most
+    /// twice the previous one; taking the last coin wins.
+    ///
+    /// Prints, for n = 1..N, who wins from the start and every winning first move; with
+    /// --grundy, the Grundy values G(n, q) (q = the current quota) for n, q <= N.
+    FibonacciNim(FibonacciNimArgs),
+    /// The Zeckendorf game and its black-hole variants (last player to move wins).
+    ///
+    /// Without --hole: the original game from n pieces in F_1 (columns 1, 2, 3, 5, 8, ...;
+    /// moves merge, add, split). With --hole M: the empty-board game with a black hole on F_M
+    /// (players alternately place one piece in F_1 or F_{M-1}, then play the moves; a piece
+    /// landing on F_M or beyond is removed). Prints the winner for every n = 1..N.
+    Zeckendorf(ZeckendorfArgs),
+}
+
+/// `palace game fibonacci-nim`.
+#[derive(Debug, Args)]
+pub struct FibonacciNimArgs {
+    /// Solve every pile 1..=N.
+    #[arg(long, value_name = "N")]
+    pub to: u64,
+    /// The Grundy values G(n, q) for n, q <= N instead of the outcomes.
+    #[arg(long, conflicts_with = "check")]
+    pub grundy: bool,
+    /// Write the Grundy table: a heatmap (.png), a uint16 array (.npy) or a table (.csv), by
+    /// the file's extension.
+    #[arg(long, short, value_name = "FILE.png|FILE.npy|FILE.csv", requires = "grundy")]
+    pub output: Option<PathBuf>,
+    /// Run every checkable statement of the Fibonacci nim notes over n = 1..N.
+    #[arg(long)]
+    pub check: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `palace game zeckendorf`.
+#[derive(Debug, Args)]
+pub struct ZeckendorfArgs {
+    /// Solve every n = 1..=N.
+    #[arg(long, value_name = "N", required_unless_present = "positions")]
+    pub to: Option<u64>,
+    /// A black hole on F_M (M >= 2): the empty-board black-hole game.
+    #[arg(long, value_name = "M")]
+    pub hole: Option<u64>,
+    /// P or N for every position of the F_M board of value <= V, instead of the empty-board
+    /// game: as CSV on stdout, or to -o as CSV or as a picture (for M = 4: a against c, one
+    /// panel per b).
+    #[arg(long, requires_all = ["hole", "max_value"], conflicts_with_all = ["to", "check"])]
+    pub positions: bool,
+    /// The largest position value of --positions.
+    #[arg(long, value_name = "V", requires = "positions")]
+    pub max_value: Option<u64>,
+    /// The file --positions writes: .csv (every position) or .png (the picture).
+    #[arg(long, short, value_name = "FILE.csv|FILE.png", requires = "positions")]
+    pub output: Option<PathBuf>,
+    /// Without --hole: also classify every position of value n (counts of P-positions).
+    #[arg(long, conflicts_with = "hole")]
+    pub census: bool,
+    /// Run every checkable statement of the black-hole paper for this board over n = 1..N.
+    #[arg(long)]
+    pub check: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest `--to` of `game fibonacci-nim` (listing the winning first moves takes about
+/// N^2 / 6 steps).
+pub const MAX_NIM_TO: u64 = 1_000_000;
+/// Largest `--to` of `game fibonacci-nim --grundy` (the table takes N^2 bytes).
+pub const MAX_GRUNDY_TO: u64 = 30_000;
+/// Most memory a Zeckendorf solver's memo may take, in bytes (two bits per position).
+pub const MAX_MEMO_BYTES: u64 = 16 << 30;
 
 /// `palace compare`.
 #[derive(Debug, Args)]
@@ -635,6 +726,43 @@ pub enum Config {
         /// No progress messages.
         quiet: bool,
     },
+    /// Fibonacci nim.
+    FibonacciNim {
+        /// Largest pile.
+        to: u64,
+        /// The Grundy table instead of the outcomes.
+        grundy: bool,
+        /// Where the Grundy table goes.
+        output: Option<PathBuf>,
+        /// Check the notes' claims.
+        check: bool,
+        /// JSON output.
+        json: bool,
+    },
+    /// The Zeckendorf game (no hole) or the empty-board black-hole game on F_hole.
+    Zeckendorf {
+        /// Largest n.
+        to: u64,
+        /// The black hole's column.
+        hole: Option<usize>,
+        /// Classify every position of the original game.
+        census: bool,
+        /// Check the paper's claims.
+        check: bool,
+        /// JSON output.
+        json: bool,
+    },
+    /// The positions of the F_hole board.
+    ZeckendorfPositions {
+        /// The black hole's column.
+        hole: usize,
+        /// Largest value.
+        max_value: u64,
+        /// Where the table or picture goes.
+        output: Option<PathBuf>,
+        /// JSON output.
+        json: bool,
+    },
     /// Cross-check.
     Check {
         /// Largest k.
@@ -663,7 +791,10 @@ impl Config {
             | Config::Fabric { run, .. }
             | Config::Skin { run, .. }
             | Config::Check { run, .. } => Some(run),
-            Config::Bench { .. } => None,
+            Config::Bench { .. }
+            | Config::FibonacciNim { .. }
+            | Config::Zeckendorf { .. }
+            | Config::ZeckendorfPositions { .. } => None,
         }
     }
 }
@@ -792,6 +923,26 @@ fn check_writable_dir(dir: &std::path::Path, flag: &str) -> Result<()> {
     tempfile::Builder::new().prefix(".palace-check").tempfile_in(dir).map(drop).map_err(|e| {
         Error::Usage(format!("{flag} {}: cannot write there ({e}); give a writable folder", dir.display()))
     })
+}
+
+/// Refuses a black-hole board of `columns` columns whose positions of value `<= v` would need
+/// a memo beyond [`MAX_MEMO_BYTES`].
+fn check_memo(columns: usize, v: u64, flag: &str) -> Result<()> {
+    let limit = if columns == 1 { 1 << 30 } else { 1 << 20 };
+    if v > limit {
+        return Err(Error::Usage(format!("{flag} {v}: the memo would not fit; use {flag} <= {limit}")));
+    }
+    let positions = palace::games::zeckendorf::Space::count(columns, 0, v);
+    if positions / 4 > MAX_MEMO_BYTES {
+        return Err(Error::Usage(format!(
+            "{flag} {v}: the F_{} board has {} positions of value <= {v}, whose memo would take {} GiB (more than {}); use a smaller {flag}",
+            columns + 1,
+            positions,
+            (positions / 4) >> 30,
+            MAX_MEMO_BYTES >> 30
+        )));
+    }
+    Ok(())
 }
 
 fn check_scale(scale: u32) -> Result<()> {
@@ -992,6 +1143,100 @@ impl Cli {
                     png_dir,
                     json: a.json,
                     quiet: a.quiet,
+                }
+            }
+            Command::Game(GameArgs { game: GameCommand::FibonacciNim(a) }) => {
+                if a.to == 0 {
+                    return Err(Error::Usage("--to 0: the piles start at 1; use --to 1 or more".into()));
+                }
+                if a.grundy && a.to > MAX_GRUNDY_TO {
+                    return Err(Error::Usage(format!(
+                        "--to {} with --grundy: the table takes N^2 bytes; use --to <= {MAX_GRUNDY_TO}",
+                        a.to
+                    )));
+                }
+                if a.to > MAX_NIM_TO {
+                    return Err(Error::Usage(format!(
+                        "--to {}: listing every winning first move takes about N^2 / 6 steps; use --to <= {MAX_NIM_TO}",
+                        a.to
+                    )));
+                }
+                if let Some(o) = &a.output {
+                    let ext = o.extension().map(|e| e.to_string_lossy().to_lowercase());
+                    if !matches!(ext.as_deref(), Some("png" | "npy" | "csv")) {
+                        return Err(Error::Usage(format!(
+                            "--output {}: the format comes from the extension; name it .png, .npy or .csv",
+                            o.display()
+                        )));
+                    }
+                }
+                Config::FibonacciNim {
+                    to: a.to,
+                    grundy: a.grundy,
+                    output: a.output,
+                    check: a.check,
+                    json: a.json,
+                }
+            }
+            Command::Game(GameArgs { game: GameCommand::Zeckendorf(a) }) => {
+                let hole = match a.hole {
+                    None => None,
+                    Some(0 | 1) => {
+                        return Err(Error::Usage(format!(
+                            "--hole {}: on the F_1 board every piece falls into the hole at once (the paper's §3: not playable); use --hole 2 or more",
+                            a.hole.unwrap_or(0)
+                        )));
+                    }
+                    Some(m) if m > palace::games::zeckendorf::MAX_COLUMNS as u64 + 1 => {
+                        return Err(Error::Usage(format!(
+                            "--hole {m}: boards have at most {} columns; use --hole <= {}",
+                            palace::games::zeckendorf::MAX_COLUMNS,
+                            palace::games::zeckendorf::MAX_COLUMNS + 1
+                        )));
+                    }
+                    Some(m) => Some(m as usize),
+                };
+                if a.positions {
+                    let (Some(m), Some(v)) = (hole, a.max_value) else {
+                        return Err(Error::Usage("--positions needs --hole M and --max-value V".into()));
+                    };
+                    if let Some(o) = &a.output {
+                        let ext = o.extension().map(|e| e.to_string_lossy().to_lowercase());
+                        if !matches!(ext.as_deref(), Some("png" | "csv")) {
+                            return Err(Error::Usage(format!(
+                                "--output {}: the format comes from the extension; name it .csv or .png",
+                                o.display()
+                            )));
+                        }
+                    }
+                    check_memo(m - 1, v, "--max-value")?;
+                    Config::ZeckendorfPositions { hole: m, max_value: v, output: a.output, json: a.json }
+                } else {
+                    let to = a.to.unwrap_or(0);
+                    if to == 0 {
+                        return Err(Error::Usage("--to 0: n starts at 1; use --to 1 or more".into()));
+                    }
+                    match hole {
+                        Some(m) => check_memo(m - 1, to, "--to")?,
+                        None => {
+                            if to > 2000 {
+                                return Err(Error::Usage(format!(
+                                    "--to {to}: the original game has more than 10^14 positions beyond n = 2000; use --to <= 2000"
+                                )));
+                            }
+                            let cols = palace::games::fib::fibonacci_up_to(to).len();
+                            let positions = palace::games::zeckendorf::Space::count(cols, to, to);
+                            if positions / 4 > MAX_MEMO_BYTES {
+                                return Err(Error::Usage(format!(
+                                    "--to {to}: n = {to} has {} positions, whose memo would take {} GiB (more than {}); use a smaller --to",
+                                    positions,
+                                    (positions / 4) >> 30,
+                                    MAX_MEMO_BYTES >> 30
+                                )));
+                            }
+                        }
+                    }
+                    Config::Zeckendorf { to, hole, census: a.census, check: a.check, json: a.json }
                 }
             }
             Command::Check(a) => {

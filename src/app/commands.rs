@@ -151,6 +151,13 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
+        Config::FibonacciNim { to, grundy, output, check, json } => {
+            fibonacci_nim(to as usize, grundy, output.as_deref(), check, json)
+        }
+        Config::Zeckendorf { to, hole, census, check, json } => zeckendorf(to, hole, census, check, json),
+        Config::ZeckendorfPositions { hole, max_value, output, json } => {
+            zeckendorf_positions(hole, max_value, output.as_deref(), json)
+        }
         Config::Check { max_k, max_size, wythoff_size, json, run } => {
             let pb = progress::bar(run.quiet, "check", "boards");
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
@@ -382,4 +389,243 @@ fn stats_resumable(
         },
     )?;
     Ok((visitor.finish(window), report))
+}
+
+/// `game fibonacci-nim`: outcomes and winning first moves, the Grundy table, or the checks of
+/// the notes.
+fn fibonacci_nim(
+    to: usize,
+    grundy: bool,
+    output: Option<&std::path::Path>,
+    check: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    use palace::games::{claims, fibonacci_nim as nim, plot};
+    use std::fmt::Write as _;
+    let start = std::time::Instant::now();
+    if check {
+        let o = nim::solve(to);
+        let g = nim::grundy(to.min(1000));
+        let list = claims::fibonacci_nim(&o, &g);
+        if json {
+            out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
+        } else {
+            out_text(&claims::table(&list))?;
+        }
+        eprintln!("checked in {:.2} s", start.elapsed().as_secs_f64());
+        return Ok(0);
+    }
+    if grundy {
+        // Open the output before computing, so a bad path fails at once.
+        let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+        let g = nim::grundy(to);
+        let secs = start.elapsed().as_secs_f64();
+        let zeros = (1..=to).map(|n| (1..=n).filter(|&q| g.get(n, q) == 0).count()).sum::<usize>();
+        if let Some(out) = out {
+            let path = out.path().to_path_buf();
+            match path.extension().map(|e| e.to_string_lossy().to_lowercase()).as_deref() {
+                Some("png") => plot::grundy_picture(&g, out)?,
+                Some("npy") => plot::grundy_npy(&g, out)?,
+                _ => plot::grundy_csv(&g, out)?,
+            }
+            eprintln!("wrote {}", path.display());
+        }
+        if json {
+            let rows: Option<Vec<Vec<u16>>> =
+                (to <= 200).then(|| (1..=to).map(|n| (1..=to).map(|q| g.get(n, q)).collect()).collect());
+            let v = serde_json::json!({ "to": to, "max_value": g.max_value(), "grundy": rows });
+            out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+        } else {
+            let mut s = format!(
+                "Grundy values G(n, q) of Fibonacci nim for n, q = 1..{to}: largest value {}, {zeros} lost positions (n, q <= n) with G = 0; {secs:.2} s, table {} MiB\n",
+                g.max_value(),
+                g.bytes() >> 20
+            );
+            if to <= 24 {
+                s.push_str("  n\\q");
+                for q in 1..=to {
+                    let _ = write!(s, "{q:>4}");
+                }
+                s.push('\n');
+                for n in 1..=to {
+                    let _ = write!(s, "{n:>5}");
+                    for q in 1..=to {
+                        let _ = write!(s, "{:>4}", g.get(n, q));
+                    }
+                    s.push('\n');
+                }
+            }
+            out_text(&s)?;
+        }
+        return Ok(0);
+    }
+    let o = nim::solve(to);
+    let secs = start.elapsed().as_secs_f64();
+    if json {
+        let moves: serde_json::Map<String, serde_json::Value> =
+            (1..=to).map(|n| (n.to_string(), serde_json::json!(o.winning_moves[n]))).collect();
+        let v = serde_json::json!({ "p_positions": o.p_positions(), "winning_moves": moves });
+        out_text(&serde_json::to_string(&v).expect("serialisable"))?;
+    } else {
+        let mut s = String::from("     n  winner  winning first moves (coins taken)\n");
+        for n in 1..=to {
+            let m = &o.winning_moves[n];
+            let who = if m.is_empty() { 2 } else { 1 };
+            let list = m.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+            let _ = writeln!(s, "{n:>6}  {who:>6}  {list}");
+        }
+        let _ =
+            writeln!(s, "{} P-positions (second player wins) in 1..{to}; {secs:.2} s", o.p_positions().len());
+        out_text(&s)?;
+    }
+    Ok(0)
+}
+
+/// `game zeckendorf` (no `--positions`): the winner for every n, with the search's figures,
+/// or the checks of the black-hole paper.
+fn zeckendorf(to: u64, hole: Option<usize>, census: bool, check: bool, json: bool) -> Result<ExitCode> {
+    use palace::games::{claims, zeckendorf as z};
+    use std::fmt::Write as _;
+    let start = std::time::Instant::now();
+    let Some(m) = hole else {
+        let rows = z::original_range(to, census);
+        let secs = start.elapsed().as_secs_f64();
+        if check {
+            let list = claims::original(&rows);
+            print_claims(&list, json)?;
+            return Ok(0);
+        }
+        let winners: String = rows.iter().map(|r| char::from(b'0' + r.winner)).collect();
+        if json {
+            out_text(&serde_json::json!({ "winners": winners }).to_string())?;
+        } else {
+            let mut s = String::from(
+                "    n  winner   positions      solved  P-positions  seconds  memo bytes  Player 2's winning replies to the opening merge\n",
+            );
+            for r in &rows {
+                let p = r.p_positions.map_or("-".to_string(), |p| p.to_string());
+                let _ = writeln!(
+                    s,
+                    "{:>5}  {:>6}  {:>10}  {:>10}  {:>11}  {:>7.3}  {:>10}  {}",
+                    r.n,
+                    r.winner,
+                    r.positions,
+                    r.solved,
+                    p,
+                    r.seconds,
+                    r.memo_bytes,
+                    r.winning_replies.join(" ")
+                );
+            }
+            let _ = writeln!(s, "winners: {winners}\n{secs:.2} s in all");
+            out_text(&s)?;
+        }
+        return Ok(0);
+    };
+    // The F_4 checks look at listed positions of value up to 47 (Theorem 5.19's tables), so
+    // they run over at least n = 1..64.
+    let to = if check && m == 4 { to.max(64) } else { to };
+    let mut e = z::empty_board(m, to);
+    let secs = start.elapsed().as_secs_f64();
+    if check {
+        let list = claims::black_hole(&mut e, to);
+        print_claims(&list, json)?;
+        return Ok(0);
+    }
+    let winners: String = e.winners.iter().map(|&w| char::from(b'0' + w)).collect();
+    if json {
+        out_text(&serde_json::json!({ "winners": winners }).to_string())?;
+    } else {
+        let mut s = format!(
+            "empty-board black-hole game on F_{m}, n = 1..{to} (character i: the winner for n = i + 1)\n"
+        );
+        for (i, chunk) in winners.as_bytes().chunks(60).enumerate() {
+            let _ = writeln!(s, "{:>6}  {}", i * 60 + 1, std::str::from_utf8(chunk).expect("ascii"));
+        }
+        let ones = e.winners.iter().filter(|&&w| w == 1).count();
+        let _ = writeln!(s, "Player 1 wins {ones} of {to}, Player 2 {}", to as usize - ones);
+        match claims::eventual_period(&e.winners) {
+            Some((p, start)) => {
+                let _ = writeln!(
+                    s,
+                    "observed: the winners repeat with period {p} from n = {} on (seen {} times up to {to})",
+                    start + 1,
+                    (to as usize - start) / p
+                );
+            }
+            None => {
+                let _ = writeln!(s, "observed: no period seen three times up to {to}");
+            }
+        }
+        let _ = writeln!(
+            s,
+            "positions solved {} of {} (value <= {to}), memo {} MiB, {secs:.2} s",
+            e.solver.solved(),
+            e.solver.space().len(),
+            e.solver.bytes() >> 20
+        );
+        out_text(&s)?;
+    }
+    Ok(0)
+}
+
+/// Prints the checks of a text as a table or JSON.
+fn print_claims(list: &[palace::games::claims::Claim], json: bool) -> Result<()> {
+    if json {
+        out_text(&serde_json::to_string_pretty(list).expect("serialisable"))
+    } else {
+        out_text(&palace::games::claims::table(list))
+    }
+}
+
+/// `game zeckendorf --positions`: P or N for every position of value `<= max_value`.
+fn zeckendorf_positions(
+    m: usize,
+    max_value: u64,
+    output: Option<&std::path::Path>,
+    json: bool,
+) -> Result<ExitCode> {
+    use palace::games::{plot, zeckendorf as z};
+    let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+    let mut s = z::Solver::new(z::Rules::black_hole(m), 0, max_value);
+    let space = s.space().clone();
+    let cols = m - 1;
+    let (mut p, mut n) = (0u64, 0u64);
+    let mut csv = String::new();
+    let to_stdout = out.is_none() && !json;
+    for v in 0..=max_value {
+        space.for_each_of_value(v, &mut |pos| {
+            let won = s.wins(pos);
+            if won {
+                n += 1
+            } else {
+                p += 1
+            }
+            if to_stdout {
+                let counts: Vec<String> = pos[..cols].iter().map(u32::to_string).collect();
+                csv.push_str(&format!("{},{v},{}\n", counts.join(","), if won { "N" } else { "P" }));
+            }
+        });
+    }
+    if let Some(out) = out {
+        let path = out.path().to_path_buf();
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+            plot::positions_picture(m, &mut s, max_value, out)?;
+        } else {
+            plot::positions_csv(m, &mut s, max_value, out)?;
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    if json {
+        let v = serde_json::json!({ "hole": m, "max_value": max_value, "positions": p + n, "p": p, "n": n });
+        out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+    } else if to_stdout {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let head: Vec<String> =
+            (0..cols).map(|i| names.get(i).map_or(format!("c{}", i + 1), |s| s.to_string())).collect();
+        out_text(&format!("{},value,outcome\n{csv}", head.join(",")))?;
+    } else {
+        out_text(&format!("F_{m} board, positions of value <= {max_value}: {} ({p} P, {n} N)", p + n))?;
+    }
+    Ok(0)
 }

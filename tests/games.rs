@@ -1,0 +1,190 @@
+//! End-to-end tests of `palace game`: the JSON keys the commands promise, known answers of the
+//! texts through the binary, the files written, and usage errors (exit 2, the flag named, no
+//! file left behind).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn palace() -> Command {
+    Command::cargo_bin("palace").unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = palace().args(args).assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("JSON on stdout")
+}
+
+/// Fibonacci nim notes: the first player loses exactly from Fibonacci numbers; from 10 coins
+/// the winning first move is 2 (Zeckendorf 10 = 8 + 2).
+#[test]
+fn fibonacci_nim_json_keys_and_values() {
+    let v = json(&["game", "fibonacci-nim", "--to", "30", "--json"]);
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["p_positions", "winning_moves"]);
+    assert_eq!(v["p_positions"], serde_json::json!([1, 2, 3, 5, 8, 13, 21]));
+    assert_eq!(v["winning_moves"]["10"], serde_json::json!([2]));
+    assert_eq!(v["winning_moves"]["17"], serde_json::json!([1, 4]));
+    assert_eq!(v["winning_moves"]["13"], serde_json::json!([]));
+    assert_eq!(v["winning_moves"].as_object().unwrap().len(), 30);
+}
+
+#[test]
+fn fibonacci_nim_grundy_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["png", "npy", "csv"] {
+        let out = dir.path().join(format!("g.{ext}"));
+        palace().args(["game", "fibonacci-nim", "--to", "40", "--grundy", "-o"]).arg(&out).assert().success();
+        let bytes = std::fs::read(&out).unwrap();
+        match ext {
+            "png" => assert_eq!(&bytes[1..4], b"PNG"),
+            "npy" => {
+                assert_eq!(&bytes[..6], b"\x93NUMPY");
+                let text = String::from_utf8_lossy(&bytes[..128]);
+                assert!(text.contains("'<u2'") && text.contains("(40, 40)"), "{text}");
+                // G(2, 1) = 0 (a pile of 2 with quota 1 is lost), G(2, 2) = 2.
+                let data = &bytes[bytes.len() - 40 * 40 * 2..];
+                let g = |n: usize, q: usize| {
+                    u16::from_le_bytes([
+                        data[2 * ((n - 1) * 40 + q - 1)],
+                        data[2 * ((n - 1) * 40 + q - 1) + 1],
+                    ])
+                };
+                assert_eq!((g(2, 1), g(2, 2), g(1, 1)), (0, 2, 1));
+            }
+            _ => {
+                let text = String::from_utf8(bytes).unwrap();
+                assert!(text.starts_with("n,q=1,q=2,"));
+                assert!(text.lines().nth(2).unwrap().starts_with("2,0,2,2"));
+            }
+        }
+    }
+    let v = json(&["game", "fibonacci-nim", "--to", "8", "--grundy", "--json"]);
+    assert_eq!(v["grundy"][7][7], 5, "G(8, 8) = 5");
+}
+
+/// Baird-Smith et al.: Player 2 wins the Zeckendorf game for every n != 2.
+#[test]
+fn zeckendorf_original_winners() {
+    let v = json(&["game", "zeckendorf", "--to", "30", "--json"]);
+    assert_eq!(v.as_object().unwrap().keys().collect::<Vec<_>>(), ["winners"]);
+    let mut want = "2".repeat(30);
+    want.replace_range(1..2, "1");
+    assert_eq!(v["winners"], want);
+}
+
+/// Black-hole paper Theorems 3.1, 4.8 and 5.19 through the binary.
+#[test]
+fn zeckendorf_black_hole_winners() {
+    let w = |m: &str| {
+        json(&["game", "zeckendorf", "--to", "64", "--hole", m, "--json"])["winners"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let f2: String = (1..=64).map(|n| if n % 4 == 1 || n % 4 == 2 { '1' } else { '2' }).collect();
+    assert_eq!(w("2"), f2);
+    let f3: String = (1..=64).map(|n| if [1, 2, 3, 6, 8].contains(&(n % 9)) { '1' } else { '2' }).collect();
+    assert_eq!(w("3"), f3);
+    let f4: String = (1..=64u32)
+        .map(|n| {
+            let p2 = [0, 2, 4, 6, 9, 11, 13].contains(&(n % 16)) != [2, 32, 17, 47].contains(&n);
+            if p2 { '2' } else { '1' }
+        })
+        .collect();
+    assert_eq!(w("4"), f4);
+}
+
+#[test]
+fn zeckendorf_positions_table_and_picture() {
+    let out = palace()
+        .args(["game", "zeckendorf", "--hole", "4", "--positions", "--max-value", "6"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("a,b,c,value,outcome\n0,0,0,0,P\n"));
+    // Theorem 5.1: (2, 0, 0) is N; Corollary 5.2: (3, 0, 1) is P.
+    assert!(text.contains("\n2,0,0,2,N\n") && text.contains("\n3,0,1,6,P\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("f4.png");
+    palace()
+        .args(["game", "zeckendorf", "--hole", "4", "--positions", "--max-value", "40", "-o"])
+        .arg(&png)
+        .assert()
+        .success();
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+}
+
+#[test]
+fn checks_confirm_the_texts() {
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "500", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 refuted"));
+    // Two readings are refuted on purpose: Figure 1 read in its printed order and the remark
+    // after Corollary 5.12 as printed (docs/games-claims.md).
+    let v = json(&["game", "zeckendorf", "--to", "200", "--hole", "4", "--check", "--json"]);
+    let refuted: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] == "refuted")
+        .map(|c| c["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(refuted, ["Remark after Cor. 5.12 (as printed)", "Figure 1 (literal order)"]);
+    // Small ranges: the F_4 checks widen to n = 64 (their listed positions reach value 47), and
+    // an example beyond the range is "not reached", not refuted.
+    palace()
+        .args(["game", "zeckendorf", "--to", "10", "--hole", "4", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("n = 1..64"));
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "5", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 refuted, 2 not reached"));
+    palace()
+        .args(["game", "zeckendorf", "--to", "100", "--hole", "3", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 refuted"));
+}
+
+#[test]
+fn usage_errors_name_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("g.txt");
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "10", "--grundy", "-o"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--output").and(predicate::str::contains(".png, .npy or .csv")));
+    assert!(!bad.exists());
+    palace()
+        .args(["game", "zeckendorf", "--to", "10", "--hole", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--hole 1").and(predicate::str::contains("--hole 2 or more")));
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--to 0"));
+    palace()
+        .args(["game", "fibonacci-nim", "--to", "40000", "--grundy"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--to <= 30000"));
+    palace()
+        .args(["game", "zeckendorf", "--to", "100000", "--hole", "6"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--to 100000").and(predicate::str::contains("GiB")));
+    // --positions needs --max-value (clap's own usage error).
+    palace().args(["game", "zeckendorf", "--hole", "4", "--positions"]).assert().code(2);
+}
