@@ -1,0 +1,513 @@
+//! Deep Zoom (DZI) tile pyramids, for looking at giant boards in a browser (`palace tiles`).
+//!
+//! [`DziWriter`] is a [`RowSink`]: rows leave the engine in order and go through the pyramid's
+//! levels from the deepest (one pixel per cell, the paper's palette) up to the 1 x 1 level 0.
+//! Each level above the deepest is the one below reduced 2x with [`Downscale`], the reduction
+//! `render --scale` uses (`--aggregate min` by default: a 2 x 2 block shows its lowest palette
+//! index, so one-cell palace threads stay visible). Since min and max are associative and the
+//! blocks nest, level `max - n` equals `render --scale 2^n` of the same window.
+//!
+//! Memory is bounded by the width: each level keeps one band of `tile_size` rows of its own
+//! width (halving level by level: under `2 x tile_size x width` bytes in all, 61 MiB for a
+//! 120000-wide board with 256-pixel tiles), and finished tiles wait in a bounded queue for the
+//! encoder threads, which compress them to 4-bit indexed PNGs and write them while the sweep
+//! goes on. Tiles of one colour (outer space, the hood) are encoded once per size and reused.
+//!
+//! The pyramid follows the DZI layout: `board.dzi`, and `board_files/<level>/<col>_<row>.png`,
+//! level `L` being `ceil(W / 2^(max - L))` by `ceil(H / 2^(max - L))` pixels with
+//! `max = ceil(log2(max(W, H)))`, tiles without overlap. Beside it go `index.html`, a viewer page
+//! built on the vendored OpenSeadragon (`src/assets/openseadragon/`), which carries the tile
+//! source inline so that it works when opened straight from the file system (see
+//! `docs/tiles.md`). The whole folder is written through [`AtomicDir`]: it appears complete or
+//! not at all.
+
+use crate::engine::sink::{Row, RowSink};
+use crate::error::{Error, Result};
+use crate::model::geometry::Window;
+use crate::output::atomic::AtomicDir;
+use crate::output::palette;
+use crate::output::png::{Aggregate, Downscale, pack_nibbles};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The file every pyramid holds; it also marks a folder as an earlier pyramid that a new run
+/// may replace.
+pub const DZI_NAME: &str = "board.dzi";
+/// The folder of the tiles.
+pub const FILES_NAME: &str = "board_files";
+/// Default tile side in pixels.
+pub const DEFAULT_TILE_SIZE: u32 = 256;
+
+/// The viewer page's template (see `docs/tiles.md`).
+const PAGE: &str = include_str!("../assets/tiles/index.html");
+/// The vendored OpenSeadragon build.
+const OPENSEADRAGON_JS: &str = include_str!("../assets/openseadragon/openseadragon.min.js");
+/// OpenSeadragon's licence (BSD-3-Clause), copied beside it.
+const OPENSEADRAGON_LICENSE: &str = include_str!("../assets/openseadragon/LICENSE.txt");
+
+/// The shape of a pyramid: the picture's size, the tile side, and the levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pyramid {
+    /// Width of the deepest level (the window's width in cells).
+    pub width: u32,
+    /// Height of the deepest level.
+    pub height: u32,
+    /// Tile side in pixels.
+    pub tile_size: u32,
+}
+
+impl Pyramid {
+    /// The deepest level's number: `ceil(log2(max(width, height)))` (0 for a single cell).
+    pub fn max_level(&self) -> u32 {
+        let side = self.width.max(self.height).max(1);
+        u32::BITS - (side - 1).leading_zeros()
+    }
+
+    /// Width and height of `level` in pixels.
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        let shift = self.max_level() - level;
+        let f = |n: u32| ((u64::from(n) + (1u64 << shift) - 1) >> shift) as u32;
+        (f(self.width), f(self.height))
+    }
+
+    /// Columns and rows of tiles of `level`.
+    pub fn tiles(&self, level: u32) -> (u32, u32) {
+        let (w, h) = self.level_size(level);
+        (w.div_ceil(self.tile_size), h.div_ceil(self.tile_size))
+    }
+
+    /// Tiles in all levels.
+    pub fn tile_count(&self) -> u64 {
+        (0..=self.max_level())
+            .map(|l| {
+                let (c, r) = self.tiles(l);
+                u64::from(c) * u64::from(r)
+            })
+            .sum()
+    }
+
+    /// The `.dzi` descriptor.
+    pub fn dzi_xml(&self) -> String {
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Image xmlns=\"http://schemas.microsoft.com/deepzoom/2008\" TileSize=\"{}\" Overlap=\"0\" Format=\"png\">\n  <Size Width=\"{}\" Height=\"{}\"/>\n</Image>\n",
+            self.tile_size, self.width, self.height
+        )
+    }
+
+    /// Largest number of bytes the level bands hold at once (the memory bound of the
+    /// streamed sweep apart from the engine and the encoder queue).
+    pub fn band_bytes(&self) -> u64 {
+        (0..=self.max_level()).map(|l| u64::from(self.level_size(l).0) * u64::from(self.tile_size)).sum()
+    }
+}
+
+/// How the pyramid is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileOptions {
+    /// Tile side in pixels.
+    pub tile_size: u32,
+    /// How each level reduces the one below (as `render --aggregate`).
+    pub aggregate: Aggregate,
+    /// Encoder threads (0: one per core).
+    pub threads: usize,
+}
+
+impl Default for TileOptions {
+    /// 256-pixel tiles, min aggregation, one encoder per core.
+    fn default() -> Self {
+        TileOptions { tile_size: DEFAULT_TILE_SIZE, aggregate: Aggregate::Min, threads: 0 }
+    }
+}
+
+/// What a finished pyramid holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct PyramidReport {
+    /// Levels (the deepest is `levels - 1`).
+    pub levels: u32,
+    /// Tiles written.
+    pub tiles: u64,
+    /// Bytes of all files written (tiles, descriptor, page, viewer).
+    pub bytes: u64,
+    /// Tiles of one colour, whose encoding was reused.
+    pub uniform_tiles: u64,
+}
+
+/// One tile to encode and write.
+struct Job {
+    path: PathBuf,
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+}
+
+/// Encoded one-colour tiles by (palette index, width, height).
+type UniformTiles = HashMap<(u8, u32, u32), Arc<Vec<u8>>>;
+
+/// What the encoder threads share.
+struct Shared {
+    tiles: AtomicU64,
+    bytes: AtomicU64,
+    uniform: AtomicU64,
+    /// Encoded one-colour tiles.
+    cache: Mutex<UniformTiles>,
+    /// The first error of any encoder.
+    error: Mutex<Option<Error>>,
+}
+
+/// One level's band of rows.
+struct Level {
+    level: u32,
+    width: usize,
+    height: u32,
+    /// Rows received so far.
+    rows: u32,
+    /// `tile_size` rows of this level, row-major.
+    band: Vec<u8>,
+    /// Reduction into the level above (none for level 0).
+    down: Option<Downscale>,
+}
+
+/// The [`RowSink`] that writes a DZI pyramid of a window (see the module documentation).
+pub struct DziWriter {
+    out: Option<AtomicDir>,
+    k: u32,
+    window: Window,
+    pyramid: Pyramid,
+    opts: TileOptions,
+    /// Deepest first.
+    levels: Vec<Level>,
+    indices: Vec<u8>,
+    reduced: Vec<u8>,
+    tx: Option<SyncSender<Job>>,
+    workers: Vec<JoinHandle<()>>,
+    shared: Arc<Shared>,
+}
+
+impl DziWriter {
+    /// Starts the pyramid of `window` of game `k`, to be written to the folder `out`.
+    pub fn create(out: AtomicDir, k: u32, window: Window, opts: TileOptions) -> Result<Self> {
+        assert!(opts.tile_size >= 1, "tile size");
+        let pyramid = Pyramid { width: window.width(), height: window.height(), tile_size: opts.tile_size };
+        let files = out.dir().join(FILES_NAME);
+        let levels: Vec<Level> = (0..=pyramid.max_level())
+            .rev()
+            .map(|level| {
+                let (w, h) = pyramid.level_size(level);
+                Level {
+                    level,
+                    width: w as usize,
+                    height: h,
+                    rows: 0,
+                    band: Vec::with_capacity(w as usize * opts.tile_size as usize),
+                    down: (level > 0).then(|| Downscale::new(2, opts.aggregate, w as usize)),
+                }
+            })
+            .collect();
+        for l in &levels {
+            let d = files.join(l.level.to_string());
+            std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+        }
+        let shared = Arc::new(Shared {
+            tiles: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            uniform: AtomicU64::new(0),
+            cache: Mutex::new(HashMap::new()),
+            error: Mutex::new(None),
+        });
+        let n = crate::engine::resolve_threads(opts.threads);
+        // A few tiles per encoder in flight: enough to keep them busy, bounded in memory.
+        let (tx, rx) = sync_channel::<Job>(4 * n);
+        let rx = Arc::new(Mutex::new(rx));
+        let mut workers = Vec::with_capacity(n);
+        for i in 0..n {
+            let (rx, shared) = (rx.clone(), shared.clone());
+            let h = std::thread::Builder::new()
+                .name(format!("palace-tiles-{i}"))
+                .spawn(move || encoder(&rx, &shared))
+                .map_err(|e| Error::io("tile encoder thread", e))?;
+            workers.push(h);
+        }
+        Ok(DziWriter {
+            out: Some(out),
+            k,
+            window,
+            pyramid,
+            opts,
+            levels,
+            indices: vec![0; window.width() as usize],
+            reduced: Vec::new(),
+            tx: Some(tx),
+            workers,
+            shared,
+        })
+    }
+
+    /// The pyramid's shape.
+    pub fn pyramid(&self) -> Pyramid {
+        self.pyramid
+    }
+
+    /// Adds one row of palette indices to level `i` of `self.levels` (deepest first) and
+    /// passes reduced rows on to the levels above.
+    fn push(&mut self, mut i: usize) -> Result<()> {
+        // The row to add is in `self.indices` for the deepest level, else in `self.reduced`.
+        loop {
+            let ts = self.opts.tile_size;
+            let l = &mut self.levels[i];
+            let row: &[u8] = if i == 0 { &self.indices } else { &self.reduced };
+            debug_assert_eq!(row.len(), l.width);
+            l.band.extend_from_slice(row);
+            l.rows += 1;
+            let last = l.rows == l.height;
+            let mut next = match &mut l.down {
+                Some(d) => d.push(row).map(<[u8]>::to_vec),
+                None => None,
+            };
+            if last && next.is_none() {
+                next = l.down.as_mut().and_then(|d| d.flush().map(<[u8]>::to_vec));
+            }
+            if last || l.band.len() == l.width * ts as usize {
+                self.emit(i)?;
+            }
+            match next {
+                Some(r) => {
+                    self.reduced = r;
+                    i += 1;
+                }
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// Cuts the band of level `i` into tiles and queues them for the encoders.
+    fn emit(&mut self, i: usize) -> Result<()> {
+        let ts = self.opts.tile_size as usize;
+        let files = self.out.as_ref().expect("open").dir().join(FILES_NAME);
+        let l = &mut self.levels[i];
+        let rows = l.band.len() / l.width.max(1);
+        let tile_row = (l.rows as usize - rows) / ts;
+        let dir = files.join(l.level.to_string());
+        for (col, x0) in (0..l.width).step_by(ts).enumerate() {
+            let w = ts.min(l.width - x0);
+            let mut pixels = Vec::with_capacity(w * rows);
+            for r in 0..rows {
+                pixels.extend_from_slice(&l.band[r * l.width + x0..r * l.width + x0 + w]);
+            }
+            let job = Job {
+                path: dir.join(format!("{col}_{tile_row}.png")),
+                width: w as u32,
+                height: rows as u32,
+                pixels,
+            };
+            let tx = self.tx.as_ref().expect("open");
+            if tx.send(job).is_err() {
+                return Err(self.failure());
+            }
+        }
+        l.band.clear();
+        if let Some(e) = self.shared.error.lock().expect("error slot").take() {
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// The encoders' error, once they have stopped.
+    fn failure(&mut self) -> Error {
+        self.join();
+        self.shared.error.lock().expect("error slot").take().unwrap_or(Error::Aborted)
+    }
+
+    fn join(&mut self) {
+        self.tx = None;
+        for h in self.workers.drain(..) {
+            let _ = h.join();
+        }
+    }
+
+    /// Waits for the encoders, writes the descriptor, the viewer page and OpenSeadragon, and
+    /// renames the folder into place. Returns the folder and what it holds.
+    pub fn finish(mut self) -> Result<(PathBuf, PyramidReport)> {
+        assert!(
+            self.levels.iter().all(|l| l.rows == l.height),
+            "pyramid finished before all its rows were written"
+        );
+        self.join();
+        if let Some(e) = self.shared.error.lock().expect("error slot").take() {
+            return Err(e);
+        }
+        let out = self.out.take().expect("open");
+        let mut bytes = self.shared.bytes.load(Ordering::Relaxed);
+        let page = page(self.k, self.window, self.pyramid, self.opts.aggregate);
+        let dzi = self.pyramid.dzi_xml();
+        let files: [(&str, &[u8]); 4] = [
+            (DZI_NAME, dzi.as_bytes()),
+            ("index.html", page.as_bytes()),
+            ("openseadragon.min.js", OPENSEADRAGON_JS.as_bytes()),
+            ("openseadragon-LICENSE.txt", OPENSEADRAGON_LICENSE.as_bytes()),
+        ];
+        for (name, data) in files {
+            let p = out.dir().join(name);
+            std::fs::write(&p, data).map_err(|e| Error::io(out.path().join(name), e))?;
+            bytes += data.len() as u64;
+        }
+        let report = PyramidReport {
+            levels: self.pyramid.max_level() + 1,
+            tiles: self.shared.tiles.load(Ordering::Relaxed),
+            bytes,
+            uniform_tiles: self.shared.uniform.load(Ordering::Relaxed),
+        };
+        Ok((out.commit()?, report))
+    }
+}
+
+impl Drop for DziWriter {
+    /// A pyramid dropped unfinished (the sweep failed or was interrupted) stops its encoders
+    /// before the temporary folder is removed, so none writes into it afterwards.
+    fn drop(&mut self) {
+        self.join();
+    }
+}
+
+impl RowSink for DziWriter {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        palette::indices(row.cells, row.hood_cells(), &mut self.indices);
+        self.push(0)
+    }
+}
+
+/// An encoder thread: takes tiles off the queue until it closes or a tile fails.
+fn encoder(rx: &Mutex<Receiver<Job>>, shared: &Shared) {
+    loop {
+        let job = match rx.lock().expect("tile queue").recv() {
+            Ok(j) => j,
+            Err(_) => return,
+        };
+        if let Err(e) = write_tile(&job, shared) {
+            shared.error.lock().expect("error slot").get_or_insert(e);
+            return;
+        }
+    }
+}
+
+fn write_tile(job: &Job, shared: &Shared) -> Result<()> {
+    let first = job.pixels.first().copied().unwrap_or(0);
+    let data = if job.pixels.iter().all(|&p| p == first) {
+        shared.uniform.fetch_add(1, Ordering::Relaxed);
+        let key = (first, job.width, job.height);
+        let cached = shared.cache.lock().expect("tile cache").get(&key).cloned();
+        match cached {
+            Some(d) => d,
+            None => {
+                let d = Arc::new(encode_tile(job, &job.path)?);
+                shared.cache.lock().expect("tile cache").insert(key, d.clone());
+                d
+            }
+        }
+    } else {
+        Arc::new(encode_tile(job, &job.path)?)
+    };
+    std::fs::write(&job.path, &*data).map_err(|e| Error::io(&job.path, e))?;
+    shared.tiles.fetch_add(1, Ordering::Relaxed);
+    shared.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+    Ok(())
+}
+
+/// One tile as a 4-bit indexed PNG with the paper's palette.
+fn encode_tile(job: &Job, path: &Path) -> Result<Vec<u8>> {
+    let png_err = |e: png::EncodingError| Error::Png { path: path.to_path_buf(), source: e };
+    let w = job.width as usize;
+    let row_bytes = w.div_ceil(2);
+    let mut packed = vec![0u8; row_bytes * job.height as usize];
+    for (src, dst) in job.pixels.chunks_exact(w).zip(packed.chunks_exact_mut(row_bytes)) {
+        pack_nibbles(src, dst);
+    }
+    let mut data = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut data, job.width, job.height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Four);
+        enc.set_palette(palette::plte());
+        enc.set_compression(png::Compression::Fast);
+        enc.set_filter(png::Filter::NoFilter);
+        let mut writer = enc.write_header().map_err(png_err)?;
+        writer.write_image_data(&packed).map_err(png_err)?;
+        writer.finish().map_err(png_err)?;
+    }
+    Ok(data)
+}
+
+/// What each palette index means, for the page's legend.
+const LEGEND: [&str; palette::LEN - 1] = [
+    "hood",
+    "v \u{2264} -4 (palace)",
+    "v = -3 (palace)",
+    "v = -2 (palace)",
+    "v = -1 (palace)",
+    "v = 0",
+    "v = 1",
+    "v = 2",
+    "v \u{2265} 3",
+];
+
+/// The viewer page: the template with the pyramid's description filled in.
+fn page(k: u32, window: Window, pyramid: Pyramid, aggregate: Aggregate) -> String {
+    let legend: Vec<serde_json::Value> = LEGEND
+        .iter()
+        .zip(palette::RGB)
+        .map(|(label, [r, g, b])| serde_json::json!({ "label": label, "rgb": format!("#{r:02x}{g:02x}{b:02x}") }))
+        .collect();
+    let config = serde_json::json!({
+        "k": k,
+        "x0": window.x0,
+        "y0": window.y0,
+        "width": pyramid.width,
+        "height": pyramid.height,
+        "tileSize": pyramid.tile_size,
+        "maxLevel": pyramid.max_level(),
+        "aggregate": match aggregate { Aggregate::Min => "min", Aggregate::Max => "max" },
+        "window": window.to_string(),
+        "legend": legend,
+    });
+    let title = format!("palace: k = {k}, {} x {} cells (window {window})", pyramid.width, pyramid.height);
+    PAGE.replace("{{TITLE}}", &title)
+        .replace("/*{{CONFIG}}*/null", &serde_json::to_string(&config).expect("serialisable"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_halve_rounding_up() {
+        let p = Pyramid { width: 1000, height: 300, tile_size: 256 };
+        assert_eq!(p.max_level(), 10);
+        assert_eq!(p.level_size(10), (1000, 300));
+        assert_eq!(p.level_size(9), (500, 150));
+        assert_eq!(p.level_size(8), (250, 75));
+        assert_eq!(p.level_size(1), (2, 1));
+        assert_eq!(p.level_size(0), (1, 1));
+        assert_eq!(p.tiles(10), (4, 2));
+        assert_eq!(p.tiles(9), (2, 1));
+        let one = Pyramid { width: 1, height: 1, tile_size: 256 };
+        assert_eq!((one.max_level(), one.tile_count()), (0, 1));
+        let p = Pyramid { width: 513, height: 257, tile_size: 256 };
+        assert_eq!(p.max_level(), 10);
+        assert_eq!(p.level_size(9), (257, 129));
+        // Levels 10, 9 have 3 x 2 and 2 x 1 tiles; levels 0 to 8 one each.
+        assert_eq!(p.tile_count(), 6 + 2 + 9);
+        assert!(p.dzi_xml().contains("<Size Width=\"513\" Height=\"257\"/>"));
+    }
+
+    #[test]
+    fn the_page_carries_the_pyramid() {
+        let p = Pyramid { width: 513, height: 257, tile_size: 256 };
+        let html = page(7, Window::new(0, 0, 513, 257), p, Aggregate::Min);
+        assert!(html.contains("\"maxLevel\":10") && html.contains("\"k\":7"));
+        assert!(html.contains("<title>palace: k = 7, 513 x 257 cells"));
+        assert!(!html.contains("{{"), "every placeholder filled");
+    }
+}
