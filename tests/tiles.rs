@@ -160,6 +160,14 @@ fn a_second_run_replaces_the_pyramid_and_bad_requests_write_nothing() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--tile-size 3"));
+    palace()
+        .args(["tiles", "--k", "9", "--width", "2000000", "--height", "10", "-o"])
+        .arg(work.path().join("q"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--width 2000000 --height 10").and(predicate::str::contains("--window")),
+        );
     let other = work.path().join("photos");
     std::fs::create_dir(&other).unwrap();
     std::fs::write(other.join("cat.jpg"), b"").unwrap();
@@ -327,4 +335,33 @@ fn the_page_shows_the_board_in_a_browser() {
             "zoomed on ({cx}, {cy}): cell ({x}, {y}) at screen ({px}, {py}) is {got:?}, want {want:?}"
         );
     }
+}
+
+/// SIGTERM stops a large pyramid: exit 143, "interrupted", the temporary folder removed and
+/// the earlier pyramid at the path untouched.
+#[cfg(unix)]
+#[test]
+fn a_signal_leaves_no_half_written_pyramid() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("p");
+    palace().args(["tiles", "--k", "9", "--size", "100", "-q", "-o"]).arg(&dir).assert().success();
+    let before = std::fs::read(dir.join("board.dzi")).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("palace"))
+        .args(["tiles", "--k", "9999", "--size", "100000", "-q", "-o"])
+        .arg(&dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let sent = std::process::Command::new("sh").args(["-c", &format!("kill -TERM {}", child.id())]).status();
+    assert!(sent.is_ok_and(|s| s.success()));
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(work.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["p"], "the temporary folder is removed");
+    assert_eq!(std::fs::read(dir.join("board.dzi")).unwrap(), before, "the earlier pyramid is untouched");
 }

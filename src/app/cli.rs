@@ -906,6 +906,15 @@ impl Cli {
                     )));
                 }
                 let TileFormat::Png = a.format.into();
+                // The deepest level is the picture at full resolution: the bounds of `render`'s
+                // pictures apply (each level holds a band of rows, so the width bounds memory).
+                let (w, h) = (u64::from(window.width()), u64::from(window.height()));
+                if w.max(h) > MAX_PICTURE_SIDE || w * h > MAX_PICTURE_PIXELS {
+                    return Err(Error::Usage(format!(
+                        "{}: the deepest level would be {w} x {h} pixels, more than {MAX_PICTURE_SIDE} a side or {MAX_PICTURE_PIXELS} (2^36) in all; draw a --window of it",
+                        a.board.named()
+                    )));
+                }
                 Config::Tiles {
                     board,
                     window,

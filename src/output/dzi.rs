@@ -11,7 +11,8 @@
 //! width (halving level by level: under `2 x tile_size x width` bytes in all, 61 MiB for a
 //! 120000-wide board with 256-pixel tiles), and finished tiles wait in a bounded queue for the
 //! encoder threads, which compress them to 4-bit indexed PNGs and write them while the sweep
-//! goes on. Tiles of one colour (outer space, the hood) are encoded once per size and reused.
+//! goes on (with the deflate encoder made for these pictures, [`crate::output::deflate`]). Tiles
+//! of one colour (outer space, the hood) are encoded once per size and reused.
 //!
 //! The pyramid follows the DZI layout: `board.dzi`, and `board_files/<level>/<col>_<row>.png`,
 //! level `L` being `ceil(W / 2^(max - L))` by `ceil(H / 2^(max - L))` pixels with
@@ -25,10 +26,12 @@ use crate::engine::sink::{Row, RowSink};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicDir;
+use crate::output::deflate::PieceEncoder;
 use crate::output::palette;
 use crate::output::png::{Aggregate, Downscale, pack_nibbles};
+use crate::output::pngpar::encode_in_memory;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -381,19 +384,20 @@ impl RowSink for DziWriter {
 
 /// An encoder thread: takes tiles off the queue until it closes or a tile fails.
 fn encoder(rx: &Mutex<Receiver<Job>>, shared: &Shared) {
+    let mut encoder = PieceEncoder::default();
     loop {
         let job = match rx.lock().expect("tile queue").recv() {
             Ok(j) => j,
             Err(_) => return,
         };
-        if let Err(e) = write_tile(&job, shared) {
+        if let Err(e) = write_tile(&job, &mut encoder, shared) {
             shared.error.lock().expect("error slot").get_or_insert(e);
             return;
         }
     }
 }
 
-fn write_tile(job: &Job, shared: &Shared) -> Result<()> {
+fn write_tile(job: &Job, encoder: &mut PieceEncoder, shared: &Shared) -> Result<()> {
     let first = job.pixels.first().copied().unwrap_or(0);
     let data = if job.pixels.iter().all(|&p| p == first) {
         shared.uniform.fetch_add(1, Ordering::Relaxed);
@@ -402,13 +406,13 @@ fn write_tile(job: &Job, shared: &Shared) -> Result<()> {
         match cached {
             Some(d) => d,
             None => {
-                let d = Arc::new(encode_tile(job, &job.path)?);
+                let d = Arc::new(encode_tile(job, encoder));
                 shared.cache.lock().expect("tile cache").insert(key, d.clone());
                 d
             }
         }
     } else {
-        Arc::new(encode_tile(job, &job.path)?)
+        Arc::new(encode_tile(job, encoder))
     };
     std::fs::write(&job.path, &*data).map_err(|e| Error::io(&job.path, e))?;
     shared.tiles.fetch_add(1, Ordering::Relaxed);
@@ -416,28 +420,17 @@ fn write_tile(job: &Job, shared: &Shared) -> Result<()> {
     Ok(())
 }
 
-/// One tile as a 4-bit indexed PNG with the paper's palette.
-fn encode_tile(job: &Job, path: &Path) -> Result<Vec<u8>> {
-    let png_err = |e: png::EncodingError| Error::Png { path: path.to_path_buf(), source: e };
+/// One tile as a 4-bit indexed PNG with the paper's palette, deflated by the encoder made
+/// for these pictures ([`crate::output::deflate`]: runs and matches with the row above).
+fn encode_tile(job: &Job, encoder: &mut PieceEncoder) -> Vec<u8> {
     let w = job.width as usize;
-    let row_bytes = w.div_ceil(2);
-    let mut packed = vec![0u8; row_bytes * job.height as usize];
-    for (src, dst) in job.pixels.chunks_exact(w).zip(packed.chunks_exact_mut(row_bytes)) {
-        pack_nibbles(src, dst);
+    let stride = w.div_ceil(2) + 1;
+    let mut scanlines = vec![0u8; stride * job.height as usize];
+    for (src, dst) in job.pixels.chunks_exact(w).zip(scanlines.chunks_exact_mut(stride)) {
+        // Filter type None, then the packed pixels.
+        pack_nibbles(src, &mut dst[1..]);
     }
-    let mut data = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut data, job.width, job.height);
-        enc.set_color(png::ColorType::Indexed);
-        enc.set_depth(png::BitDepth::Four);
-        enc.set_palette(palette::plte());
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::NoFilter);
-        let mut writer = enc.write_header().map_err(png_err)?;
-        writer.write_image_data(&packed).map_err(png_err)?;
-        writer.finish().map_err(png_err)?;
-    }
-    Ok(data)
+    encode_in_memory(encoder, job.width, job.height, 4, &palette::plte(), &scanlines)
 }
 
 /// What each palette index means, for the page's legend.
