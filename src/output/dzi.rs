@@ -22,7 +22,7 @@
 //! `docs/tiles.md`). The whole folder is written through [`AtomicDir`]: it appears complete or
 //! not at all.
 
-use crate::engine::sink::{Row, RowSink};
+use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicDir;
@@ -183,7 +183,6 @@ pub struct DziWriter {
     opts: TileOptions,
     /// Deepest first.
     levels: Vec<Level>,
-    indices: Vec<u8>,
     reduced: Vec<u8>,
     tx: Option<SyncSender<Job>>,
     workers: Vec<JoinHandle<()>>,
@@ -241,7 +240,6 @@ impl DziWriter {
             pyramid,
             opts,
             levels,
-            indices: vec![0; window.width() as usize],
             reduced: Vec::new(),
             tx: Some(tx),
             workers,
@@ -254,36 +252,49 @@ impl DziWriter {
         self.pyramid
     }
 
-    /// Adds one row of palette indices to level `i` of `self.levels` (deepest first) and
-    /// passes reduced rows on to the levels above.
+    /// Adds a row to level `i` of `self.levels` (deepest first) and passes reduced rows on to
+    /// the levels above. The deepest level's row is already at the end of its band (written
+    /// there by the sink); the others' are in `self.reduced`.
     fn push(&mut self, mut i: usize) -> Result<()> {
-        // The row to add is in `self.indices` for the deepest level, else in `self.reduced`.
         loop {
-            let ts = self.opts.tile_size;
-            let l = &mut self.levels[i];
-            let row: &[u8] = if i == 0 { &self.indices } else { &self.reduced };
-            debug_assert_eq!(row.len(), l.width);
-            l.band.extend_from_slice(row);
-            l.rows += 1;
-            let last = l.rows == l.height;
-            let mut next = match &mut l.down {
-                Some(d) => d.push(row).map(<[u8]>::to_vec),
-                None => None,
-            };
-            if last && next.is_none() {
-                next = l.down.as_mut().and_then(|d| d.flush().map(<[u8]>::to_vec));
+            let ts = self.opts.tile_size as usize;
+            let Level { width, height, rows, band, down, .. } = &mut self.levels[i];
+            if i > 0 {
+                band.extend_from_slice(&self.reduced);
             }
-            if last || l.band.len() == l.width * ts as usize {
+            let row = &band[band.len() - *width..];
+            *rows += 1;
+            let last = *rows == *height;
+            let mut next = false;
+            if let Some(d) = down {
+                let mut reduced = d.push(row);
+                if last && reduced.is_none() {
+                    reduced = d.flush();
+                }
+                if let Some(r) = reduced {
+                    self.reduced.clear();
+                    self.reduced.extend_from_slice(r);
+                    next = true;
+                }
+            }
+            if last || band.len() == *width * ts {
                 self.emit(i)?;
             }
-            match next {
-                Some(r) => {
-                    self.reduced = r;
-                    i += 1;
-                }
-                None => return Ok(()),
+            if !next {
+                return Ok(());
             }
+            i += 1;
         }
+    }
+
+    /// Appends a row of the deepest level to its band, filled by `fill` with palette indices,
+    /// and passes it on.
+    fn push_deepest(&mut self, fill: impl FnOnce(&mut [u8])) -> Result<()> {
+        let l = &mut self.levels[0];
+        let start = l.band.len();
+        l.band.resize(start + l.width, 0);
+        fill(&mut l.band[start..]);
+        self.push(0)
     }
 
     /// Cuts the band of level `i` into tiles and queues them for the encoders.
@@ -377,8 +388,25 @@ impl Drop for DziWriter {
 
 impl RowSink for DziWriter {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        palette::indices(row.cells, row.hood_cells(), &mut self.indices);
-        self.push(0)
+        self.push_deepest(|out| palette::indices(row.cells, row.hood_cells(), out))
+    }
+
+    /// Rows in pieces: the tiles' cells are mapped straight into the band, without first
+    /// assembling the row.
+    fn takes_parts(&self) -> bool {
+        true
+    }
+
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        self.push_deepest(|out| {
+            let (mut hood, mut at) = (row.hood_cells(), 0);
+            for part in row.parts {
+                let h = hood.min(part.len());
+                palette::indices(part, h, &mut out[at..at + part.len()]);
+                hood -= h;
+                at += part.len();
+            }
+        })
     }
 }
 
@@ -493,6 +521,73 @@ mod tests {
         // Levels 10, 9 have 3 x 2 and 2 x 1 tiles; levels 0 to 8 one each.
         assert_eq!(p.tile_count(), 6 + 2 + 9);
         assert!(p.dzi_xml().contains("<Size Width=\"513\" Height=\"257\"/>"));
+    }
+
+    /// Rows in pieces (narrow engine tiles, some starting at odd columns) and assembled rows
+    /// give the same deepest level, that of the paper's colouring of the exact values.
+    #[test]
+    fn pieces_and_rows_draw_the_same_deepest_level() {
+        use crate::engine::sink::Collect;
+        use crate::engine::{EngineOptions, Silent, sweep};
+        let (k, win) = (37u32, Window::new(13, 5, 300, 211));
+        let opts =
+            EngineOptions { threads: 2, tile_width: Some(33), band_height: Some(29), ..Default::default() };
+        let mut c = Collect::default();
+        sweep(k, win, &opts, &mut c, &Silent).unwrap();
+        let want: Vec<u8> = (win.y0..win.y1)
+            .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
+            .zip(&c.values)
+            .map(|((x, y), &v)| {
+                if crate::model::rule::in_hood(k, u64::from(x), u64::from(y)) {
+                    palette::HOOD
+                } else {
+                    palette::index(v.clamp(-128, 127) as i8)
+                }
+            })
+            .collect();
+        let work = tempfile::tempdir().unwrap();
+        for pieces in [true, false] {
+            /// Hands the engine's rows over assembled, whatever the writer prefers.
+            struct Assembled<'a>(&'a mut DziWriter);
+            impl RowSink for Assembled<'_> {
+                fn row(&mut self, row: &Row<'_>) -> Result<()> {
+                    self.0.row(row)
+                }
+            }
+            let path = work.path().join(format!("p{pieces}"));
+            let out = AtomicDir::create(&path, "-o", DZI_NAME).unwrap();
+            let opts_t = TileOptions { tile_size: 64, ..TileOptions::default() };
+            let mut w = DziWriter::create(out, k, win, opts_t).unwrap();
+            if pieces {
+                sweep(k, win, &opts, &mut w, &Silent).unwrap();
+            } else {
+                sweep(k, win, &opts, &mut Assembled(&mut w), &Silent).unwrap();
+            }
+            let p = w.pyramid();
+            w.finish().unwrap();
+            let (cols, rows) = p.tiles(p.max_level());
+            let width = p.width as usize;
+            let mut got = vec![u8::MAX; width * p.height as usize];
+            for r in 0..rows as usize {
+                for col in 0..cols as usize {
+                    let f =
+                        path.join(FILES_NAME).join(p.max_level().to_string()).join(format!("{col}_{r}.png"));
+                    let mut reader =
+                        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&f).unwrap()))
+                            .read_info()
+                            .unwrap();
+                    let info = reader.info().clone();
+                    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+                    reader.next_frame(&mut buf).unwrap();
+                    let px = crate::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
+                    for (y, line) in px.chunks_exact(info.width as usize).enumerate() {
+                        let at = (r * 64 + y) * width + col * 64;
+                        got[at..at + line.len()].copy_from_slice(line);
+                    }
+                }
+            }
+            assert!(got == want, "pieces = {pieces}: the deepest level differs from the engine's values");
+        }
     }
 
     #[test]
