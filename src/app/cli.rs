@@ -8,6 +8,7 @@ use palace::engine::EngineOptions;
 use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
 use palace::model::geometry::{Board, MAX_SIDE, Window};
+use palace::output::dzi::TileOptions;
 use palace::output::npy::Values;
 use palace::output::palette::Scheme;
 use palace::output::png::{Aggregate, PngOptions};
@@ -150,6 +151,13 @@ pub enum Command {
     /// -2 light olive, -1 yellow (these are palaces), 0 black, 1 blue, 2 indigo, >= 3 violet.
     /// At full resolution the PNG is streamed row by row; memory grows with the width only.
     Render(RenderArgs),
+    /// Write a Deep Zoom tile pyramid and a viewer page, to look at a giant board in a browser.
+    ///
+    /// The deepest level has one pixel per cell in the paper's palette; each level above
+    /// reduces the one below 2x as `render --scale` does (--aggregate). DIR/index.html opens
+    /// the pyramid with OpenSeadragon straight from the file system. One streamed sweep;
+    /// memory grows with the width only.
+    Tiles(TilesArgs),
     /// Export a window as a NumPy .npy array: little-endian int32, shape (rows, columns).
     Dump(DumpArgs),
     /// Count cells and palaces, histogram v outside the hood, and find the extreme values.
@@ -501,6 +509,48 @@ pub struct RenderArgs {
     pub run: RunArgs,
 }
 
+cli_enum! {
+    /// `--format`: the tiles' image format.
+    FormatArg => TileFormat {
+        /// 4-bit indexed PNG with the paper's palette.
+        Png,
+    }
+}
+
+/// The tiles' image format (PNG only; the flag names it for the DZI descriptor's sake).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TileFormat {
+    /// Indexed PNG.
+    Png,
+}
+
+/// Smallest and largest `--tile-size`.
+pub const TILE_SIZES: std::ops::RangeInclusive<u32> = 16..=4096;
+
+/// `palace tiles`.
+#[derive(Debug, Args)]
+pub struct TilesArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Tile side in pixels.
+    #[arg(long, value_name = "PX", default_value_t = palace::output::dzi::DEFAULT_TILE_SIZE)]
+    pub tile_size: u32,
+    /// Tile image format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Png)]
+    pub format: FormatArg,
+    /// How each level reduces 2 x 2 blocks of the one below: `min` keeps one-cell palace
+    /// threads visible.
+    #[arg(long, value_enum, default_value_t = AggregateArg::Min)]
+    pub aggregate: AggregateArg,
+    /// The folder to write (created; an earlier pyramid there is replaced whole).
+    #[arg(long, short, value_name = "DIR")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
 /// `palace dump`.
 #[derive(Debug, Args)]
 pub struct DumpArgs {
@@ -609,6 +659,19 @@ pub enum Config {
         /// Scale and aggregation.
         png: PngOptions,
         /// Output path.
+        output: PathBuf,
+        /// Engine settings.
+        run: RunConfig,
+    },
+    /// Write a tile pyramid.
+    Tiles {
+        /// Game and board.
+        board: Board,
+        /// Window drawn.
+        window: Window,
+        /// Tile size, aggregation, encoder threads.
+        tiles: TileOptions,
+        /// Output folder.
         output: PathBuf,
         /// Engine settings.
         run: RunConfig,
@@ -784,6 +847,7 @@ impl Config {
     pub fn run_mut(&mut self) -> Option<&mut RunConfig> {
         match self {
             Config::Render { run, .. }
+            | Config::Tiles { run, .. }
             | Config::Dump { run, .. }
             | Config::Stats { run, .. }
             | Config::Compare { run, .. }
@@ -976,6 +1040,38 @@ impl Cli {
                         aggregate: a.aggregate.into(),
                         zoom: a.zoom,
                         scheme: a.palette.into(),
+                        threads: a.run.threads,
+                    },
+                    output: a.output,
+                    run: a.run.resolve()?,
+                }
+            }
+            Command::Tiles(a) => {
+                let (board, window) = a.board.resolve()?;
+                if !TILE_SIZES.contains(&a.tile_size) {
+                    return Err(Error::Usage(format!(
+                        "--tile-size {}: tiles are square, this many pixels a side; use {}..={} (256 is usual)",
+                        a.tile_size,
+                        TILE_SIZES.start(),
+                        TILE_SIZES.end()
+                    )));
+                }
+                let TileFormat::Png = a.format.into();
+                // The deepest level is the picture at full resolution: the bounds of `render`'s
+                // pictures apply (each level holds a band of rows, so the width bounds memory).
+                let (w, h) = (u64::from(window.width()), u64::from(window.height()));
+                if w.max(h) > MAX_PICTURE_SIDE || w * h > MAX_PICTURE_PIXELS {
+                    return Err(Error::Usage(format!(
+                        "{}: the deepest level would be {w} x {h} pixels, more than {MAX_PICTURE_SIDE} a side or {MAX_PICTURE_PIXELS} (2^36) in all; draw a --window of it",
+                        a.board.named()
+                    )));
+                }
+                Config::Tiles {
+                    board,
+                    window,
+                    tiles: TileOptions {
+                        tile_size: a.tile_size,
+                        aggregate: a.aggregate.into(),
                         threads: a.run.threads,
                     },
                     output: a.output,

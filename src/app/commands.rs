@@ -13,7 +13,8 @@ use palace::analysis::skin;
 use palace::analysis::stats;
 use palace::engine::{Cancel, EngineOptions, SweepReport, sweep};
 use palace::error::Result;
-use palace::output::atomic::AtomicOutput;
+use palace::output::atomic::{AtomicDir, AtomicOutput};
+use palace::output::dzi::{self, DziWriter};
 use palace::output::npy::NpyWriter;
 use palace::output::png::{PngWriter, picture_size};
 
@@ -39,6 +40,32 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let (w, h) = picture_size(window, png.scale);
             let (w, h) = (w * png.zoom, h * png.zoom);
             summary(&run, &format!("wrote {} ({w} x {h} pixels)", path.display()), &report);
+            Ok(0)
+        }
+        Config::Tiles { board, window, tiles, output, run } => {
+            let out = AtomicDir::create(&output, "--output", dzi::DZI_NAME)?;
+            let mut writer = DziWriter::create(out, board.k, window, tiles)?;
+            let pyramid = writer.pyramid();
+            let pb = progress::bar(run.quiet, "tiles", "rows");
+            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let (path, made) = writer.finish()?;
+            pb.finish_and_clear();
+            let page =
+                std::path::absolute(path.join("index.html")).unwrap_or_else(|_| path.join("index.html"));
+            let msg = format!(
+                "wrote {}: {} x {} pixels at the deepest level, {} levels, {} tiles of {} pixels ({} of one colour), {:.1} MiB",
+                path.display(),
+                pyramid.width,
+                pyramid.height,
+                made.levels,
+                made.tiles,
+                pyramid.tile_size,
+                made.uniform_tiles,
+                made.bytes as f64 / f64::from(1 << 20)
+            );
+            summary(&run, &msg, &report);
+            // Where to point the browser goes to stdout, even with --quiet.
+            out_text(&format!("open file://{} in a browser", page.display()))?;
             Ok(0)
         }
         Config::Dump { board, window, values, output, run } => {

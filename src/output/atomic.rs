@@ -1,4 +1,4 @@
-//! Output files that appear complete or not at all.
+//! Output files, and folders ([`AtomicDir`]), that appear complete or not at all.
 //!
 //! What happens depends on what the output path names, and is decided (and checked) in
 //! [`AtomicOutput::create`], before any computing starts:
@@ -172,6 +172,107 @@ impl AtomicOutput {
     }
 }
 
+/// A folder being written (a tile pyramid): built in a hidden temporary folder beside the
+/// target (`.NAME.XXXXXX.tmp`) and renamed into place by [`AtomicDir::commit`]. Dropping it
+/// without committing removes the temporary folder and all it holds, so a failed or
+/// interrupted run leaves no half-written folder behind.
+///
+/// The target may not exist yet, or be an empty folder, or be a folder holding a file named
+/// `marker` (an earlier output of the same kind), which is replaced as a whole: the old folder
+/// is renamed aside, the new one into place, then the old one removed. Any other existing path
+/// is refused with a usage error naming the flag, before any computing starts.
+#[derive(Debug)]
+pub struct AtomicDir {
+    path: PathBuf,
+    tmp: tempfile::TempDir,
+}
+
+impl AtomicDir {
+    /// Prepares to write the folder `path`, given with `flag`; `marker` names the file an
+    /// earlier output of the same kind holds.
+    pub fn create(path: &Path, flag: &str, marker: &str) -> Result<Self> {
+        let shown = path.display();
+        let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
+        if path.as_os_str().is_empty() {
+            return Err(Error::Usage(format!("{flag} is empty; give a folder name such as tiles")));
+        }
+        let Some(name) = path.file_name() else {
+            return Err(usage("has no folder name; give one such as tiles".into()));
+        };
+        let name = name.to_string_lossy().into_owned();
+        if name.len() > NAME_MAX {
+            return Err(usage(format!(
+                "the folder name is {} bytes long; file systems take at most {NAME_MAX}",
+                name.len()
+            )));
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => {
+                let empty = std::fs::read_dir(path).map(|mut d| d.next().is_none()).unwrap_or(false);
+                if !empty && !path.join(marker).is_file() {
+                    return Err(usage(format!(
+                        "exists and is not an earlier output (it holds no {marker}); give a new folder or an empty one"
+                    )));
+                }
+            }
+            Ok(_) => return Err(usage("exists and is not a folder; give a folder name".into())),
+            Err(_) => {}
+        }
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let prefix = if name.len() + 12 <= NAME_MAX { format!(".{name}.") } else { ".palace.".into() };
+        let tmp = tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempdir_in(&dir).map_err(|e| {
+            let e = match e.kind() {
+                std::io::ErrorKind::NotFound => "no such folder".to_string(),
+                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                other => other.to_string(),
+            };
+            usage(format!("cannot write in {} ({e}); choose an existing, writable folder", dir.display()))
+        })?;
+        #[cfg(unix)]
+        {
+            // A new output is an ordinary folder, readable by others like any we create.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(tmp.path(), Permissions::from_mode(0o755))
+                .map_err(|e| Error::io(tmp.path(), e))?;
+        }
+        Ok(AtomicDir { path: path.to_path_buf(), tmp })
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The temporary folder to write into.
+    pub fn dir(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Renames the folder into place, replacing an earlier one; returns the path as given.
+    pub fn commit(self) -> Result<PathBuf> {
+        let path = self.path;
+        let tmp = self.tmp.keep();
+        let io = |e| Error::io(&path, e);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            // `rename` does not replace a folder that holds files: move the old one aside first.
+            let aside = tempfile::Builder::new()
+                .prefix(".palace-old.")
+                .tempdir_in(tmp.parent().unwrap_or(Path::new(".")))
+                .map_err(io)?
+                .keep();
+            std::fs::rename(&path, aside.join("old")).map_err(io)?;
+            std::fs::rename(&tmp, &path).map_err(io)?;
+            std::fs::remove_dir_all(&aside).map_err(io)?;
+        } else {
+            std::fs::rename(&tmp, &path).map_err(io)?;
+        }
+        Ok(path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,5 +342,32 @@ mod tests {
         o.file().write_all(b"x").unwrap();
         o.commit().unwrap();
         assert!(p.exists());
+    }
+
+    #[test]
+    fn a_folder_appears_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pyramid");
+        {
+            let o = AtomicDir::create(&p, "-o", "board.dzi").unwrap();
+            std::fs::write(o.dir().join("part"), b"x").unwrap();
+        }
+        assert!(!p.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "temporary folder removed");
+        let o = AtomicDir::create(&p, "-o", "board.dzi").unwrap();
+        std::fs::write(o.dir().join("board.dzi"), b"one").unwrap();
+        o.commit().unwrap();
+        // An earlier output is replaced as a whole.
+        let o = AtomicDir::create(&p, "-o", "board.dzi").unwrap();
+        std::fs::write(o.dir().join("board.dzi"), b"two").unwrap();
+        o.commit().unwrap();
+        assert_eq!(std::fs::read(p.join("board.dzi")).unwrap(), b"two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing left aside");
+        // A folder that is something else is refused.
+        let other = dir.path().join("photos");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("cat.jpg"), b"").unwrap();
+        let e = AtomicDir::create(&other, "-o", "board.dzi").unwrap_err();
+        assert!(e.is_usage() && e.to_string().contains("not an earlier output"), "{e}");
     }
 }
