@@ -53,7 +53,7 @@ pub fn heatmap(
     legend: &str,
     panels: &[Panel<'_>],
     panel_px: u32,
-    mut out: AtomicOutput,
+    out: AtomicOutput,
 ) -> Result<()> {
     use plotters::prelude::*;
     let cols = panels.len().clamp(1, 4) as u32;
@@ -112,17 +112,7 @@ pub fn heatmap(
             rgb[i..i + 3].copy_from_slice(&c);
         }
     }
-    let path = out.path().to_path_buf();
-    {
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(out.file()), w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.write_image_data(&rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-    }
-    out.commit()?;
-    Ok(())
+    crate::output::png::write_rgb(out, w, h, &rgb)
 }
 
 /// The Grundy table as a heatmap: quota across, pile up, colour by `G(n, q)` on a square-root

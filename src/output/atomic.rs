@@ -100,15 +100,8 @@ impl AtomicOutput {
         // A new output is an ordinary file, readable by others like any file we create.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let tmp = builder.tempfile_in(&dir).map_err(|e| {
-            // Say what went wrong without the temporary file's name, which the user never chose.
-            let e = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such folder".to_string(),
-                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                other => other.to_string(),
-            };
-            usage(format!("cannot write in {} ({e}); choose an existing, writable folder", dir.display()))
-        })?;
+        // Say what went wrong without the temporary file's name, which the user never chose.
+        let tmp = builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?;
         Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, tmp, mode } })
     }
 
@@ -223,14 +216,11 @@ impl AtomicDir {
             _ => PathBuf::from("."),
         };
         let prefix = if name.len() + 12 <= NAME_MAX { format!(".{name}.") } else { ".palace.".into() };
-        let tmp = tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempdir_in(&dir).map_err(|e| {
-            let e = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such folder".to_string(),
-                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                other => other.to_string(),
-            };
-            usage(format!("cannot write in {} ({e}); choose an existing, writable folder", dir.display()))
-        })?;
+        let tmp = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(".tmp")
+            .tempdir_in(&dir)
+            .map_err(|e| cannot_write_in(&dir, &e, &usage))?;
         #[cfg(unix)]
         {
             // A new output is an ordinary folder, readable by others like any we create.
@@ -271,6 +261,17 @@ impl AtomicDir {
         }
         Ok(path)
     }
+}
+
+/// The error for a temporary file or folder that cannot be created in `dir`, through the
+/// caller's `usage` (which names the flag and the path given).
+fn cannot_write_in(dir: &Path, e: &std::io::Error, usage: &dyn Fn(String) -> Error) -> Error {
+    let e = match e.kind() {
+        std::io::ErrorKind::NotFound => "no such folder".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        other => other.to_string(),
+    };
+    usage(format!("cannot write in {} ({e}); choose an existing, writable folder", dir.display()))
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ fn panels(r: &SkinReport) -> Vec<(u64, u64, Option<usize>)> {
 /// panel per level on a linear axis (a level's columns are about 40 times the previous
 /// level's), with the level's Fibonacci thicknesses `f(2n)` and `f(2n) + 1` and where it
 /// begins; writes an RGB PNG to `out`.
-pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::atomic::AtomicOutput) -> Result<()> {
+pub fn plot(r: &SkinReport, cols: &[Column], out: crate::output::atomic::AtomicOutput) -> Result<()> {
     use plotters::prelude::*;
     let panels = panels(r);
     let (w, ph, top) = (1400u32, 300u32, 40u32);
@@ -113,15 +113,5 @@ pub fn plot(r: &SkinReport, cols: &[Column], mut out: crate::output::atomic::Ato
         Ok(())
     };
     draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
-    let path = out.path().to_path_buf();
-    {
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(out.file()), w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.write_image_data(&rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-    }
-    out.commit()?;
-    Ok(())
+    crate::output::png::write_rgb(out, w, h, &rgb)
 }
