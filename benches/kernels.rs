@@ -133,12 +133,17 @@ fn counters(c: &mut Criterion) {
     for kernel in available() {
         let mut e = edges.clone();
         assert!((kernel.run)(w, h, &mut e, &mut values, &mut scratch).valid, "k = 500 stays in range");
-        g.bench_function(kernel.name, |b| {
-            b.iter(|| {
-                let mut e = edges.clone();
-                black_box((kernel.run)(w, h, &mut e, &mut values, &mut scratch))
-            })
-        });
+        for tally in [false, true] {
+            // With the tally every value is counted too (the statistics' histogram).
+            scratch.tally(tally);
+            let name = if tally { format!("{} + tally", kernel.name) } else { kernel.name.to_string() };
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    let mut e = edges.clone();
+                    black_box((kernel.run)(w, h, &mut e, &mut values, &mut scratch))
+                })
+            });
+        }
     }
     g.finish();
 }

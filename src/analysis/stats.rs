@@ -4,7 +4,9 @@
 
 use crate::engine::Progress;
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles};
+use crate::engine::{
+    EngineOptions, PalaceTile, PalaceVisitor, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles,
+};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
@@ -174,6 +176,14 @@ impl StatsAcc {
         self.hood.see_max(hood_value(self.k, xl, y), xl, y);
     }
 
+    /// Adds counts (by `v + 128`) of cells outside the hood that cannot hold a new first
+    /// occurrence of an extreme (see [`StatsVisitor`]'s use of [`could_hold_extreme`]).
+    pub fn add_counts_only(&mut self, counts: &[u64; 256]) {
+        for (a, b) in self.hist.iter_mut().zip(counts) {
+            *a += b;
+        }
+    }
+
     /// Adds a block of cells that are all 0: rows `y0..y1`, columns `x0..x1`.
     pub fn add_zero_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
         self.hist[128] += (y1 - y0) * (x1 - x0);
@@ -330,17 +340,44 @@ impl RowSink for StatsSink {
     }
 }
 
-/// Statistics gathered by the sweep's workers from finished tiles (a [`TileVisitor`]): one
-/// accumulator per worker, merged at the end.
+/// Whether a block of cells outside the hood whose first cell in row-major order is
+/// `(x0, y0)` and whose values span `lo..=hi` could hold a new first occurrence of an extreme,
+/// given the extremes `known` so far (their value and first cell): a more extreme value, or
+/// the same value where the block starts before the known cell. Extremes only improve, so an
+/// answer given against an older `known` stays right.
+pub fn could_hold_extreme(known: &Part, x0: u64, y0: u64, lo: i64, hi: i64) -> bool {
+    let earlier = |m: &Extreme| (y0, x0) < (m.y, m.x);
+    known.min.is_none_or(|m| lo < m.v || (lo == m.v && earlier(&m)))
+        || known.max.is_none_or(|m| hi > m.v || (hi == m.v && earlier(&m)))
+}
+
+/// Statistics gathered by the sweep's workers from finished tiles: one accumulator per
+/// worker, merged at the end. As a [`TileVisitor`] it sees every tile's cells (the CA's
+/// sweep); as a [`PalaceVisitor`] (the counter sweep, whole boards from the corner) it takes
+/// the counts the counter kernel tallies, and the values of the few tiles that could hold a new
+/// first occurrence of an extreme.
 pub struct StatsVisitor {
     k: u32,
     accs: Vec<Mutex<StatsAcc>>,
+    /// The extremes outside the hood found so far by any worker.
+    known: Mutex<Part>,
 }
 
 impl StatsVisitor {
     /// Empty statistics for game `k`, for up to `workers` workers.
     pub fn new(k: u32, workers: usize) -> Self {
-        StatsVisitor { k, accs: (0..workers.max(1)).map(|_| Mutex::new(StatsAcc::new(k))).collect() }
+        StatsVisitor {
+            k,
+            accs: (0..workers.max(1)).map(|_| Mutex::new(StatsAcc::new(k))).collect(),
+            known: Mutex::new(Part::default()),
+        }
+    }
+
+    /// Shares the extremes of `acc` with the other workers.
+    fn publish(&self, acc: &StatsAcc) {
+        let mut known = self.known.lock().expect("extremes lock");
+        let rest = Part { min: acc.rest.min, max: acc.rest.max, ..Part::default() };
+        known.merge(&rest);
     }
 
     /// Everything gathered so far, as one accumulator's bytes (for a checkpoint).
@@ -357,6 +394,7 @@ impl StatsVisitor {
     pub fn restore(&self, bytes: &[u8]) -> bool {
         match StatsAcc::decode(bytes) {
             Some(acc) if acc.k == self.k => {
+                self.publish(&acc);
                 self.accs[0].lock().expect("stats lock").merge(&acc);
                 true
             }
@@ -379,6 +417,56 @@ impl TileVisitor for StatsVisitor {
         // Each worker has its own accumulator: the lock is never contended.
         self.accs[worker].lock().expect("stats lock").add_tile(tile);
     }
+}
+
+impl PalaceVisitor for StatsVisitor {
+    fn visit(&self, worker: usize, tile: &PalaceTile<'_>) {
+        let mut acc = self.accs[worker].lock().expect("stats lock");
+        match (&tile.values, tile.counts) {
+            (Some(view), _) => {
+                acc.add_tile(view);
+                self.publish(&acc);
+            }
+            (None, Some(counts)) => {
+                acc.add_counts_only(counts);
+                for piece in tile.pieces {
+                    acc.add_tile(piece);
+                }
+                if !tile.pieces.is_empty() {
+                    self.publish(&acc);
+                }
+            }
+            (None, None) => unreachable!("a counter sweep that wants counts gives counts or values"),
+        }
+    }
+
+    fn wants_counts(&self) -> bool {
+        true
+    }
+
+    fn wants_values_too(&self, x0: u32, y0: u32, _x1: u32, _y1: u32, counts: &[u64; 256]) -> bool {
+        let (Some(lo), Some(hi)) = (counts.iter().position(|&c| c > 0), counts.iter().rposition(|&c| c > 0))
+        else {
+            return false;
+        };
+        let known = self.known.lock().expect("extremes lock");
+        could_hold_extreme(&known, u64::from(x0), u64::from(y0), lo as i64 - 128, hi as i64 - 128)
+    }
+}
+
+/// Statistics of the `width x height` board of game `k` from its corner, by the counter
+/// sweep ([`crate::engine::sweep_palaces`] with the kernels' tally): the same [`Stats`] as
+/// [`stats`] gives for the window `[0, width) x [0, height)`.
+pub fn stats_by_counters(
+    k: u32,
+    width: u32,
+    height: u32,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(Stats, SweepReport)> {
+    let visitor = StatsVisitor::new(k, opts.resolved_threads());
+    let report = crate::engine::sweep_palaces(k, width, height, opts, &visitor, progress)?;
+    Ok((visitor.finish(Window::new(0, 0, width, height)), report))
 }
 
 /// Statistics of `window` of game `k`, computed by the workers in parallel with the sweep.
@@ -545,6 +633,17 @@ mod tests {
                 };
                 let (by_tiles, _) = stats(k, win, &o, &crate::engine::Silent).unwrap();
                 assert_eq!(by_tiles, by_rows, "k={k} tiles {tw}x{bh}, {threads} threads");
+            }
+            // The counter sweep, on the board from the corner.
+            let corner = Window::new(0, 0, win.x1, win.y1);
+            let mut s = StatsSink::new(k, corner);
+            sweep(k, corner, &EngineOptions::default(), &mut s, &crate::engine::Silent).unwrap();
+            let want = s.finish();
+            for threads in [1, 2, 3] {
+                let o = EngineOptions { threads, ..Default::default() };
+                let (got, _) =
+                    stats_by_counters(k, corner.x1, corner.y1, &o, &crate::engine::Silent).unwrap();
+                assert_eq!(got, want, "k={k} counters, {threads} threads");
             }
             let st = by_rows;
             assert_eq!(st.total.cells, cells);

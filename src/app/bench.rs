@@ -6,6 +6,10 @@
 //! in row order on one thread, with the same statistics code fed row by row. The **fast engine**
 //! is the tiled sweep with the chosen kernel, its statistics gathered by the workers.
 //!
+//! The **statistics by counters** are the same statistics from the counter form
+//! (`stats::stats_by_counters`: the three-counter kernels tally the values they compute), which
+//! `palace stats` uses for whole boards; the CA's run above is what it uses for other windows.
+//!
 //! The **palace-only sweep** is the counter form (`engine::sweep_palaces`, the three-counter
 //! kernels) counting palaces, timed against the same plain programme counting palaces only;
 //! both counts must equal the statistics' palace count.
@@ -147,6 +151,12 @@ pub struct BenchReport {
     pub speedup_1_thread: f64,
     /// Fast (most threads) over fast (1 thread).
     pub thread_scaling: f64,
+    /// The statistics by counters, by thread count.
+    pub stats_counters: Vec<Run>,
+    /// Statistics by counters (1 thread) over the baseline.
+    pub stats_counters_speedup_1_thread: f64,
+    /// Statistics by counters (most threads) over 1 thread.
+    pub stats_counters_thread_scaling: f64,
     /// The counter kernel of the palace-only sweeps (`none`: the CA's exact paths).
     pub counter_kernel: &'static str,
     /// The plain programme counting palaces only.
@@ -350,6 +360,11 @@ pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepRepo
     palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)
 }
 
+/// The statistics by a counter sweep (the kernels' tally).
+pub fn fast_counters(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
+    palace::analysis::stats::stats_by_counters(k, size, size, opts, &Silent)
+}
+
 /// The fast engine's digest of every cell.
 pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
     let window = Window::new(0, 0, size, size);
@@ -501,12 +516,21 @@ pub fn run(
         counts.iter().map(|&t| (Timing::new("fast engine", t, cells), None)).collect();
     let mut palace_timings: Vec<(Timing<u64>, Option<SweepReport>)> =
         counts.iter().map(|&t| (Timing::new("palace-only sweep", t, cells), None)).collect();
+    let mut counter_timings: Vec<(Timing<Stats>, Option<SweepReport>)> =
+        counts.iter().map(|&t| (Timing::new("statistics by counters", t, cells), None)).collect();
     for _ in 0..repeat.max(1) {
-        for ((timing, report), (ptiming, preport)) in timings.iter_mut().zip(&mut palace_timings) {
+        for (((timing, report), (ptiming, preport)), (ctiming, creport)) in
+            timings.iter_mut().zip(&mut palace_timings).zip(&mut counter_timings)
+        {
             let opts = EngineOptions { threads: timing.threads, ..engine.clone() };
             timing.once(|| {
                 let (s, rep) = fast(k, size, &opts)?;
                 *report = Some(rep);
+                Ok(s)
+            })?;
+            ctiming.once(|| {
+                let (s, rep) = fast_counters(k, size, &opts)?;
+                *creport = Some(rep);
                 Ok(s)
             })?;
             ptiming.once(|| {
@@ -526,6 +550,13 @@ pub fn run(
         agree &= s == base_stats;
         r.engine = report;
         fast_runs.push(r);
+    }
+    let mut counter_runs = Vec::new();
+    for (timing, report) in counter_timings {
+        let (s, mut r) = timing.finish();
+        agree &= s == base_stats;
+        r.engine = report;
+        counter_runs.push(r);
     }
     agree &= base_palaces == base_stats.total.palaces;
     let mut palace_runs = Vec::new();
@@ -552,8 +583,11 @@ pub fn run(
     };
     let one = fast_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
     let most = fast_runs.last().expect("a run").cells_per_second;
+    let c_one = counter_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
+    let c_most = counter_runs.last().expect("a run").cells_per_second;
     let p_one = palace_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
     let p_most = palace_runs.last().expect("a run").cells_per_second;
+    let base_rate = baseline.cells_per_second;
     let report = BenchReport {
         k,
         size,
@@ -564,6 +598,9 @@ pub fn run(
         thread_scaling: most / one,
         baseline,
         fast: fast_runs,
+        stats_counters_speedup_1_thread: c_one / base_rate,
+        stats_counters_thread_scaling: c_most / c_one,
+        stats_counters: counter_runs,
         counter_kernel: kernel.counter().map_or("none", |c| c.name),
         palaces_speedup_1_thread: p_one / baseline_p.cells_per_second,
         palaces_thread_scaling: p_most / p_one,
@@ -657,6 +694,30 @@ impl std::fmt::Display for BenchReport {
                     last.threads
                 )?;
             }
+            if let Some(e) = &last.engine {
+                write_cells(f, e)?;
+            }
+        }
+        writeln!(
+            f,
+            "statistics by counters (three counters, {} kernel, tallied; what `palace stats` uses for whole boards):",
+            self.counter_kernel
+        )?;
+        for r in &self.stats_counters {
+            write_run(f, &r.name, r)?;
+        }
+        writeln!(
+            f,
+            "statistics by counters, 1 thread / baseline: {:.1}x ({:.2}x the CA's statistics)",
+            self.stats_counters_speedup_1_thread,
+            self.stats_counters_speedup_1_thread / self.speedup_1_thread
+        )?;
+        if let Some(last) = self.stats_counters.last() {
+            writeln!(
+                f,
+                "statistics by counters, {} threads / 1 thread: {:.2}x",
+                last.threads, self.stats_counters_thread_scaling
+            )?;
             if let Some(e) = &last.engine {
                 write_cells(f, e)?;
             }

@@ -616,6 +616,12 @@ pub struct StatsArgs {
     /// times faster; no histogram, no extremes, no --window).
     #[arg(long)]
     pub palaces_only: bool,
+    /// Compute the cells with the CA rule's kernels (the paper's k-independent automaton)
+    /// instead of the three-counter form. Without it, a window from the corner (the whole
+    /// board by default) is swept in the three-counter form, its values tallied by the kernels
+    /// as they go (faster); any other window always uses the CA. Both give the same numbers.
+    #[arg(long, conflicts_with = "palaces_only")]
+    pub ca: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
@@ -697,6 +703,8 @@ pub enum Config {
         window: Window,
         /// Palaces only, by a counter sweep.
         palaces_only: bool,
+        /// The statistics by a counter sweep (the window starts at the corner).
+        by_counters: bool,
         /// Checkpoints: the file, and the time between them.
         checkpoint: Option<SaveEvery>,
         /// The checkpoint to continue from.
@@ -1109,6 +1117,7 @@ impl Cli {
                     board,
                     window,
                     palaces_only: a.palaces_only,
+                    by_counters: !a.ca && window.x0 == 0 && window.y0 == 0,
                     checkpoint,
                     resume,
                     json: a.json,

@@ -85,7 +85,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             summary(&run, &msg, &report);
             Ok(0)
         }
-        Config::Stats { board, window, palaces_only: true, checkpoint, resume, json, run } => {
+        Config::Stats { board, window, palaces_only: true, checkpoint, resume, json, run, .. } => {
             let pb = progress::bar(run.quiet, "palaces", "rows");
             let tag = format!("stats --palaces-only k={} {}x{}", board.k, window.x1, window.y1);
             let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
@@ -94,14 +94,22 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_with_engine(json, "palaces", &count, &run, &report)?;
             Ok(0)
         }
-        Config::Stats { board, window, checkpoint, resume, json, run, .. } => {
+        Config::Stats { board, window, by_counters, checkpoint, resume, json, run, .. } => {
             let pb = progress::bar(run.quiet, "stats", "rows");
+            // The form is in the tag: the two sweeps' frontiers differ.
             let tag = format!(
-                "stats k={} {}x{} window {},{},{},{}",
-                board.k, board.width, board.height, window.x0, window.y0, window.x1, window.y1
+                "stats k={} {}x{} window {},{},{},{}{}",
+                board.k,
+                board.width,
+                board.height,
+                window.x0,
+                window.y0,
+                window.x1,
+                window.y1,
+                if by_counters { " by counters" } else { "" }
             );
             let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
-            let (stats, report) = stats_resumable(board.k, window, &c, &run, cancel, &pb)?;
+            let (stats, report) = stats_resumable(board.k, window, by_counters, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
             print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
@@ -395,10 +403,12 @@ fn palaces_resumable(
     Ok((stats::PalaceCount { k, width: w, height: h, cells, palaces: sum.total() }, report))
 }
 
-/// `stats`, checkpointed (see [`resumable`]).
+/// `stats`, checkpointed (see [`resumable`]): by a counter sweep of the window (which then
+/// starts at the corner) or by the CA's sweep.
 fn stats_resumable(
     k: u32,
     window: palace::model::geometry::Window,
+    by_counters: bool,
     c: &Checkpointing<'_>,
     run: &RunConfig,
     cancel: &palace::engine::Cancel,
@@ -412,7 +422,29 @@ fn stats_resumable(
         &mut |bytes| visitor.restore(bytes),
         &|| visitor.encode(),
         &mut |start, pause| {
-            palace::engine::sweep_tiles_from(k, window, &run.engine, &visitor, progress, start, Some(pause))
+            if by_counters {
+                let (w, h) = (window.x1, window.y1);
+                palace::engine::sweep_palaces_from(
+                    k,
+                    w,
+                    h,
+                    &run.engine,
+                    &visitor,
+                    progress,
+                    start,
+                    Some(pause),
+                )
+            } else {
+                palace::engine::sweep_tiles_from(
+                    k,
+                    window,
+                    &run.engine,
+                    &visitor,
+                    progress,
+                    start,
+                    Some(pause),
+                )
+            }
         },
     )?;
     Ok((visitor.finish(window), report))

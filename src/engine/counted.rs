@@ -16,6 +16,7 @@
 //!   exact wide kernel with the closed form in the hood), and its leaving counters counted
 //!   from its palaces cell by cell.
 
+use super::layout::Rect;
 use super::tile::{Made, Neighbourhood, Scratch, Tile, compute_tile, exact_cells, within};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
@@ -71,20 +72,54 @@ impl Neighbourhood<'_> {
     }
 }
 
-/// Computes one tile of a counter sweep; returns it, how it was made and its palaces.
-/// One tile of a counter sweep, computed: what is published, how it was made, its palaces,
-/// and, where the visitor asked for them, its values (a hood, quiet or computed tile).
-pub(crate) type Computed = (Tile, Made, u64, Option<Tile>);
+/// One tile of a counter sweep, computed.
+pub(crate) struct Computed {
+    /// What is published: the tile's edges and leaving counters.
+    pub tile: Tile,
+    /// How its cells were made.
+    pub made: Made,
+    /// Its palaces.
+    pub palaces: u64,
+    /// Where the visitor asked for them, its values (a hood, quiet or computed tile).
+    pub values: Option<Tile>,
+    /// Where the visitor asked for counts and the counter kernel computed (some of) the tile:
+    /// the counts of the values it computed, by `v + 128`.
+    pub counts: Option<Box<[u64; 256]>>,
+    /// With `counts`, the cells of the tile the kernel did not compute (the exact parts of a
+    /// casing tile), as computed tiles of their own.
+    pub pieces: Pieces,
+}
 
-/// Computes one tile of a counter sweep. With `values`, it is computed by the CA's paths and
-/// its values are returned too.
+/// Computed parts of a tile, as tiles of their own.
+pub(crate) type Pieces = Vec<(Rect, Tile)>;
+
+impl Computed {
+    fn new(tile: Tile, made: Made, palaces: u64, values: Option<Tile>) -> Self {
+        Computed { tile, made, palaces, values, counts: None, pieces: Vec::new() }
+    }
+}
+
+/// What the visitor of a counter sweep wants of a tile besides its palaces.
+#[derive(Clone, Copy)]
+pub(crate) enum Want<'a> {
+    /// Nothing more.
+    Palaces,
+    /// Its values: the tile is computed by the CA's paths.
+    Values,
+    /// The counts of its values where the counter kernel computes it (tallied as it goes),
+    /// its values everywhere else; and its values as well where the function, shown the
+    /// counts, says so.
+    Counts(&'a dyn Fn(&[u64; 256]) -> bool),
+}
+
+/// Computes one tile of a counter sweep, with what `want` asks for.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compute(
     nb: &Neighbourhood<'_>,
     kernel: Option<CounterKernel>,
     narrow: Option<NarrowFn>,
     skip: bool,
-    values: bool,
+    want: Want<'_>,
     pool: &Arc<BufPool>,
     scratch: &mut Scratch,
     cs: &mut CounterScratch,
@@ -93,8 +128,10 @@ pub(crate) fn compute(
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
     let all = r.cells();
+    // Values wherever the counter kernel does not compute the tile.
+    let values = !matches!(want, Want::Palaces);
     if skip && in_hood(k, u64::from(r.x1 - 1), u64::from(r.y1 - 1)) {
-        return Ok((
+        return Ok(Computed::new(
             hood_tile(k, &r),
             Made { hood: all, ..Made::default() },
             all,
@@ -104,18 +141,33 @@ pub(crate) fn compute(
     let mut e = nb.entering();
     let touches_corner = r.x0 < 2 && r.y0 < 2;
     let touches_hood = in_hood(k, u64::from(r.x0.saturating_sub(2)), u64::from(r.y0.saturating_sub(2)));
+    if let (Want::Counts(also), true) = (want, skip && (touches_corner || touches_hood)) {
+        // The casing's blocks, the kernel's parts tallied and the exact parts kept; the whole
+        // tile by the CA's paths only where the counts could hold an extreme's first cell.
+        cs.lanes.tally(true);
+        let cased = casing(nb, e, kernel, pool, cs, true);
+        let counts = cs.lanes.counts().map(|c| Box::new(*c)).expect("tallying");
+        cs.lanes.tally(false);
+        let (tile, made, palaces, pieces) = cased?;
+        if !also(&counts) {
+            return Ok(Computed { tile, made, palaces, values: None, counts: Some(counts), pieces });
+        }
+        // The values by the CA; the counters are the casing's.
+        let (cells, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
+        return Ok(Computed::new(tile, made, palaces, Some(cells)));
+    }
     if values && (touches_corner || touches_hood) {
         return exact(nb, e, narrow, skip, pool, scratch, true);
     }
     if skip && (touches_corner || touches_hood) {
-        return casing(nb, e, kernel, pool, cs).map(|(t, m, p)| (t, m, p, None));
+        return casing(nb, e, kernel, pool, cs, false).map(|(t, m, p, _)| Computed::new(t, m, p, None));
     }
     if !touches_corner && !touches_hood {
         nb.halo8(&mut scratch.top8, &mut scratch.left8);
         let (top, left) = (&scratch.top8, &scratch.left8);
         if skip && top.iter().chain(left.iter()).fold(0, |acc, &v| acc | v) == 0 {
             let zero = values.then_some(Tile::Zero);
-            return Ok((quiet_tile(w, h, e), Made { zero: all, ..Made::default() }, 0, zero));
+            return Ok(Computed::new(quiet_tile(w, h, e), Made { zero: all, ..Made::default() }, 0, zero));
         }
         if let Some(kernel) = kernel
             && within(top, -(BIAS as i8), BIAS as i8 - 1)
@@ -125,17 +177,34 @@ pub(crate) fn compute(
             let edges = &mut cs.values;
             edges.bottom.resize(2 * w, 0);
             edges.right.resize(2 * h, 0);
+            let tally = matches!(want, Want::Counts(_));
+            cs.lanes.tally(tally);
             let out = kernel.tile_any(w, h, &mut e, edges, &mut cs.lanes);
+            let counts = cs.lanes.counts().map(|c| Box::new(*c));
+            cs.lanes.tally(false);
             if out.valid {
                 let (bottom, right) = edge_values(w, h, edges);
                 let tile = Tile::Edges { bottom, right, leaving: Some(Box::new(e)) };
-                if !values {
-                    return Ok((tile, Made { counter: all, ..Made::default() }, out.palaces, None));
+                let counter = Made { counter: all, ..Made::default() };
+                match (want, counts) {
+                    (Want::Palaces, _) => return Ok(Computed::new(tile, counter, out.palaces, None)),
+                    (Want::Counts(also), Some(counts)) if !also(&counts) => {
+                        let (palaces, pieces) = (out.palaces, Vec::new());
+                        return Ok(Computed {
+                            tile,
+                            made: counter,
+                            palaces,
+                            values: None,
+                            counts: Some(counts),
+                            pieces,
+                        });
+                    }
+                    _ => {}
                 }
                 // The values too: the CA computes them; the counters are the kernel's (a
                 // tenth of the cost of counting them from the cells).
                 let (cells, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
-                return Ok((tile, made, out.palaces, Some(cells)));
+                return Ok(Computed::new(tile, made, out.palaces, Some(cells)));
             }
             e = entering;
         }
@@ -170,7 +239,7 @@ fn exact(
         Tile::Zero => (quiet_tile(w, h, e), 0),
         Tile::Edges { .. } | Tile::Aborted => unreachable!("compute_tile returns computed or filled tiles"),
     };
-    Ok((published, made, palaces, keep.then_some(tile)))
+    Ok(Computed::new(published, made, palaces, keep.then_some(tile)))
 }
 
 /// A tile without palaces whose counters entered as `e`: all its values are 0, and every
@@ -199,7 +268,9 @@ fn casing(
     kernel: Option<CounterKernel>,
     pool: &Arc<BufPool>,
     cs: &mut CounterScratch,
-) -> Result<(Tile, Made, u64)> {
+    keep: bool,
+) -> Result<(Tile, Made, u64, Pieces)> {
+    let mut pieces = Vec::new();
     let r = nb.rect();
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
@@ -307,6 +378,11 @@ fn casing(
                         rright[2 * row + q] = cells.at(row, wr + q - 2);
                     }
                 }
+                if keep {
+                    let (x0, y0) = (r.x0 + c as u32, r.y0 + a as u32);
+                    let rect = Rect { x0, y0, x1: x0 + wr as u32, y1: y0 + rb as u32 };
+                    pieces.push((rect, Tile::Cells(cells)));
+                }
             }
         }
         // The tile's last two columns.
@@ -358,6 +434,10 @@ fn casing(
             c_run[c..].copy_from_slice(&re.c);
         }
         let d_bottom: Vec<u8> = le.d_top.iter().chain(&re.d_top).copied().collect();
+        if let (true, Some(cells)) = (keep, lcells) {
+            let y0 = r.y0 + a as u32;
+            pieces.push((Rect { x0: r.x0, y0, x1: r.x0 + c as u32, y1: y0 + rb as u32 }, Tile::Cells(cells)));
+        }
         if b == h {
             out.c = std::mem::take(&mut c_run);
             out.d_top = d_bottom;
@@ -368,7 +448,7 @@ fn casing(
     }
     values.bottom = last2;
     let (bottom, right) = edge_values(w, h, &values);
-    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces))
+    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces, pieces))
 }
 
 /// A hood tile: every cell and every cell west, north and north-west of it is a palace, so

@@ -22,7 +22,8 @@ use crate::kernel::NarrowFn;
 use crate::model::geometry::Window;
 pub use control::{Cancel, Progress, Silent};
 use layout::{
-    COUNTER_BAND_HEIGHT, DEFAULT_BAND_HEIGHT, Layout, default_counter_tile_width, default_tile_width,
+    COUNTER_BAND_HEIGHT, DEFAULT_BAND_HEIGHT, Layout, default_counter_tile_width, default_tally_tile,
+    default_tile_width,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -77,15 +78,15 @@ impl EngineOptions {
         resolve_threads(self.threads)
     }
 
-    fn layout(&self, k: u32, window: Window, threads: usize, counter: bool) -> Layout {
-        let tw = self.tile_width.unwrap_or_else(|| {
-            if counter {
-                default_counter_tile_width(window.x1, threads)
-            } else {
-                default_tile_width(window.x1, threads)
-            }
-        });
-        let bh = self.band_height.unwrap_or(if counter { COUNTER_BAND_HEIGHT } else { DEFAULT_BAND_HEIGHT });
+    /// The tiling of a sweep: of a counter sweep with `counter`, one whose tiles tally their
+    /// values with `tally`.
+    fn layout(&self, k: u32, window: Window, threads: usize, counter: bool, tally: bool) -> Layout {
+        let (tw, bh) = match (counter, tally) {
+            (true, true) => default_tally_tile(window.x1, threads),
+            (true, false) => (default_counter_tile_width(window.x1, threads), COUNTER_BAND_HEIGHT),
+            (false, _) => (default_tile_width(window.x1, threads), DEFAULT_BAND_HEIGHT),
+        };
+        let (tw, bh) = (self.tile_width.unwrap_or(tw), self.band_height.unwrap_or(bh));
         Layout::new(k, window.x1, window.y1, tw.max(2), bh.max(2))
     }
 
@@ -295,6 +296,23 @@ pub trait PalaceVisitor: Sync {
     fn wants_values(&self, _x0: u32, _y0: u32, _x1: u32, _y1: u32) -> bool {
         false
     }
+
+    /// Whether the visitor needs the counts of every tile's values (statistics): a tile the
+    /// counter kernel computes then tallies its values as it goes and comes with
+    /// [`PalaceTile::counts`] (and, along the hood, [`PalaceTile::pieces`] with the cells the
+    /// kernel did not compute); every other tile (the hood, quiet tiles, tiles the kernel cannot
+    /// take) comes with [`PalaceTile::values`]. Exactly one of counts and values is given.
+    fn wants_counts(&self) -> bool {
+        false
+    }
+
+    /// With [`PalaceVisitor::wants_counts`]: asked once a counter tile's counts are known
+    /// (indexed by `v + 128`), whether the visitor needs the tile's values instead, for
+    /// instance to find where an extreme value first occurs. Such a tile is computed again by
+    /// the CA's paths and comes with its values and without counts.
+    fn wants_values_too(&self, _x0: u32, _y0: u32, _x1: u32, _y1: u32, _counts: &[u64; 256]) -> bool {
+        false
+    }
 }
 
 /// One finished tile of a counter sweep: the rectangle `[x0, x1) x [y0, y1)`.
@@ -313,8 +331,15 @@ pub struct PalaceTile<'a> {
     pub palaces: u64,
     /// The counters leaving the tile, modulo 256 (see [`crate::kernel::counter::Edges`]).
     pub leaving: &'a crate::kernel::counter::Edges,
-    /// The tile's values, where [`PalaceVisitor::wants_values`] asked for them.
+    /// The tile's values, where [`PalaceVisitor::wants_values`] asked for them (or
+    /// [`PalaceVisitor::wants_counts`], for the tiles it gets no counts of).
     pub values: Option<TileView<'a>>,
+    /// The counts of the tile's values by `v + 128`, where [`PalaceVisitor::wants_counts`]
+    /// asked for them and the counter kernel computed the tile (or part of it).
+    pub counts: Option<&'a [u64; 256]>,
+    /// With `counts`, the cells of the tile that the counter kernel did not compute (the exact
+    /// parts of a tile along the hood), which the counts leave out.
+    pub pieces: &'a [TileView<'a>],
 }
 
 /// An analysis run by the workers on every finished tile (see [`sweep_tiles`]).

@@ -194,19 +194,29 @@ impl Shared<'_> {
                 // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if let Workers::Palaces(v) = output {
-                        let wanted = v.wants_values(rect.x0, rect.y0, rect.x1, rect.y1);
-                        let (tile, made, palaces, computed) = counted::compute(
+                        let also = |c: &[u64; 256]| v.wants_values_too(rect.x0, rect.y0, rect.x1, rect.y1, c);
+                        let want = if v.wants_values(rect.x0, rect.y0, rect.x1, rect.y1) {
+                            counted::Want::Values
+                        } else if v.wants_counts() {
+                            counted::Want::Counts(&also)
+                        } else {
+                            counted::Want::Palaces
+                        };
+                        let done = counted::compute(
                             &nb,
                             self.counter,
                             self.narrow,
                             self.skip,
-                            wanted,
+                            want,
                             &self.pools[id],
                             &mut scratch,
                             &mut counter_scratch,
                         )?;
-                        self.counters.add(made);
-                        let _ = cur.tiles[j].set(tile);
+                        self.counters.add(done.made);
+                        let _ = cur.tiles[j].set(done.tile);
+                        let k = self.layout.k;
+                        let pieces: Vec<TileView<'_>> =
+                            done.pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
                         let Some(Tile::Edges { leaving: Some(leaving), .. }) = cur.tiles[j].get() else {
                             unreachable!("counter tiles carry their leaving counters")
                         };
@@ -216,11 +226,11 @@ impl Shared<'_> {
                             x1: rect.x1,
                             y0: rect.y0,
                             y1: rect.y1,
-                            palaces,
+                            palaces: done.palaces,
                             leaving,
-                            values: computed
-                                .as_ref()
-                                .and_then(|t| TileView::new(self.layout.k, t, &rect, window)),
+                            values: done.values.as_ref().and_then(|t| TileView::new(k, t, &rect, window)),
+                            counts: done.counts.as_deref(),
+                            pieces: &pieces,
                         };
                         v.visit(id, &view);
                         return Ok(());
@@ -335,7 +345,11 @@ pub(crate) fn run(
 ) -> Result<(SweepReport, Option<Frontier>)> {
     let started = Instant::now();
     let threads = opts.resolved_threads();
-    let mut layout = opts.layout(k, window, threads, matches!(output, Output::Palaces(..)));
+    let (counter, tally) = match &output {
+        Output::Palaces(v, _) => (true, v.wants_counts()),
+        _ => (false, false),
+    };
+    let mut layout = opts.layout(k, window, threads, counter, tally);
     assert!(
         !matches!(output, Output::Rows(_)) || (resume.start.is_none() && resume.pause.is_none()),
         "row sweeps do not pause"

@@ -56,6 +56,57 @@ pub fn count_runs<'a>(runs: impl Iterator<Item = Run<'a>>, counts: &mut [u64; 25
     count_portable(runs.map(|r| r.counted()), counts);
 }
 
+/// [`count`] on one slice without 512-bit instructions: the AVX2 path where the CPU has it
+/// (within `PALACE_ISA`'s cap), else the portable one. For callers interleaving it with
+/// 256-bit code, such as the counter kernels' tally, where 512-bit instructions would slow
+/// the rest down (the CPU gives up a vector port while they are in flight).
+pub fn count_256(cells: &[i8], counts: &mut [u64; 256]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::cpu::level() >= crate::simd::cpu::Isa::Avx2 && is_x86_feature_detected!("avx2") {
+        // SAFETY: the feature is present.
+        unsafe { x86::count_avx2(std::iter::once(Run::whole(cells)), counts) };
+        return;
+    }
+    count_portable(std::iter::once(cells), counts);
+}
+
+/// Adds the values `v = cell - offset` (wrapping, as signed bytes) of `cells` to `counts`,
+/// indexed by `v + 128`: the counter kernels' tally, which stores `s = v + BIAS`. Where the CPU
+/// has GFNI, AVX-512VL and BITALG (and `PALACE_ISA` does not cap it below `avx512`), 32 cells
+/// per step in six 256-bit operations (bit planes by `vgf2p8affineqb`, counted by `vpopcntb`);
+/// elsewhere the values are shifted in place and counted by [`count_256`]. `offset` must lie
+/// in `4..=123`.
+pub fn count_offset(cells: &mut [u8], offset: u8, counts: &mut [u64; 256]) {
+    assert!((4..=123).contains(&offset), "offset {offset} outside 4..=123");
+    #[cfg(target_arch = "x86_64")]
+    if gfni_available() {
+        // SAFETY: the features are present.
+        unsafe { x86::count_offset_gfni(cells, offset, counts) };
+        return;
+    }
+    for c in cells.iter_mut() {
+        *c = c.wrapping_sub(offset);
+    }
+    // SAFETY: `i8` has the layout of `u8`.
+    let values = unsafe { std::slice::from_raw_parts(cells.as_ptr().cast::<i8>(), cells.len()) };
+    count_256(values, counts);
+}
+
+/// Whether [`count_offset`] takes its GFNI path here.
+pub fn gfni_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::simd::cpu::{Isa, cap};
+        cap().is_none_or(|c| c >= Isa::Avx512)
+            && is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("gfni")
+            && is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("avx512bitalg")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The portable path, for any CPU: plain Rust that the compiler vectorises with the baseline
 /// SIMD of the target (SSE2 on x86-64, NEON on aarch64). Each of 32 lanes keeps an 8-bit tally
 /// per value of -4..=4 other than 0, added as `(x == c) as u8` and emptied every 255 chunks of
@@ -369,6 +420,104 @@ mod x86 {
         finish(total, &COMMON_WIDE, &common, rare, counts);
     }
 
+    /// [`super::count_offset`] with GFNI: 32 cells per step, counted in bit planes.
+    ///
+    /// A `vpshufb` lookup on the cell's low nibble turns each cell of the common range
+    /// (`v` in -4..=4, so `offset + v` has nine distinct low nibbles and a clear top bit) into
+    /// a byte with one bit set for each nonzero value (slot `d` for `COMMON_WIDE[d]`), 0 for
+    /// `v = 0`. `vgf2p8affineqb` with the cells as the matrix transposes each 8 x 8 bit block
+    /// of eight cells, so that byte `d` of every 64-bit lane holds slot `d`'s bit of its eight
+    /// cells; `vpopcntb` counts them and a byte add keeps the tally (at most 8 per step, emptied
+    /// every 31 steps). Six operations per 32 cells (lookup, transpose, count, add, and a running
+    /// minimum and maximum that flag groups holding a value outside -4..=4: those are counted
+    /// again one by one, and their aliases in the slots taken back). Zeros are the remainder.
+    ///
+    /// # Safety
+    /// The CPU has AVX2, GFNI, AVX-512VL and AVX-512 BITALG.
+    #[target_feature(enable = "avx2,gfni,avx512f,avx512vl,avx512bitalg")]
+    pub(super) unsafe fn count_offset_gfni(cells: &[u8], offset: u8, counts: &mut [u64; 256]) {
+        // The slot of each common nonzero value by the low nibble of `offset + v`.
+        let mut table = [0u8; 16];
+        for (d, &v) in COMMON_WIDE.iter().enumerate() {
+            table[usize::from(offset.wrapping_add(v as u8) & 15)] = 1 << d;
+        }
+        // SAFETY (loads): reading 16 bytes from a 16-byte array.
+        let table = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(table.as_ptr().cast()) });
+        // Byte j of each lane selects bit j of the matrix rows: the transpose.
+        let identity = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+        let (lo, hi) = (_mm256_set1_epi8((offset - 4) as i8), _mm256_set1_epi8((offset + 4) as i8));
+        let mut common = [0u64; 8];
+        let (mut rare, mut aliased) = (0u64, [0u64; 8]);
+        let (body, tail) = cells.split_at(cells.len() / 32 * 32);
+        for group in body.chunks(31 * 32) {
+            let mut acc = _mm256_setzero_si256();
+            let (mut mn, mut mx) = (_mm256_set1_epi8(-1), _mm256_setzero_si256());
+            for chunk in group.chunks_exact(32) {
+                // SAFETY: the chunk holds 32 bytes.
+                let x = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+                mn = _mm256_min_epu8(mn, x);
+                mx = _mm256_max_epu8(mx, x);
+                let bits = _mm256_shuffle_epi8(table, x);
+                let planes = _mm256_gf2p8affine_epi64_epi8::<0>(identity, bits);
+                acc = _mm256_add_epi8(acc, _mm256_popcnt_epi8(planes));
+            }
+            let mut bytes = [0u8; 32];
+            // SAFETY: storing 32 bytes into a 32-byte array.
+            unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), acc) };
+            for (i, &b) in bytes.iter().enumerate() {
+                common[i % 8] += u64::from(b);
+            }
+            // Some cell below offset - 4 or above offset + 4 (unsigned).
+            let calm = _mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_max_epu8(mn, lo), mn),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(mx, hi), mx),
+            );
+            if _mm256_movemask_epi8(calm) != -1 {
+                count_rare_offset(group, offset, counts, &mut rare, &mut aliased);
+            }
+        }
+        for &c in tail {
+            let v = c.wrapping_sub(offset) as i8;
+            match COMMON_WIDE.iter().position(|&w| w == v) {
+                Some(d) => common[d] += 1,
+                None if v != 0 => {
+                    counts[(i16::from(v) + 128) as usize] += 1;
+                    rare += 1;
+                }
+                None => {}
+            }
+        }
+        let common: [u64; 8] = std::array::from_fn(|d| common[d] - aliased[d]);
+        finish(cells.len() as u64, &COMMON_WIDE, &common, rare, counts);
+    }
+
+    /// [`count_rare`] for cells holding `offset + v`: counts the cells outside -4..=4 one by
+    /// one and notes those whose low nibble (and clear top bit) the lookup read as a common
+    /// value's slot.
+    #[cold]
+    fn count_rare_offset(
+        cells: &[u8],
+        offset: u8,
+        counts: &mut [u64; 256],
+        rare: &mut u64,
+        aliased: &mut [u64; 8],
+    ) {
+        for &c in cells {
+            let v = c.wrapping_sub(offset) as i8;
+            if (-4..=4).contains(&v) {
+                continue;
+            }
+            counts[(i16::from(v) + 128) as usize] += 1;
+            *rare += 1;
+            if c < 128
+                && let Some(d) =
+                    COMMON_WIDE.iter().position(|&w| (offset.wrapping_add(w as u8) & 15) == c & 15)
+            {
+                aliased[d] += 1;
+            }
+        }
+    }
+
     /// Forces the AVX-512 path (for tests on CPUs where the dispatch picks another).
     #[cfg(test)]
     pub(super) fn avx512(runs: &[Run<'_>], counts: &mut [u64; 256]) -> bool {
@@ -463,6 +612,44 @@ mod tests {
                 if x86::avx512(&[Run::whole(&long)], &mut got3) {
                     assert_eq!(got3, want, "AVX-512 path, run of {v}");
                 }
+            }
+        }
+    }
+
+    /// The tally's counting of `offset + v` bytes equals the scalar count of `v`, on random
+    /// data of every spread, offsets, and long runs of one value (lane tallies filled to their
+    /// limit, rare values aliasing a common one's slot), by the GFNI path where the CPU has
+    /// it and by the shifted fallback.
+    #[test]
+    fn offset_counts_equal_scalar() {
+        let mut rnd = xorshift(0x0ff5_e7c0_u64);
+        let mut cases: Vec<(u8, Vec<u8>)> = Vec::new();
+        for offset in [4u8, 32, 100, 123] {
+            for spread in [1u64, 5, 9, 13, 40, 256] {
+                for len in [0usize, 1, 31, 32, 33, 992, 993, 5000] {
+                    let cells = (0..len)
+                        .map(|_| offset.wrapping_add(((rnd() % spread) as i64 - spread as i64 / 2) as u8))
+                        .collect();
+                    cases.push((offset, cells));
+                }
+            }
+            for v in (-6i8..=6).chain([12, 13, 16, 20, 100, 124, 127, -100, -128]) {
+                cases.push((offset, vec![offset.wrapping_add(v as u8); 32 * 700 + 5]));
+            }
+        }
+        for (offset, cells) in cases {
+            let values: Vec<i8> = cells.iter().map(|&c| c.wrapping_sub(offset) as i8).collect();
+            let mut want = [0u64; 256];
+            count_scalar(std::iter::once(&values[..]), &mut want);
+            let mut got = [0u64; 256];
+            count_offset(&mut cells.clone(), offset, &mut got);
+            assert_eq!(got, want, "offset {offset}, {} cells", cells.len());
+            #[cfg(target_arch = "x86_64")]
+            if gfni_available() {
+                let mut got = [0u64; 256];
+                // SAFETY: checked above.
+                unsafe { x86::count_offset_gfni(&cells, offset, &mut got) };
+                assert_eq!(got, want, "GFNI path, offset {offset}, {} cells", cells.len());
             }
         }
     }

@@ -2,6 +2,7 @@
 //! instantiated by the portable and the x86 kernels.
 
 use super::{BIAS, EdgeValues, Edges, LANES, Outcome, check_sizes};
+use crate::simd::histogram;
 
 /// 32 bytes, aligned for vector loads.
 #[derive(Debug, Clone, Copy, Default)]
@@ -41,7 +42,7 @@ pub(crate) trait Vector: Copy {
     }
 }
 
-/// Buffers a worker reuses from tile to tile.
+/// Buffers a worker reuses from tile to tile, and the optional tally of the values computed.
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// Per row of the bands: `R` entering the next group's column 0.
@@ -50,6 +51,45 @@ pub struct Scratch {
     d: Vec<Lane>,
     /// Per row, in passes where a band finishes: the values of the group's last two columns.
     cols: Vec<[Lane; 2]>,
+    /// With a tally: the sums `s` of the last passes, counted when the buffer is full.
+    sums: Vec<Lane>,
+    /// The counts of every value computed since the tally was switched on, by `v + 128`.
+    counts: Option<Box<[u64; 256]>>,
+}
+
+/// Bytes of values gathered before they are counted: a third of a 48 KiB L1 data cache.
+const TALLY_BYTES: usize = 16 << 10;
+
+impl Scratch {
+    /// Switches the tally on (cleared) or off. While it is on, every kernel run with this
+    /// scratch also counts the values `v` of the cells it computes ([`Scratch::counts`]),
+    /// valid or not: statistics without a second pass over the cells.
+    pub fn tally(&mut self, on: bool) {
+        self.counts = on.then(|| Box::new([0; 256]));
+    }
+
+    /// The counts of the values computed since [`Scratch::tally`] switched it on, indexed by
+    /// `v + 128` (wrapping bytes: exact for the tiles whose [`Outcome::valid`] holds).
+    pub fn counts(&self) -> Option<&[u64; 256]> {
+        self.counts.as_deref()
+    }
+
+    /// Adds the values of `cells` (`s`, as [`super::reference`] writes them) to the tally.
+    pub(crate) fn count_sums(&mut self, cells: &[u8]) {
+        if let Some(counts) = self.counts.as_deref_mut() {
+            for &s in cells {
+                counts[usize::from(s.wrapping_sub(BIAS).wrapping_add(128))] += 1;
+            }
+        }
+    }
+}
+
+/// Counts the values in `sums` (whole lanes of `s = v + BIAS`) into `counts`.
+fn count_lanes(sums: &mut [Lane], counts: &mut [u64; 256]) {
+    // SAFETY: `Lane` is 32 plain bytes (`repr(C)`, no padding), so the lanes are
+    // `32 * sums.len()` consecutive initialised bytes.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(sums.as_mut_ptr().cast::<u8>(), LANES * sums.len()) };
+    histogram::count_offset(bytes, BIAS, counts);
 }
 
 /// The registers of one pass (a value, never borrowed across the step loop, so that the
@@ -74,9 +114,26 @@ struct Regs<V, const M: usize> {
     acc: V,
 }
 
-/// Computes a tile (see [`super::CounterFn`]) with `M` columns per register block.
+/// Computes a tile (see [`super::CounterFn`]) with `M` columns per register block, tallying
+/// its values if the scratch's tally is on.
 #[inline(always)]
 pub(crate) fn run<V: Vector, const M: usize>(
+    w: usize,
+    h: usize,
+    edges: &mut Edges,
+    values: &mut EdgeValues,
+    scratch: &mut Scratch,
+) -> Outcome {
+    if scratch.counts.is_some() {
+        run_tile::<V, M, true>(w, h, edges, values, scratch)
+    } else {
+        run_tile::<V, M, false>(w, h, edges, values, scratch)
+    }
+}
+
+/// [`run`], with `TALLY` the values of every pass stored and counted.
+#[inline(always)]
+fn run_tile<V: Vector, const M: usize, const TALLY: bool>(
     w: usize,
     h: usize,
     edges: &mut Edges,
@@ -93,7 +150,18 @@ pub(crate) fn run<V: Vector, const M: usize>(
     );
     let bh = h / LANES;
     let groups = w / M;
-    let Scratch { r: r_rows, d: d_rows, cols } = scratch;
+    let Scratch { r: r_rows, d: d_rows, cols, sums, counts } = scratch;
+    // With the tally: the sums of several passes (at least one), counted when full; the
+    // lanes a pass leaves idle are set to `BIAS` (v = 0) and taken back from the zeros' count
+    // at the end.
+    let per_pass = bh * M;
+    let passes_per_count = (TALLY_BYTES / (LANES * per_pass)).max(1);
+    let mut filled = 0usize;
+    let mut idle = 0u64;
+    if TALLY {
+        sums.clear();
+        sums.resize(per_pass * passes_per_count, Lane::default());
+    }
     r_rows.clear();
     r_rows.resize(bh, Lane::default());
     d_rows.clear();
@@ -138,14 +206,38 @@ pub(crate) fn run<V: Vector, const M: usize>(
         }
         // A band finishes in this pass: keep the values of its last two columns.
         let finishing = t + 1 >= groups;
+        let here = &mut sums[filled * per_pass..(filled + usize::from(TALLY)) * per_pass];
         regs = if finishing {
-            pass::<V, M, true>(regs, r_rows, d_rows, cols)
+            pass::<V, M, true, TALLY>(regs, r_rows, d_rows, cols, here)
         } else {
-            pass::<V, M, false>(regs, r_rows, d_rows, cols)
+            pass::<V, M, false, TALLY>(regs, r_rows, d_rows, cols, here)
         };
         // Lanes j with 0 <= t - j < groups computed real cells.
         let lo = (t + 1).saturating_sub(groups);
         let hi = t.min(LANES - 1);
+        if TALLY {
+            if lo > 0 || hi < LANES - 1 {
+                let mut idle_lanes = Lane([BIAS; LANES]);
+                idle_lanes.0[lo..=hi].fill(0);
+                let mut active = Lane::default();
+                active.0[lo..=hi].fill(0xFF);
+                let (active, idle_lanes) = (V::load(&active), V::load(&idle_lanes));
+                for l in here.iter_mut() {
+                    V::load(l).and(active).or(idle_lanes).store(l);
+                }
+                idle += ((LANES - (hi + 1 - lo)) * per_pass) as u64;
+            }
+            filled += 1;
+            let last = t + 1 == groups + LANES - 1;
+            if filled == passes_per_count || last {
+                let counts = counts.as_deref_mut().expect("tallying");
+                count_lanes(&mut sums[..filled * per_pass], counts);
+                filled = 0;
+                if last {
+                    counts[128] -= idle;
+                }
+            }
+        }
         let mut mask = Lane::default();
         mask.0[lo..=hi].fill(0xFF);
         let mask = V::load(&mask);
@@ -197,18 +289,19 @@ impl<V: Vector> LaneOr for V {
 /// One pass: `M` columns down all `bh` rows, as a skewed wavefront. With `COLS`, the values of
 /// the last two columns are kept per row.
 #[inline(always)]
-fn pass<V: Vector, const M: usize, const COLS: bool>(
+fn pass<V: Vector, const M: usize, const COLS: bool, const TALLY: bool>(
     mut regs: Regs<V, M>,
     r_rows: &mut [Lane],
     d_rows: &mut [Lane],
     cols: &mut [[Lane; 2]],
+    sums: &mut [Lane],
 ) -> Regs<V, M> {
     let bh = r_rows.len();
-    assert!(d_rows.len() == bh && cols.len() == bh);
+    assert!(d_rows.len() == bh && cols.len() == bh && (!TALLY || sums.len() == bh * M));
     // Steps where every column is active and none is on the last two rows: the lean loop.
     let lean = M - 1..bh.saturating_sub(2);
     for s in 0..lean.start.min(bh + M - 1) {
-        edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
+        edge_step::<V, M, COLS, TALLY>(&mut regs, s, r_rows, d_rows, cols, sums);
     }
     // Two steps per round: `D'` takes two steps from column to column, so the registers
     // holding it trade places every step, and a round of two needs no moves between them.
@@ -216,17 +309,17 @@ fn pass<V: Vector, const M: usize, const COLS: bool>(
     while s + 1 < lean.end {
         // SAFETY: lengths asserted above; `M - 1 <= s` and `s + 1 < lean.end = bh - 2`.
         unsafe {
-            lean_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
-            lean_step::<V, M, COLS>(&mut regs, s + 1, r_rows, d_rows, cols);
+            lean_step::<V, M, COLS, TALLY>(&mut regs, s, r_rows, d_rows, cols, sums);
+            lean_step::<V, M, COLS, TALLY>(&mut regs, s + 1, r_rows, d_rows, cols, sums);
         }
         s += 2;
     }
     if s < lean.end {
         // SAFETY: as above, `s < lean.end`.
-        unsafe { lean_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols) };
+        unsafe { lean_step::<V, M, COLS, TALLY>(&mut regs, s, r_rows, d_rows, cols, sums) };
     }
     for s in lean.end.max(lean.start)..bh + M - 1 {
-        edge_step::<V, M, COLS>(&mut regs, s, r_rows, d_rows, cols);
+        edge_step::<V, M, COLS, TALLY>(&mut regs, s, r_rows, d_rows, cols, sums);
     }
     regs
 }
@@ -236,18 +329,19 @@ fn pass<V: Vector, const M: usize, const COLS: bool>(
 /// # Safety
 /// As for [`cell`], for rows `s - M + 1 ..= s`: `M - 1 <= s` and `s + 2 < bh`.
 #[inline(always)]
-unsafe fn lean_step<V: Vector, const M: usize, const COLS: bool>(
+unsafe fn lean_step<V: Vector, const M: usize, const COLS: bool, const TALLY: bool>(
     regs: &mut Regs<V, M>,
     s: usize,
     r_rows: &mut [Lane],
     d_rows: &mut [Lane],
     cols: &mut [[Lane; 2]],
+    tallied: &mut [Lane],
 ) {
     let mut sums = [regs.acc; M];
     for i in (0..M).rev() {
         // SAFETY: the caller's promise: `s + 2 < bh` and `i <= M - 1 <= s`, so the row
         // `s - i` and the one after it lie in the band.
-        let sum = unsafe { cell::<V, M, COLS, false>(regs, i, s - i, r_rows, d_rows, cols) };
+        let sum = unsafe { cell::<V, M, COLS, TALLY, false>(regs, i, s - i, r_rows, d_rows, cols, tallied) };
         if V::PAIRED {
             sums[i] = sum;
         } else {
@@ -272,18 +366,19 @@ unsafe fn lean_step<V: Vector, const M: usize, const COLS: bool>(
 
 /// A step at the wavefront's ends: only the active columns, with the last rows' bookkeeping.
 #[inline(always)]
-fn edge_step<V: Vector, const M: usize, const COLS: bool>(
+fn edge_step<V: Vector, const M: usize, const COLS: bool, const TALLY: bool>(
     regs: &mut Regs<V, M>,
     s: usize,
     r_rows: &mut [Lane],
     d_rows: &mut [Lane],
     cols: &mut [[Lane; 2]],
+    sums: &mut [Lane],
 ) {
     let bh = r_rows.len();
     for i in (0..M).rev() {
         if i <= s && s - i < bh {
             // SAFETY: `s - i < bh`, and `pass` asserted the lengths equal.
-            let sum = unsafe { cell::<V, M, COLS, true>(regs, i, s - i, r_rows, d_rows, cols) };
+            let sum = unsafe { cell::<V, M, COLS, TALLY, true>(regs, i, s - i, r_rows, d_rows, cols, sums) };
             regs.acc = regs.acc.or(sum);
         }
     }
@@ -293,17 +388,22 @@ fn edge_step<V: Vector, const M: usize, const COLS: bool>(
 /// into the check. Columns are visited from the last to the first in a step, so each reads its
 /// neighbour's registers before the neighbour moves on.
 ///
+/// With `TALLY` the cell's sum `s` is stored at `sums[row * M + i]`.
+///
 /// # Safety
 /// `r_rows`, `d_rows` and `cols` have the same length `bh`, `row < bh`, and unless `EDGE`,
-/// `row + 1 < bh` (the lean steps never reach the last row).
+/// `row + 1 < bh` (the lean steps never reach the last row); with `TALLY`, `sums` holds
+/// `bh * M` lanes.
 #[inline(always)]
-unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const TALLY: bool, const EDGE: bool>(
     regs: &mut Regs<V, M>,
     i: usize,
     row: usize,
     r_rows: &mut [Lane],
     d_rows: &mut [Lane],
     cols: &mut [[Lane; 2]],
+    sums: &mut [Lane],
 ) -> V {
     let bh = r_rows.len();
     debug_assert!(row < bh && d_rows.len() == bh && cols.len() == bh && (EDGE || row + 1 < bh));
@@ -328,6 +428,10 @@ unsafe fn cell<V: Vector, const M: usize, const COLS: bool, const EDGE: bool>(
     }
     if COLS && i + 2 >= M {
         s.sub(V::splat(BIAS)).store(unsafe { &mut cols.get_unchecked_mut(row)[i + 2 - M] });
+    }
+    if TALLY {
+        // SAFETY: `row < bh` and `i < M`, so the index is below `bh * M`.
+        s.store(unsafe { sums.get_unchecked_mut(row * M + i) });
     }
     if EDGE && row + 2 == bh {
         regs.vbot0[i] = s.sub(V::splat(BIAS));

@@ -177,7 +177,8 @@ pub fn available() -> Vec<CounterKernel> {
 impl CounterKernel {
     /// Computes a tile of any size: the largest block at its top left that the kernel takes
     /// with the kernel, the columns right of it and the rows below it with [`reference()`] (at
-    /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit.
+    /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit, and
+    /// so is the tally where the scratch keeps one ([`Scratch::tally`]).
     pub fn tile_any(
         &self,
         w: usize,
@@ -190,7 +191,7 @@ impl CounterKernel {
         let wk = w - w % self.group;
         let hk = if h >= 2 * LANES { (h - h % LANES).min(MAX_HEIGHT) } else { 0 };
         if wk == 0 || hk == 0 {
-            return reference(w, h, edges, values, None);
+            return reference_tallied(w, h, edges, values, scratch);
         }
         let (wb, hc) = (w - wk, h - hk);
         // A: the kernel's block.
@@ -215,7 +216,7 @@ impl CounterKernel {
                 d_top: edges.d_top[wk..].to_vec(),
             };
             vb = EdgeValues::sized(wb, hk);
-            ob = reference(wb, hk, &mut b, &mut vb, None);
+            ob = reference_tallied(wb, hk, &mut b, &mut vb, scratch);
         }
         // The counters on row hk, columns 0..w, and what leaves the right edge above it.
         let c_mid: Vec<u8> = a.c.iter().chain(&b.c).copied().collect();
@@ -250,7 +251,7 @@ impl CounterKernel {
         d_top.extend_from_slice(&d_mid[..w - 1]);
         let mut c = Edges { r: edges.r[hk..].to_vec(), d_left: edges.d_left[hk..].to_vec(), c: c_mid, d_top };
         let mut vc = EdgeValues::sized(w, hc);
-        let oc = reference(w, hc, &mut c, &mut vc, None);
+        let oc = reference_tallied(w, hc, &mut c, &mut vc, scratch);
         out = Outcome { valid: out.valid && oc.valid, palaces: out.palaces + oc.palaces };
         values.right[2 * hk..].copy_from_slice(&vc.right);
         if hc >= 2 {
@@ -265,6 +266,23 @@ impl CounterKernel {
         edges.d_top = c.d_top;
         out
     }
+}
+
+/// [`reference()`], its values added to the scratch's tally if that is on.
+fn reference_tallied(
+    w: usize,
+    h: usize,
+    edges: &mut Edges,
+    values: &mut EdgeValues,
+    scratch: &mut Scratch,
+) -> Outcome {
+    if scratch.counts().is_none() {
+        return reference(w, h, edges, values, None);
+    }
+    let mut cells = vec![0u8; w * h];
+    let out = reference(w, h, edges, values, Some(&mut cells));
+    scratch.count_sums(&cells);
+    out
 }
 
 /// The three-counter arithmetic cell by cell, in plain loops: the reference the lane kernels

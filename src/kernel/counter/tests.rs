@@ -74,6 +74,20 @@ fn run_reference(w: usize, h: usize, e: &Edges) -> (Edges, EdgeValues, Outcome) 
     (e, vals, o)
 }
 
+/// The counts of the tile's values `v = s - BIAS` (wrapping, by `v + 128`), from the
+/// reference's cells one by one.
+fn reference_counts(w: usize, h: usize, e: &Edges) -> [u64; 256] {
+    let mut e = e.clone();
+    let mut vals = EdgeValues::sized(w, h);
+    let mut cells = vec![0u8; w * h];
+    reference(w, h, &mut e, &mut vals, Some(&mut cells));
+    let mut counts = [0u64; 256];
+    for s in cells {
+        counts[usize::from((s.wrapping_sub(BIAS) as i8 as i16 + 128) as u8)] += 1;
+    }
+    counts
+}
+
 fn run_kernel(
     k: &CounterKernel,
     w: usize,
@@ -273,13 +287,21 @@ proptest! {
         };
         e.d_left[0] = e.d_top[0];
         let want = run_reference(w, h, &e);
+        let counts = reference_counts(w, h, &e);
         for kernel in available() {
-            let mut got = e.clone();
-            let mut vals = EdgeValues::sized(w, h);
-            let o = kernel.tile_any(w, h, &mut got, &mut vals, &mut scratch);
-            prop_assert_eq!(o, want.2, "{} {}x{}", kernel.name, w, h);
-            prop_assert_eq!(&got, &want.0, "{} {}x{}", kernel.name, w, h);
-            prop_assert_eq!(&vals, &want.1, "{} {}x{}", kernel.name, w, h);
+            // Without and with the tally: the same tile, and the tally counts its values.
+            for tally in [false, true] {
+                scratch.tally(tally);
+                let mut got = e.clone();
+                let mut vals = EdgeValues::sized(w, h);
+                let o = kernel.tile_any(w, h, &mut got, &mut vals, &mut scratch);
+                prop_assert_eq!(o, want.2, "{} {}x{}", kernel.name, w, h);
+                prop_assert_eq!(&got, &want.0, "{} {}x{}", kernel.name, w, h);
+                prop_assert_eq!(&vals, &want.1, "{} {}x{}", kernel.name, w, h);
+                if tally {
+                    prop_assert_eq!(scratch.counts().unwrap(), &counts, "{} {}x{}", kernel.name, w, h);
+                }
+            }
         }
     }
 }
@@ -303,8 +325,17 @@ fn tile_any_on_boards() {
             assert!(want.2.valid);
             let mut got = e.clone();
             let mut vals = EdgeValues::sized(w, h);
+            scratch.tally(true);
             assert_eq!(kernel.tile_any(w, h, &mut got, &mut vals, &mut scratch), want.2);
             assert_eq!((got, vals), (want.0, want.1), "{} ({x0}, {y0}) {w}x{h}", kernel.name);
+            // The tally counts the board's values, by the direct definition.
+            let mut counts = [0u64; 256];
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    counts[(b.value(x, y) + 128) as usize] += 1;
+                }
+            }
+            assert_eq!(scratch.counts().unwrap(), &counts, "{} ({x0}, {y0}) {w}x{h}", kernel.name);
         }
     }
 }
