@@ -231,6 +231,13 @@ pub enum GameCommand {
     /// (players alternately place one piece in F_1 or F_{M-1}, then play the moves; a piece
     /// landing on F_M or beyond is removed). Prints the winner for every n = 1..N.
     Zeckendorf(ZeckendorfArgs),
+    /// A subtraction game: a move takes s tokens for some s in the set S (Larsson and Fox's
+    /// S = {F(2n+1) - 1} = {1, 4, 12, 33, 88, ...} unless --set names another).
+    ///
+    /// Computes the Grundy values g(0..N) by the plain mex recursion and prints the largest
+    /// value, how many piles have each value and any period of the last half; --check runs the
+    /// paper's statements (Lemma 1, Theorem 2 and the steps of their proofs).
+    Subtraction(SubtractionArgs),
 }
 
 /// `palace game fibonacci-nim`.
@@ -847,6 +854,23 @@ pub enum Config {
         /// Engine settings.
         run: RunConfig,
     },
+    /// A subtraction game.
+    Subtraction {
+        /// Largest pile.
+        to: u64,
+        /// The sets (one row of the survey each).
+        sets: Vec<palace::games::subtraction::SubtractionSet>,
+        /// Where the values go (.npy or .png).
+        output: Option<PathBuf>,
+        /// Piles a row of the picture.
+        row_length: usize,
+        /// Largest period searched.
+        period_bound: u64,
+        /// Check the paper's claims.
+        check: bool,
+        /// JSON output.
+        json: bool,
+    },
 }
 
 impl Config {
@@ -866,7 +890,8 @@ impl Config {
             Config::Bench { .. }
             | Config::FibonacciNim { .. }
             | Config::Zeckendorf { .. }
-            | Config::ZeckendorfPositions { .. } => None,
+            | Config::ZeckendorfPositions { .. }
+            | Config::Subtraction { .. } => None,
         }
     }
 }
@@ -1344,6 +1369,7 @@ impl Cli {
                     Config::Zeckendorf { to, hole, census: a.census, check: a.check, json: a.json }
                 }
             }
+            Command::Game(GameArgs { game: GameCommand::Subtraction(a) }) => subtraction_config(a)?,
             Command::Check(a) => {
                 if a.max_k == 0 {
                     return Err(Error::Usage("--max-k 0: k starts at 1; use --max-k 1 or more".into()));
@@ -1376,6 +1402,85 @@ impl Cli {
             }
         })
     }
+}
+
+/// `palace game subtraction`.
+#[derive(Debug, Args)]
+pub struct SubtractionArgs {
+    /// Solve every pile 0..=N.
+    #[arg(long, value_name = "N")]
+    pub to: u64,
+    /// The subtraction set: a family F(an+b)+c over n >= 1 (F(2n+1)-1, the paper's and the
+    /// default; F(2n)-1, F(2n+1), F(n), ...), `paper`, or a list 1,4,12,33. Repeat to survey
+    /// several sets: one row each.
+    #[arg(long, value_name = "NAME|LIST")]
+    pub set: Vec<String>,
+    /// Write the values: a uint8 array (.npy, shape (N+1,)) or a picture (.png, --row-length
+    /// piles a row), by the file's extension.
+    #[arg(long, short, value_name = "FILE.npy|FILE.png")]
+    pub output: Option<PathBuf>,
+    /// Piles a row of the picture.
+    #[arg(long, value_name = "W", default_value_t = 89)]
+    pub row_length: usize,
+    /// Largest period searched for in the last half of the values (N/2..N).
+    #[arg(long, value_name = "P", default_value_t = palace::games::subtraction::DEFAULT_PERIOD_BOUND)]
+    pub period_bound: u64,
+    /// Run the paper's statements over 0..=N (the paper's set only).
+    #[arg(long)]
+    pub check: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest `--to` of `game subtraction` (the values take N/4 bytes, or N bytes for a set whose
+/// values reach 4).
+pub const MAX_SUBTRACTION_TO: u64 = 10_000_000_000;
+
+/// Validates `game subtraction`.
+fn subtraction_config(a: SubtractionArgs) -> Result<Config> {
+    use palace::games::subtraction as sub;
+    if a.to > MAX_SUBTRACTION_TO {
+        return Err(Error::Usage(format!(
+            "--to {}: the values take N/4 bytes (N bytes for sets whose values reach 4); use --to <= {MAX_SUBTRACTION_TO}",
+            a.to
+        )));
+    }
+    let specs = if a.set.is_empty() { vec![sub::PAPER_SET.to_string()] } else { a.set };
+    let mut sets = Vec::new();
+    for spec in &specs {
+        sets.push(sub::parse_set(spec, a.to).map_err(|e| Error::Usage(format!("--set {e}")))?);
+    }
+    if let Some(o) = &a.output {
+        let ext = o.extension().map(|e| e.to_string_lossy().to_lowercase());
+        if !matches!(ext.as_deref(), Some("npy" | "png")) {
+            return Err(Error::Usage(format!(
+                "--output {}: the format comes from the extension; name it .npy or .png",
+                o.display()
+            )));
+        }
+        if sets.len() > 1 {
+            return Err(Error::Usage("--output writes one set's values; give one --set".into()));
+        }
+    }
+    if a.row_length == 0 || a.row_length > 4096 {
+        return Err(Error::Usage(format!("--row-length {}: use 1..=4096", a.row_length)));
+    }
+    if a.check && (sets.len() > 1 || !sets[0].is_papers(a.to)) {
+        return Err(Error::Usage(format!(
+            "--check runs Larsson and Fox's statements about S = {{F(2n+1) - 1}}; drop --set or use --set {}",
+            sub::PAPER_SET
+        )));
+    }
+    Ok(Config::Subtraction {
+        to: a.to,
+        sets,
+        output: a.output,
+        row_length: a.row_length,
+        period_bound: a.period_bound,
+        check: a.check,
+        json: a.json,
+    })
 }
 
 #[cfg(test)]

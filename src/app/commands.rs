@@ -193,6 +193,9 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::ZeckendorfPositions { hole, max_value, output, json } => {
             zeckendorf_positions(hole, max_value, output.as_deref(), json)
         }
+        Config::Subtraction { to, sets, output, row_length, period_bound, check, json } => {
+            subtraction(to, &sets, output.as_deref(), row_length, period_bound, check, json)
+        }
         Config::Check { max_k, max_size, wythoff_size, json, run } => {
             let pb = progress::bar(run.quiet, "check", "boards");
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
@@ -685,6 +688,125 @@ fn zeckendorf_positions(
         out_text(&format!("{},value,outcome\n{csv}", head.join(",")))?;
     } else {
         out_text(&format!("F_{m} board, positions of value <= {max_value}: {} ({p} P, {n} N)", p + n))?;
+    }
+    Ok(0)
+}
+
+/// `game subtraction`: the Grundy values of each set (largest value, counts, period, and for
+/// the paper's set Theorem 2's mismatches), the file of one set's values, or the paper's checks.
+fn subtraction(
+    to: u64,
+    sets: &[palace::games::subtraction::SubtractionSet],
+    output: Option<&std::path::Path>,
+    row_length: usize,
+    period_bound: u64,
+    check: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    use palace::games::{subtraction as sub, subtraction_claims};
+    use std::fmt::Write as _;
+    // Open the output before computing, so a bad path fails at once.
+    let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+    let mut rows = Vec::new();
+    let mut text = String::new();
+    for set in sets {
+        let start = std::time::Instant::now();
+        let g = sub::solve(&set.members, to);
+        let solve_secs = start.elapsed().as_secs_f64();
+        let (period, bound) = sub::find_period(&g, period_bound);
+        if check {
+            let list = subtraction_claims::paper(&g, &set.members, period, bound);
+            print_claims(&list, json)?;
+            eprintln!("solved in {solve_secs:.2} s, checked in {:.2} s", start.elapsed().as_secs_f64());
+            return Ok(0);
+        }
+        let papers = set.is_papers(to);
+        let mismatches = papers.then(|| sub::wythoff_classes(&g).theorem2_mismatches);
+        let counts = g.counts();
+        let secs = start.elapsed().as_secs_f64();
+        if let Some(out) = out {
+            let path = out.path().to_path_buf();
+            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+                sub::picture(&g, &set.name, row_length, 512, out)?;
+            } else {
+                sub::write_npy(&g, out)?;
+            }
+            eprintln!("wrote {}", path.display());
+            return finish_subtraction(&g, set, period, bound, mismatches, secs, json);
+        }
+        rows.push(serde_json::json!({
+            "set": set.name,
+            "members": set.members,
+            "to": to,
+            "max": g.max(),
+            "counts": counts,
+            "period": period,
+            "period_bound": bound,
+            "theorem2_mismatches": mismatches,
+            "storage": g.storage_name(),
+            "switched_at": g.switched_at,
+            "seconds": secs,
+        }));
+        let per = match period {
+            Some(p) => format!("period {} from n = {}", p.period, p.from),
+            None => format!("none <= {bound}"),
+        };
+        let head: Vec<String> = set.members.iter().take(8).map(u64::to_string).collect();
+        let more = if set.members.len() > 8 { ", ..." } else { "" };
+        let _ = writeln!(
+            text,
+            "{:<14} {{{}{more}}} ({} members)\n{:<14} max {}, counts {:?}, period in n = {}..{to}: {per}{}; {} a value, {secs:.2} s",
+            set.name,
+            head.join(", "),
+            set.members.len(),
+            "",
+            g.max(),
+            counts,
+            to / 2,
+            mismatches.map_or(String::new(), |m| format!(", Theorem 2 mismatches {m}")),
+            g.storage_name(),
+        );
+    }
+    if json {
+        let v = if rows.len() == 1 { rows.pop().expect("one row") } else { serde_json::Value::Array(rows) };
+        out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+    } else {
+        out_text(&format!("subtraction games, piles 0..{to}\n{text}"))?;
+    }
+    Ok(0)
+}
+
+/// The summary of one set after its file was written.
+fn finish_subtraction(
+    g: &palace::games::subtraction::Grundy,
+    set: &palace::games::subtraction::SubtractionSet,
+    period: Option<palace::games::subtraction::Period>,
+    bound: u64,
+    mismatches: Option<u64>,
+    secs: f64,
+    json: bool,
+) -> Result<ExitCode> {
+    let v = serde_json::json!({
+        "set": set.name,
+        "to": g.to,
+        "max": g.max(),
+        "counts": g.counts(),
+        "period": period,
+        "period_bound": bound,
+        "theorem2_mismatches": mismatches,
+        "seconds": secs,
+    });
+    if json {
+        out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))?;
+    } else {
+        out_text(&format!(
+            "S = {}, piles 0..{}: max {}, counts {:?}{}",
+            set.name,
+            g.to,
+            g.max(),
+            g.counts(),
+            mismatches.map_or(String::new(), |m| format!(", Theorem 2 mismatches {m}"))
+        ))?;
     }
     Ok(0)
 }

@@ -17,3 +17,7 @@ pub mod fib;
 pub mod fibonacci_nim;
 pub mod plot;
 pub mod zeckendorf;
+
+// Larsson and Fox's aperiodic subtraction game (`palace game subtraction`).
+pub mod subtraction;
+pub mod subtraction_claims;
