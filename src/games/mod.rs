@@ -17,3 +17,9 @@ pub mod fib;
 pub mod fibonacci_nim;
 pub mod plot;
 pub mod zeckendorf;
+
+// Fraenkel, *Arrays, Numeration Systems and Frankenstein Games*: the array A, the numeration
+// system U, the game Frankenstein and the text's checkable statements.
+pub mod fraenkel;
+pub mod fraenkel_claims;
+pub mod frankenstein;
