@@ -238,6 +238,23 @@ pub enum GameCommand {
     /// value, how many piles have each value and any period of the last half; --check runs the
     /// paper's statements (Lemma 1, Theorem 2 and the steps of their proofs).
     Subtraction(SubtractionArgs),
+    /// Fraenkel's array A: A_0^n = mex of the earlier rows, A_1^n = 2 A_0^n + n,
+    /// A_j^n = 3 A_{j-1}^n - A_{j-2}^n (Fraenkel, Arrays, Numeration Systems and Frankenstein
+    /// Games).
+    ///
+    /// Prints rows 0..N-1; with --check, builds every entry up to X and checks Theorem I,
+    /// Theorem 1, Theorem 2 (i)-(iv), Lemmas 1-3 and Tables 1 and 2 of the text.
+    FraenkelArray(FraenkelArrayArgs),
+    /// The representation of each number over Fraenkel's ternary system U (basis 1, 3, 8, 21,
+    /// 55, ...; digits 0, 1, 2 with a 0 between any two 2s), most significant digit first.
+    FraenkelU(FraenkelUArgs),
+    /// Frankenstein: coins on a strip with a hole at 0; type I and type II moves (Fraenkel).
+    ///
+    /// Solves every position on squares 1..N exhaustively and checks Theorem 3 (the P-positions
+    /// are the empty strip and the row prefixes of Fraenkel's array): (A) no move between two
+    /// claimed positions with squares up to --bound, (B) a move into one from every other
+    /// position on the strip.
+    Frankenstein(FrankensteinArgs),
 }
 
 /// `palace game fibonacci-nim`.
@@ -871,6 +888,48 @@ pub enum Config {
         /// JSON output.
         json: bool,
     },
+    /// Rows of Fraenkel's array.
+    FraenkelArray {
+        /// Rows 0..rows.
+        rows: usize,
+        /// Columns 0..columns.
+        columns: usize,
+        /// JSON output.
+        json: bool,
+        /// CSV output.
+        csv: bool,
+        /// The picture.
+        plot: Option<PathBuf>,
+    },
+    /// The checks of Fraenkel's array and system U to a bound.
+    FraenkelCheck {
+        /// Every entry up to this.
+        to: u64,
+        /// JSON output.
+        json: bool,
+    },
+    /// Representations over U.
+    FraenkelU {
+        /// The numbers.
+        numbers: Vec<u64>,
+        /// JSON output.
+        json: bool,
+    },
+    /// Frankenstein.
+    Frankenstein {
+        /// Squares 1..squares.
+        squares: u32,
+        /// The reading of type II; `None` (with `check`): both.
+        type2: palace::games::frankenstein::TypeTwo,
+        /// Theorem 3 (A) over claimed positions with squares up to this.
+        bound: u32,
+        /// The text's claims, both readings.
+        check: bool,
+        /// With `check`: also every position of square sum up to this.
+        max_sum: u32,
+        /// JSON output.
+        json: bool,
+    },
 }
 
 impl Config {
@@ -891,7 +950,11 @@ impl Config {
             | Config::FibonacciNim { .. }
             | Config::Zeckendorf { .. }
             | Config::ZeckendorfPositions { .. }
-            | Config::Subtraction { .. } => None,
+            | Config::Subtraction { .. }
+            | Config::FraenkelArray { .. }
+            | Config::FraenkelCheck { .. }
+            | Config::FraenkelU { .. }
+            | Config::Frankenstein { .. } => None,
         }
     }
 }
@@ -1370,6 +1433,83 @@ impl Cli {
                 }
             }
             Command::Game(GameArgs { game: GameCommand::Subtraction(a) }) => subtraction_config(a)?,
+            Command::Game(GameArgs { game: GameCommand::FraenkelArray(a) }) => {
+                if a.check {
+                    if a.to == 0 || a.to > MAX_FRAENKEL_TO {
+                        return Err(Error::Usage(format!(
+                            "--to {}: the check keeps one bit per integer up to X; use 1 <= --to <= {MAX_FRAENKEL_TO}",
+                            a.to
+                        )));
+                    }
+                    Config::FraenkelCheck { to: a.to, json: a.json }
+                } else {
+                    let rows = a.rows.unwrap_or(0);
+                    if rows == 0 || rows > MAX_FRAENKEL_ROWS {
+                        return Err(Error::Usage(format!(
+                            "--rows {rows}: use 1 <= --rows <= {MAX_FRAENKEL_ROWS}"
+                        )));
+                    }
+                    if a.columns == 0 || a.columns > palace::games::fraenkel::BASIS_LEN {
+                        return Err(Error::Usage(format!(
+                            "--columns {}: entries beyond column {} exceed 64 bits; use 1 <= --columns <= {}",
+                            a.columns,
+                            palace::games::fraenkel::BASIS_LEN - 1,
+                            palace::games::fraenkel::BASIS_LEN
+                        )));
+                    }
+                    if let Some(p) = &a.plot
+                        && !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
+                    {
+                        return Err(Error::Usage(format!(
+                            "--plot {}: the picture is a PNG; name it .png",
+                            p.display()
+                        )));
+                    }
+                    Config::FraenkelArray {
+                        rows: rows as usize,
+                        columns: a.columns,
+                        json: a.json,
+                        csv: a.csv,
+                        plot: a.plot,
+                    }
+                }
+            }
+            Command::Game(GameArgs { game: GameCommand::FraenkelU(a) }) => {
+                if let Some(n) = a.numbers.iter().find(|&&n| n == 0) {
+                    return Err(Error::Usage(format!(
+                        "{n}: the representations are of positive integers; use N >= 1"
+                    )));
+                }
+                Config::FraenkelU { numbers: a.numbers, json: a.json }
+            }
+            Command::Game(GameArgs { game: GameCommand::Frankenstein(a) }) => {
+                if !(2..=MAX_FRANKENSTEIN_SQUARES).contains(&a.squares) {
+                    return Err(Error::Usage(format!(
+                        "--squares {}: the search visits 2^N positions; use 2 <= --squares <= {MAX_FRANKENSTEIN_SQUARES}",
+                        a.squares
+                    )));
+                }
+                if !(2..=MAX_FRANKENSTEIN_BOUND).contains(&a.bound) {
+                    return Err(Error::Usage(format!(
+                        "--bound {}: (A) tests every pair of claimed positions; use 2 <= --bound <= {MAX_FRANKENSTEIN_BOUND}",
+                        a.bound
+                    )));
+                }
+                if !(3..=MAX_FRANKENSTEIN_SUM).contains(&a.max_sum) {
+                    return Err(Error::Usage(format!(
+                        "--max-sum {}: use 3 <= --max-sum <= {MAX_FRANKENSTEIN_SUM}",
+                        a.max_sum
+                    )));
+                }
+                Config::Frankenstein {
+                    squares: a.squares,
+                    type2: a.type2.into(),
+                    bound: a.bound,
+                    check: a.check,
+                    max_sum: a.max_sum,
+                    json: a.json,
+                }
+            }
             Command::Check(a) => {
                 if a.max_k == 0 {
                     return Err(Error::Usage("--max-k 0: k starts at 1; use --max-k 1 or more".into()));
@@ -1481,6 +1621,98 @@ fn subtraction_config(a: SubtractionArgs) -> Result<Config> {
         check: a.check,
         json: a.json,
     })
+}
+
+// `palace game fraenkel-array`, `fraenkel-u` and `frankenstein` (Fraenkel, Arrays,
+// Numeration Systems and Frankenstein Games).
+
+/// Largest `--rows` of `game fraenkel-array`.
+pub const MAX_FRAENKEL_ROWS: u64 = 1_000_000;
+/// Largest `--to` of `game fraenkel-array --check` (one bit per integer: 500 MB).
+pub const MAX_FRAENKEL_TO: u64 = 4_000_000_000;
+/// Largest `--squares` of `game frankenstein` (2^N positions).
+pub const MAX_FRANKENSTEIN_SQUARES: u32 = 32;
+/// Largest `--bound` of `game frankenstein` (pairs of claimed positions).
+pub const MAX_FRANKENSTEIN_BOUND: u32 = 20_000;
+/// Largest `--max-sum` of `game frankenstein --check`.
+pub const MAX_FRANKENSTEIN_SUM: u32 = 150;
+
+/// `palace game fraenkel-array`.
+#[derive(Debug, Args)]
+pub struct FraenkelArrayArgs {
+    /// Print rows 0..N-1.
+    #[arg(long, value_name = "N", required_unless_present = "check")]
+    pub rows: Option<u64>,
+    /// Print columns 0..J-1.
+    #[arg(long, value_name = "J", default_value_t = 7)]
+    pub columns: usize,
+    /// Print JSON: {"rows": [[A_0^n, A_1^n, ...], ...]}.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV: n,A_0,A_1,...
+    #[arg(long)]
+    pub csv: bool,
+    /// Draw the integers up to A_0^{N-1}, each coloured by the column of A that holds it.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Check the text's statements on every entry up to X (--to) instead of printing rows.
+    #[arg(long, conflicts_with_all = ["rows", "csv", "plot"])]
+    pub check: bool,
+    /// The bound of --check.
+    #[arg(long, value_name = "X", default_value_t = 1_000_000)]
+    pub to: u64,
+}
+
+/// `palace game fraenkel-u`.
+#[derive(Debug, Args)]
+pub struct FraenkelUArgs {
+    /// The numbers (positive).
+    #[arg(value_name = "N", required = true, num_args = 1..)]
+    pub numbers: Vec<u64>,
+    /// Print JSON: {"representations": [{"n": 41, "digits": "1211"}, ...]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The reading of a type II move of Frankenstein.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TypeTwoArg {
+    /// The coins keep their order: coin i lands on the i-th new square.
+    Ordered,
+    /// Coin x_i is shifted by n_i as the text says; the coins may pass each other.
+    Literal,
+}
+
+impl From<TypeTwoArg> for palace::games::frankenstein::TypeTwo {
+    fn from(t: TypeTwoArg) -> Self {
+        match t {
+            TypeTwoArg::Ordered => Self::Ordered,
+            TypeTwoArg::Literal => Self::Literal,
+        }
+    }
+}
+
+/// `palace game frankenstein`.
+#[derive(Debug, Args)]
+pub struct FrankensteinArgs {
+    /// Solve every position on squares 1..N.
+    #[arg(long, value_name = "N")]
+    pub squares: u32,
+    /// The reading of type II moves.
+    #[arg(long, value_enum, default_value_t = TypeTwoArg::Ordered)]
+    pub type2: TypeTwoArg,
+    /// Theorem 3 (A) over the claimed positions with every square <= B.
+    #[arg(long, value_name = "B", default_value_t = 1000)]
+    pub bound: u32,
+    /// Run every checkable statement of the text about the game, under both readings.
+    #[arg(long)]
+    pub check: bool,
+    /// With --check: also solve every position whose squares add up to at most S.
+    #[arg(long, value_name = "S", default_value_t = 88)]
+    pub max_sum: u32,
+    /// Print JSON: {"p_positions": [...], "violations_a": [...], "violations_b": [...]}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[cfg(test)]

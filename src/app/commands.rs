@@ -196,6 +196,14 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::Subtraction { to, sets, output, row_length, period_bound, check, json } => {
             subtraction(to, &sets, output.as_deref(), row_length, period_bound, check, json)
         }
+        Config::FraenkelArray { rows, columns, json, csv, plot } => {
+            fraenkel_array(rows, columns, json, csv, plot.as_deref())
+        }
+        Config::FraenkelCheck { to, json } => fraenkel_check(to, json),
+        Config::FraenkelU { numbers, json } => fraenkel_u(&numbers, json),
+        Config::Frankenstein { squares, type2, bound, check, max_sum, json } => {
+            frankenstein(squares, type2, bound, check, max_sum, json)
+        }
         Config::Check { max_k, max_size, wythoff_size, json, run } => {
             let pb = progress::bar(run.quiet, "check", "boards");
             let report = check::run(max_k, max_size, wythoff_size, &run.engine, &pb)?;
@@ -807,6 +815,201 @@ fn finish_subtraction(
             g.counts(),
             mismatches.map_or(String::new(), |m| format!(", Theorem 2 mismatches {m}"))
         ))?;
+    }
+    Ok(0)
+}
+
+// `game fraenkel-array`, `fraenkel-u` and `frankenstein` (Fraenkel, Arrays, Numeration Systems
+// and Frankenstein Games).
+
+/// `game fraenkel-array`: rows of the array as a table, CSV or JSON, and the picture.
+fn fraenkel_array(
+    rows: usize,
+    columns: usize,
+    json: bool,
+    csv: bool,
+    plot: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    use palace::games::fraenkel as fr;
+    use std::fmt::Write as _;
+    let out = plot.map(|p| AtomicOutput::create(p, "--plot")).transpose()?;
+    let Some(a) = fr::array(rows, columns) else {
+        return Err(palace::error::Error::Usage(format!(
+            "--columns {columns}: an entry of the first {rows} rows exceeds 64 bits; use fewer columns"
+        )));
+    };
+    if let Some(out) = out {
+        let path = out.path().to_path_buf();
+        let firsts: Vec<u64> = a.iter().map(|r| r[0]).collect();
+        fr::picture(&firsts, out)?;
+        eprintln!("wrote {}", path.display());
+    }
+    if json {
+        out_text(&serde_json::json!({ "rows": a }).to_string())?;
+    } else if csv {
+        let mut s = String::from("n");
+        for j in 0..columns {
+            let _ = write!(s, ",A_{j}");
+        }
+        s.push('\n');
+        for (n, r) in a.iter().enumerate() {
+            let _ = writeln!(s, "{n},{}", r.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+        }
+        out_text(&s)?;
+    } else {
+        let width = a.iter().flatten().map(|v| v.to_string().len()).max().unwrap_or(1).max(4);
+        let mut s = format!("{:>7}", "n");
+        for j in 0..columns {
+            let _ = write!(s, " {:>width$}", format!("A_{j}"));
+        }
+        s.push('\n');
+        for (n, r) in a.iter().enumerate() {
+            let _ = write!(s, "{n:>7}");
+            for v in r {
+                let _ = write!(s, " {v:>width$}");
+            }
+            s.push('\n');
+        }
+        out_text(&s)?;
+    }
+    Ok(0)
+}
+
+/// `game fraenkel-array --check`: the streamed sweep to `to` and every claim about the array.
+fn fraenkel_check(to: u64, json: bool) -> Result<ExitCode> {
+    use palace::engine::Progress;
+    use palace::games::{claims, fraenkel as fr, fraenkel_claims as fc};
+    let start = std::time::Instant::now();
+    let pb = progress::bar(false, "array", "");
+    pb.set_length(to);
+    let s = fr::sweep(to, &|v| pb.set_position(v));
+    pb.finish_and_clear();
+    let beatty = fr::beatty_split(to);
+    let list = fc::array(&s, beatty);
+    if json {
+        out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
+    } else {
+        out_text(&claims::table(&list))?;
+    }
+    eprintln!(
+        "built and checked {} entries in {} rows up to {to} in {:.1} s (sweep {:.1} s, bit set {} MiB); per column: {:?}",
+        s.entries,
+        s.rows,
+        start.elapsed().as_secs_f64(),
+        s.seconds,
+        s.bytes >> 20,
+        s.per_column
+    );
+    Ok(0)
+}
+
+/// `game fraenkel-u`: the representation of each number over U.
+fn fraenkel_u(numbers: &[u64], json: bool) -> Result<ExitCode> {
+    use palace::games::fraenkel as fr;
+    if json {
+        let list: Vec<serde_json::Value> = numbers
+            .iter()
+            .map(|&n| serde_json::json!({ "n": n, "digits": fr::representation_string(n) }))
+            .collect();
+        out_text(&serde_json::json!({ "representations": list }).to_string())?;
+    } else {
+        let s: String = numbers.iter().map(|&n| format!("{n} {}\n", fr::representation_string(n))).collect();
+        out_text(&s)?;
+    }
+    Ok(0)
+}
+
+/// `game frankenstein`: every position on squares 1..N solved and Theorem 3 checked; with
+/// `check`, the text's claims under both readings.
+fn frankenstein(
+    squares: u32,
+    two: palace::games::frankenstein::TypeTwo,
+    bound: u32,
+    check: bool,
+    max_sum: u32,
+    json: bool,
+) -> Result<ExitCode> {
+    use palace::engine::Progress;
+    use palace::games::frankenstein::{self as fk, TypeTwo};
+    use palace::games::{claims, fraenkel_claims as fc};
+    use std::fmt::Write as _;
+    let start = std::time::Instant::now();
+    let solve = |two: TypeTwo| {
+        let claimed: Vec<u64> = fk::claimed(squares).iter().map(|x| fk::mask_of(x)).collect();
+        let pb = progress::bar(false, &format!("frankenstein {}", two.name()), "");
+        pb.set_length(1000);
+        let sol = fk::solve_squares(squares, two, &claimed, &|f| pb.set_position((f * 1000.0) as u64));
+        pb.finish_and_clear();
+        sol
+    };
+    let within = |two: TypeTwo| fk::moves_within(&fk::claimed(bound), two);
+    if check {
+        let mut list = fc::tables()[..0].to_vec();
+        for two in [TypeTwo::Ordered, TypeTwo::Literal] {
+            let sq = solve(two);
+            let sums = fk::solve_sum(max_sum, two, &fk::claimed(max_sum));
+            list.extend(fc::examples(two, &sq, &sums));
+            list.extend(fc::theorem_3(two, &sq, &sums, &within(two), bound));
+            eprintln!(
+                "{}: squares 1..{squares} solved in {:.1} s, square sums <= {max_sum} in {:.1} s",
+                two.name(),
+                sq.seconds,
+                sums.seconds
+            );
+        }
+        if json {
+            out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
+        } else {
+            out_text(&claims::table(&list))?;
+        }
+        eprintln!("checked in {:.1} s", start.elapsed().as_secs_f64());
+        return Ok(0);
+    }
+    let sol = solve(two);
+    let a = within(two);
+    let p: Vec<Vec<u32>> = sol.p_masks.iter().map(|&m| fk::squares_of(m)).collect();
+    let b: Vec<Vec<u32>> = sol.without_move_into_claimed.iter().map(|&m| fk::squares_of(m)).collect();
+    if json {
+        let v = serde_json::json!({ "p_positions": p, "violations_a": a, "violations_b": b });
+        out_text(&v.to_string())?;
+    } else {
+        let claimed: Vec<u64> = fk::claimed(squares).iter().map(|x| fk::mask_of(x)).collect();
+        let mut s = format!(
+            "Frankenstein, type II {}: every position on squares 1..{squares} ({} positions) solved in {:.1} s\n{} P-positions:\n",
+            two.name(),
+            sol.positions,
+            sol.seconds,
+            p.len()
+        );
+        for (x, &m) in p.iter().zip(&sol.p_masks) {
+            let _ = writeln!(
+                s,
+                "  {x:?}{}",
+                if claimed.contains(&m) { "" } else { "  (not claimed by Theorem 3)" }
+            );
+        }
+        let missing: Vec<Vec<u32>> =
+            claimed.iter().filter(|m| !sol.p_masks.contains(m)).map(|&m| fk::squares_of(m)).collect();
+        let _ = writeln!(s, "claimed by Theorem 3 but N: {missing:?}");
+        let _ = writeln!(
+            s,
+            "Theorem 3 (A), claimed positions with squares <= {bound}: {} moves between two of them{}",
+            a.len(),
+            a.iter().take(5).map(|(x, y)| format!(" {x:?} -> {y:?}")).collect::<String>()
+        );
+        let _ = writeln!(
+            s,
+            "Theorem 3 (B), squares 1..{squares}: {} positions without a move into a claimed one{}",
+            b.len(),
+            b.iter().take(5).map(|x| format!(" {x:?}")).collect::<String>()
+        );
+        let _ = writeln!(
+            s,
+            "Theorem 3 under the {} reading: {}",
+            two.name(),
+            if a.is_empty() && b.is_empty() { "confirmed in this range" } else { "refuted" }
+        );
+        out_text(&s)?;
     }
     Ok(0)
 }

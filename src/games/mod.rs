@@ -21,3 +21,9 @@ pub mod zeckendorf;
 // Larsson and Fox's aperiodic subtraction game (`palace game subtraction`).
 pub mod subtraction;
 pub mod subtraction_claims;
+
+// Fraenkel, *Arrays, Numeration Systems and Frankenstein Games*: the array A, the numeration
+// system U, the game Frankenstein and the text's checkable statements.
+pub mod fraenkel;
+pub mod fraenkel_claims;
+pub mod frankenstein;
