@@ -74,4 +74,11 @@ sx=$(( 9999 + 10000 ))
 top=$(awk -F, -v x="$sx" '$1 == x { print $2 }' "$O/skin-k9999.csv")
 $P render --k 9999 --size 30000 --window "$sx,$(( top - 12 )),$(( sx + 170 )),$(( top + 38 ))" --zoom 6 -q -o "$O/fig8-skin-k9999.png"
 
+say "§3.2 and §4: the threads of the upper warp (docs/threads.md)"
+$P threads --k 9999 --size 16000 --window 13300,8700,15100,9900 -q -o "$O/threads-k9999-fray.png" > /dev/null
+if [[ $quick == 0 ]]; then
+  $P threads --k 9999 --size 40000 -q > "$O/threads-k9999-40000.txt"
+  $P threads --k 40003 --size 120000 --scale 40 -q -o "$O/threads-k40003-scale40.png" > "$O/threads-k40003-120000.txt"
+fi
+
 say "done: see $O/"

@@ -1,6 +1,6 @@
 //! The measurements made on the sweep, one module per analysis: value statistics
 //! ([`stats`]), two games compared ([`compare`], the paper's Fig. 4), the paper's regions
-//! ([`regions`]), the three fabrics ([`fabric`]), the arm's skin ([`skin`]), and the
+//! ([`regions`]), the three fabrics ([`fabric`]), the arm's skin ([`skin`]), the warp's threads ([`threads`]), and the
 //! cross-check of the engine against the exact game solver ([`check`]).
 
 pub mod check;
@@ -9,3 +9,4 @@ pub mod fabric;
 pub mod regions;
 pub mod skin;
 pub mod stats;
+pub mod threads;

@@ -205,6 +205,16 @@ pub enum Command {
     /// Each game is solved by exhaustive search over its rules; `--check` runs every checkable
     /// statement of the texts they come from against the result (docs/games-claims.md).
     Game(GameArgs),
+    /// Find, follow and measure the threads of the upper warp (paper §3.2, §4 questions 5-7).
+    ///
+    /// Traces the palaces above the diagonal labelled warps + inner sector (as `regions` labels
+    /// them, on 8 x 8 blocks) row by row: cells on the same or the next row at most 4 columns
+    /// apart belong to one thread. Reports the threads' thicknesses (palaces per row, the
+    /// left warp's vertical thickness by symmetry) and how many are Fibonacci numbers, whether
+    /// thicknesses add where threads merge, which threads running to the edge are periodic,
+    /// and the innermost threads' slopes with their continued fractions and nearest quadratic
+    /// irrationals. Draws the threads over the picture.
+    Threads(ThreadsArgs),
 }
 
 /// `palace game`.
@@ -858,6 +868,25 @@ pub enum Config {
         /// JSON output.
         json: bool,
     },
+    /// Threads of the upper warp.
+    Threads {
+        /// Game and board.
+        board: Board,
+        /// Window traced.
+        window: Window,
+        /// Per-thread CSV.
+        csv: Option<PathBuf>,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// Picture scale.
+        scale: u32,
+        /// Adjacency reach.
+        reach: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
     /// Cross-check.
     Check {
         /// Largest k.
@@ -945,6 +974,7 @@ impl Config {
             | Config::Regions { run, .. }
             | Config::Fabric { run, .. }
             | Config::Skin { run, .. }
+            | Config::Threads { run, .. }
             | Config::Check { run, .. } => Some(run),
             Config::Bench { .. }
             | Config::FibonacciNim { .. }
@@ -1510,6 +1540,29 @@ impl Cli {
                     json: a.json,
                 }
             }
+            Command::Threads(a) => {
+                let (board, window) = a.board.resolve()?;
+                check_scale(a.scale)?;
+                if board.k > palace::model::rule::MAX_K - 3 {
+                    return Err(Error::Usage(format!(
+                        "--k {}: threads labels the regions, which also plays k + 3; use a smaller k",
+                        board.k
+                    )));
+                }
+                if a.reach == 0 || a.reach > 64 {
+                    return Err(Error::Usage(format!("--reach {}: use 1..=64 columns", a.reach)));
+                }
+                Config::Threads {
+                    board,
+                    window,
+                    csv: a.csv,
+                    output: a.output,
+                    scale: a.scale,
+                    reach: a.reach,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                }
+            }
             Command::Check(a) => {
                 if a.max_k == 0 {
                     return Err(Error::Usage("--max-k 0: k starts at 1; use --max-k 1 or more".into()));
@@ -1713,6 +1766,32 @@ pub struct FrankensteinArgs {
     /// Print JSON: {"p_positions": [...], "violations_a": [...], "violations_b": [...]}.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `palace threads`.
+#[derive(Debug, Args)]
+pub struct ThreadsArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Write one line per thread (rows, ends, merges, thickness, period, slope) as CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Draw the threads, one colour each, over the dimmed picture to this PNG.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// One pixel per S x S cells (a block with a thread cell shows the thread).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub scale: u32,
+    /// Cells on the same or the next row at most R columns apart belong to one thread.
+    #[arg(long, value_name = "R", default_value_t = palace::analysis::threads::trace::REACH)]
+    pub reach: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 #[cfg(test)]

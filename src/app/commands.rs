@@ -11,6 +11,7 @@ use palace::analysis::fabric;
 use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
+use palace::analysis::threads;
 use palace::engine::{Cancel, EngineOptions, SweepReport, sweep};
 use palace::error::Result;
 use palace::output::atomic::{AtomicDir, AtomicOutput};
@@ -203,6 +204,22 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::FraenkelU { numbers, json } => fraenkel_u(&numbers, json),
         Config::Frankenstein { squares, type2, bound, check, max_sum, json } => {
             frankenstein(squares, type2, bound, check, max_sum, json)
+        }
+        Config::Threads { board, window, csv, output, scale, reach, json, run } => {
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let pb = progress::bar(run.quiet, "threads", "rows");
+            let (traced, path) = threads::run(board.k, window, reach, scale, out, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if let Some(mut o) = csv_out {
+                let p = o.path().to_path_buf();
+                threads::write_csv(&traced, std::io::BufWriter::new(o.file()))
+                    .map_err(|e| palace::error::Error::io(&p, e))?;
+                o.commit()?;
+            }
+            print_report(json, &threads::ThreadsReport::new(board.k, window, reach, &traced))?;
+            wrote(path, run.quiet);
+            Ok(0)
         }
         Config::Check { max_k, max_size, wythoff_size, json, run } => {
             let pb = progress::bar(run.quiet, "check", "boards");

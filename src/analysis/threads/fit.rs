@@ -1,0 +1,288 @@
+//! The numbers measured on a traced thread's tail: its period, its slope by least squares,
+//! the slope's continued fraction and the nearest root of a small integer quadratic
+//! (`docs/threads.md`, "Measurements").
+
+use super::trace::Section;
+use serde::Serialize;
+
+/// Whether `n` is a Fibonacci number (1, 2, 3, 5, 8, ...).
+pub fn is_fibonacci(n: u64) -> bool {
+    let (mut a, mut b) = (1u64, 2u64);
+    if n == 1 {
+        return true;
+    }
+    while b < n {
+        (a, b) = (b, a + b);
+    }
+    b == n
+}
+
+/// A period of a run of sections: every section `p` lines on is the same set of cells moved
+/// `shift` cells along the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Period {
+    /// Lines per period.
+    pub p: u32,
+    /// Cells moved along the line per period.
+    pub shift: i64,
+}
+
+/// The smallest period `p <= max_p` of `tail` (consecutive lines) that holds over the whole
+/// tail and that the tail shows at least `repeats` times (`p * repeats <= tail.len()`).
+pub fn period(tail: &[Section], max_p: usize, repeats: usize) -> Option<Period> {
+    let n = tail.len();
+    debug_assert!(tail.windows(2).all(|w| w[1].y == w[0].y + 1), "consecutive lines");
+    (1..=max_p.min(n / repeats.max(1))).find_map(|p| {
+        let shift = i64::from(tail[p].first) - i64::from(tail[0].first);
+        tail.iter()
+            .zip(&tail[p..])
+            .all(|(a, b)| {
+                a.count == b.count && a.shape == b.shape && i64::from(b.first) - i64::from(a.first) == shift
+            })
+            .then_some(Period { p: p as u32, shift })
+    })
+}
+
+/// The best period of a run that may have defects: the `p <= max_p` (shown at least `repeats`
+/// times) and the shift (one of the two whole numbers nearest `per_line * p`) for which the
+/// most lines `i` have line `i + p` equal to line `i` moved by the shift.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NearPeriod {
+    /// The period.
+    pub period: Period,
+    /// Lines `i` (with `i + p` in the run) that match, and all such lines.
+    pub matches: (usize, usize),
+}
+
+impl NearPeriod {
+    /// The share of lines that match.
+    pub fn share(&self) -> f64 {
+        self.matches.0 as f64 / self.matches.1.max(1) as f64
+    }
+}
+
+/// The [`NearPeriod`] of `tail` given its cells per line `per_line` (from [`fit_line`]); ties
+/// go to the smaller period.
+pub fn near_period(tail: &[Section], per_line: f64, max_p: usize, repeats: usize) -> Option<NearPeriod> {
+    let n = tail.len();
+    let mut best: Option<NearPeriod> = None;
+    for p in 1..=max_p.min(n / repeats.max(1)) {
+        let guess = per_line * p as f64;
+        for shift in [guess.floor() as i64, guess.ceil() as i64] {
+            let m = tail
+                .iter()
+                .zip(&tail[p..])
+                .filter(|(a, b)| {
+                    a.count == b.count
+                        && a.shape == b.shape
+                        && i64::from(b.first) - i64::from(a.first) == shift
+                })
+                .count();
+            if best.is_none_or(|b| m * b.matches.1 > b.matches.0 * (n - p)) {
+                best = Some(NearPeriod { period: Period { p: p as u32, shift }, matches: (m, n - p) });
+            }
+        }
+    }
+    best
+}
+
+/// A least-squares line `x = a + c y` through the centres of the sections.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LineFit {
+    /// Cells along the line per line (`c`).
+    pub per_line: f64,
+    /// Its standard error.
+    pub stderr: f64,
+    /// Sections fitted.
+    pub points: usize,
+}
+
+/// Fits `x = a + c y` to the sections' centres `(first + last) / 2`; `None` for fewer than 3.
+pub fn fit_line(tail: &[Section]) -> Option<LineFit> {
+    let n = tail.len();
+    if n < 3 {
+        return None;
+    }
+    let nf = n as f64;
+    let (y0, x0) = (f64::from(tail[0].y), f64::from(tail[0].first));
+    let pts =
+        || tail.iter().map(|s| (f64::from(s.y) - y0, (f64::from(s.first) + f64::from(s.last)) / 2.0 - x0));
+    let (my, mx) = pts().fold((0.0, 0.0), |(a, b), (y, x)| (a + y / nf, b + x / nf));
+    let (syy, sxy) =
+        pts().fold((0.0, 0.0), |(a, b), (y, x)| (a + (y - my) * (y - my), b + (y - my) * (x - mx)));
+    let c = sxy / syy;
+    let a = mx - c * my;
+    let rss: f64 = pts().map(|(y, x)| (x - a - c * y).powi(2)).sum();
+    let stderr = (rss / (nf - 2.0) / syy).sqrt();
+    Some(LineFit { per_line: c, stderr, points: n })
+}
+
+/// The continued fraction `[a0; a1, a2, ...]` of `x`, its terms taken while the convergent
+/// still differs from `x` by more than `tol` (at most `max_terms`).
+pub fn continued_fraction(x: f64, tol: f64, max_terms: usize) -> Vec<i64> {
+    let mut terms = Vec::new();
+    let mut r = x;
+    // Convergents h/k.
+    let (mut h0, mut h1, mut k0, mut k1) = (1.0f64, 0.0f64, 0.0f64, 1.0f64);
+    while terms.len() < max_terms {
+        let a = r.floor();
+        terms.push(a as i64);
+        let (h, k) = (a * h0 + h1, a * k0 + k1);
+        (h1, h0, k1, k0) = (h0, h, k0, k);
+        if (h / k - x).abs() <= tol || r - a == 0.0 {
+            break;
+        }
+        r = 1.0 / (r - a);
+    }
+    terms
+}
+
+/// The continued fraction of the rational `num / den` (exact).
+pub fn continued_fraction_exact(mut num: i64, mut den: i64) -> Vec<i64> {
+    assert!(den != 0);
+    if den < 0 {
+        (num, den) = (-num, -den);
+    }
+    let mut terms = Vec::new();
+    while den != 0 {
+        let a = num.div_euclid(den);
+        terms.push(a);
+        (num, den) = (den, num - a * den);
+    }
+    terms
+}
+
+/// A root of `a t^2 + b t + c` with integer coefficients whose discriminant is not a square
+/// (a quadratic irrational).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct QuadraticFit {
+    /// `a` (positive).
+    pub a: i64,
+    /// `b`.
+    pub b: i64,
+    /// `c`.
+    pub c: i64,
+    /// The root nearest the value.
+    pub root: f64,
+    /// `root - value`.
+    pub residual: f64,
+    /// How many such roots (of polynomials within the bound, counted once each) lie within
+    /// `tol` of the value: how much one fit means.
+    pub within_tol: usize,
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a.abs() } else { gcd(b, a % b) }
+}
+
+fn is_square(n: i64) -> bool {
+    n >= 0 && {
+        let r = (n as f64).sqrt().round() as i64;
+        (r - 1..=r + 1).any(|s| s >= 0 && s * s == n)
+    }
+}
+
+/// The root nearest `value` among the irrational roots of `a t^2 + b t + c` with
+/// `1 <= a <= bound`, `|b|, |c| <= bound`, coefficients without a common factor; and how many
+/// distinct such roots lie within `tol` of `value`.
+pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFit> {
+    let mut best: Option<QuadraticFit> = None;
+    let mut near: Vec<f64> = Vec::new();
+    for a in 1..=bound {
+        for b in -bound..=bound {
+            for c in -bound..=bound {
+                let disc = b * b - 4 * a * c;
+                if disc <= 0 || is_square(disc) || gcd(gcd(a, b), c) != 1 {
+                    continue;
+                }
+                let s = (disc as f64).sqrt();
+                for root in [(-(b as f64) + s) / (2.0 * a as f64), (-(b as f64) - s) / (2.0 * a as f64)] {
+                    let residual = root - value;
+                    if residual.abs() <= tol && !near.iter().any(|&r| (r - root).abs() < 1e-12) {
+                        near.push(root);
+                    }
+                    if best.is_none_or(|f| residual.abs() < f.residual.abs()) {
+                        best = Some(QuadraticFit { a, b, c, root, residual, within_tol: 0 });
+                    }
+                }
+            }
+        }
+    }
+    best.map(|f| QuadraticFit { within_tol: near.len(), ..f })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sec(y: u32, first: u32, count: u32, shape: u64) -> Section {
+        Section { y, first, last: first + 2 * count, count, shape, clear: true }
+    }
+
+    #[test]
+    fn fibonacci_numbers() {
+        let fib: Vec<u64> = (1..=100).filter(|&n| is_fibonacci(n)).collect();
+        assert_eq!(fib, [1, 2, 3, 5, 8, 13, 21, 34, 55, 89]);
+    }
+
+    /// A run moving 5 cells every 2 lines, alternating two shapes: period 2, shift 5; one
+    /// section changed breaks every period.
+    #[test]
+    fn periods_of_built_runs() {
+        let run: Vec<Section> =
+            (0..40).map(|i| sec(100 + i, 7 + 5 * (i / 2) + (i % 2), 3, u64::from(i % 2))).collect();
+        assert_eq!(period(&run, 10, 3), Some(Period { p: 2, shift: 5 }));
+        let mut broken = run.clone();
+        broken[33].shape = 9;
+        assert_eq!(period(&broken, 10, 3), None);
+        // Too short to show period 2 three times.
+        assert_eq!(period(&run[..5], 10, 3), None);
+    }
+
+    /// The same run with two defects: no exact period, period 2 up to the defects.
+    #[test]
+    fn near_period_survives_defects() {
+        let mut run: Vec<Section> =
+            (0..40).map(|i| sec(100 + i, 7 + 5 * (i / 2) + (i % 2), 3, u64::from(i % 2))).collect();
+        run[10].count = 2;
+        run[25].shape = 7;
+        assert_eq!(period(&run, 10, 3), None);
+        let f = fit_line(&run).unwrap();
+        let near = near_period(&run, f.per_line, 10, 3).unwrap();
+        assert_eq!(near.period, Period { p: 2, shift: 5 });
+        // Each defect spoils the pairs (i, i + 2) on both sides of it.
+        assert_eq!(near.matches, (38 - 4, 38));
+    }
+
+    #[test]
+    fn line_fit_of_a_straight_run() {
+        let run: Vec<Section> = (0..50).map(|i| sec(i, 3 * i, 1, 0)).collect();
+        let f = fit_line(&run).unwrap();
+        assert!((f.per_line - 3.0).abs() < 1e-12 && f.stderr < 1e-9, "{f:?}");
+    }
+
+    #[test]
+    fn continued_fractions() {
+        assert_eq!(continued_fraction_exact(13, 34), [0, 2, 1, 1, 1, 1, 2]);
+        assert_eq!(continued_fraction_exact(-7, 3), [-3, 1, 2]);
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        let cf = continued_fraction(phi, 1e-9, 60);
+        assert!(cf.len() > 15 && cf[..cf.len() - 1].iter().all(|&a| a == 1), "{cf:?}");
+        // 3/8 = [0; 2, 1, 2] = [0; 2, 1, 1, 1]: rounding may give either form.
+        let cf = continued_fraction(0.375, 1e-12, 60);
+        let value =
+            cf.iter().rev().fold(None, |acc: Option<f64>, &a| Some(a as f64 + acc.map_or(0.0, |r| 1.0 / r)));
+        assert!((value.unwrap() - 0.375).abs() < 1e-12, "{cf:?}");
+    }
+
+    /// 1/phi^2 = (3 - sqrt 5)/2 is a root of t^2 - 3t + 1; sqrt 2 of t^2 - 2.
+    #[test]
+    fn quadratic_roots_found() {
+        let v = (3.0 - 5f64.sqrt()) / 2.0;
+        let f = nearest_quadratic(v + 1e-9, 5, 1e-6).unwrap();
+        assert_eq!((f.a, f.b, f.c), (1, -3, 1));
+        assert!(f.within_tol >= 1);
+        let f = nearest_quadratic(2f64.sqrt(), 3, 1e-9).unwrap();
+        assert_eq!((f.a, f.b, f.c), (1, 0, -2));
+    }
+}

@@ -1,0 +1,309 @@
+//! The thread tracer ([`palace::analysis::threads::trace`]) against a flood fill of the same
+//! bitmap, on random bitmaps and on the palaces of small boards by the direct definition; on
+//! hand-built threads with known thicknesses, merges and periods; and `palace threads` end to
+//! end.
+
+use assert_cmd::Command;
+use palace::analysis::regions::{self, Region};
+use palace::analysis::threads::{self, ThreadsReport, fit, trace};
+use palace::engine::{EngineOptions, Silent};
+use palace::model::geometry::Window;
+use palace::model::reference::direct_values;
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use trace::{End, REACH, Traced, Tracer};
+
+/// A bitmap: the set cells of each row, in increasing order.
+type Bitmap = Vec<Vec<u32>>;
+
+/// The connected components of `bitmap` under the tracer's adjacency (same or next row, at
+/// most `REACH` apart), by breadth-first search over the whole bitmap: each cell's component
+/// as the smallest `(y, x)` in it.
+fn flood_fill(bitmap: &Bitmap) -> BTreeMap<(u32, u32), (u32, u32)> {
+    let cells: BTreeSet<(u32, u32)> =
+        bitmap.iter().enumerate().flat_map(|(y, xs)| xs.iter().map(move |&x| (y as u32, x))).collect();
+    let mut comp = BTreeMap::new();
+    for &start in &cells {
+        if comp.contains_key(&start) {
+            continue;
+        }
+        let mut queue = vec![start];
+        comp.insert(start, start);
+        while let Some((y, x)) = queue.pop() {
+            for dy in -1i64..=1 {
+                for dx in -i64::from(REACH)..=i64::from(REACH) {
+                    let (ny, nx) = (i64::from(y) + dy, i64::from(x) + dx);
+                    if ny < 0 || nx < 0 {
+                        continue;
+                    }
+                    let n = (ny as u32, nx as u32);
+                    if cells.contains(&n) && !comp.contains_key(&n) {
+                        comp.insert(n, start);
+                        queue.push(n);
+                    }
+                }
+            }
+        }
+    }
+    comp
+}
+
+/// Traces `bitmap` (every section clear) and returns the result with each cell's thread.
+fn trace_bitmap(bitmap: &Bitmap) -> (Traced, BTreeMap<(u32, u32), u32>) {
+    let mut t = Tracer::default();
+    let mut label = BTreeMap::new();
+    for (y, xs) in bitmap.iter().enumerate() {
+        for &(x, id) in t.line(y as u32, xs, |_, _| true) {
+            label.insert((y as u32, x), id);
+        }
+    }
+    (t.finish(), label)
+}
+
+/// The tracer's components: threads joined through merges and absorbed pieces.
+fn traced_components(traced: &Traced, label: &BTreeMap<(u32, u32), u32>) -> BTreeMap<(u32, u32), (u32, u32)> {
+    let mut parent: BTreeMap<u32, u32> = BTreeMap::new();
+    fn find(p: &mut BTreeMap<u32, u32>, i: u32) -> u32 {
+        let q = *p.get(&i).unwrap_or(&i);
+        if q == i { i } else { find(p, q) }
+    }
+    let mut join = |a: u32, b: u32| {
+        let (a, b) = (find(&mut parent, a), find(&mut parent, b));
+        if a != b {
+            parent.insert(a, b);
+        }
+    };
+    for m in &traced.merges {
+        for &i in &m.inputs {
+            join(i, m.output);
+        }
+    }
+    for &(piece, into, _) in traced.absorbed.iter().chain(&traced.rejoined) {
+        join(piece, into);
+    }
+    // Each component named by its smallest cell.
+    let mut first: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
+    for (&cell, &id) in label {
+        first.entry(find(&mut parent, id)).or_insert(cell);
+    }
+    label.iter().map(|(&cell, &id)| (cell, first[&find(&mut parent, id)])).collect()
+}
+
+/// The tracer's partition of the cells is the flood fill's; a thread with no merge and no
+/// absorbed piece has the flood fill's cells per row.
+fn check_against_flood_fill(bitmap: &Bitmap) {
+    let (traced, label) = trace_bitmap(bitmap);
+    let reference = flood_fill(bitmap);
+    assert_eq!(traced_components(&traced, &label), reference, "components");
+    let mut per_row: BTreeMap<((u32, u32), u32), u32> = BTreeMap::new();
+    for (&(y, _), &c) in &reference {
+        *per_row.entry((c, y)).or_default() += 1;
+    }
+    let merged: BTreeSet<u32> =
+        traced.merges.iter().flat_map(|m| m.inputs.iter().copied().chain([m.output])).collect();
+    let absorbing: BTreeSet<u32> = traced.absorbed.iter().chain(&traced.rejoined).map(|a| a.1).collect();
+    for t in &traced.threads {
+        if merged.contains(&t.id) || absorbing.contains(&t.id) {
+            continue;
+        }
+        let cell = (t.first_row, t.start_x);
+        let c = reference[&cell];
+        let mut want: BTreeMap<u32, u64> = BTreeMap::new();
+        for y in t.first_row..=t.last_row {
+            *want.entry(per_row[&(c, y)]).or_default() += 1;
+        }
+        assert_eq!(t.thickness, want, "thread {} thickness", t.id);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Random sparse bitmaps: many small components, merges, absorbed pieces and specks.
+    #[test]
+    fn tracer_equals_flood_fill_on_random_bitmaps(
+        rows in prop::collection::vec(prop::collection::btree_set(0u32..120, 0..14), 1..60),
+    ) {
+        let bitmap: Bitmap = rows.into_iter().map(|s| s.into_iter().collect()).collect();
+        check_against_flood_fill(&bitmap);
+    }
+}
+
+/// The palaces above the diagonal of small boards, by the direct definition of the game.
+#[test]
+fn tracer_equals_flood_fill_on_palaces() {
+    for (k, n) in [(20u32, 120usize), (60, 200), (100, 300)] {
+        let v = direct_values(k, n, n);
+        let bitmap: Bitmap =
+            (0..n).map(|y| ((y + 1)..n).filter(|&x| v[y * n + x] < 0).map(|x| x as u32).collect()).collect();
+        check_against_flood_fill(&bitmap);
+    }
+}
+
+/// A thread of thickness `t`: `t` cells two apart, moving `step` columns a row from `x`.
+fn thread(y: u32, x: u32, t: u32, step: u32) -> Vec<u32> {
+    (0..t).map(|i| x + step * y + 2 * i).collect()
+}
+
+fn bitmap_of(rows: u32, mut f: impl FnMut(u32) -> Vec<u32>) -> Bitmap {
+    (0..rows)
+        .map(|y| {
+            let mut xs = f(y);
+            xs.sort_unstable();
+            xs.dedup();
+            xs
+        })
+        .collect()
+}
+
+/// Two threads of thickness 2 and 3, the second overtaking the first, merge into one of 5
+/// that runs on; every thickness as built, and the merge adds.
+#[test]
+fn built_merge_adds() {
+    // Thread A: thickness 2, 2 columns a row from x = 100. Thread B: thickness 3, 3 columns a
+    // row from x = 40; B reaches A's cells near row 57. After the merge, one thread of 5.
+    let bitmap = bitmap_of(160, |y| {
+        let b = 40 + 3 * y;
+        let a = 100 + 2 * y;
+        if b + 4 + REACH < a {
+            let mut v = thread(y, 100, 2, 2);
+            v.extend(thread(y, 40, 3, 3));
+            v
+        } else {
+            // Merged: five cells two apart, moving 3 a row.
+            (0..5).map(|i| b + 2 * i).collect()
+        }
+    });
+    check_against_flood_fill(&bitmap);
+    let (traced, _) = trace_bitmap(&bitmap);
+    assert_eq!(traced.merges.len(), 1, "{:?}", traced.merges);
+    let m = &traced.merges[0];
+    let by_id: BTreeMap<u32, &trace::Thread> = traced.threads.iter().map(|t| (t.id, t)).collect();
+    let mut ins: Vec<u32> = m.inputs.iter().map(|i| by_id[i].mode().unwrap()).collect();
+    ins.sort_unstable();
+    assert_eq!(ins, [2, 3]);
+    let out = by_id[&m.output];
+    assert_eq!(out.mode(), Some(5));
+    assert_eq!(out.thickness.len(), 1, "constant thickness after the merge: {:?}", out.thickness);
+    assert_eq!(out.end, End::Open);
+    let report = ThreadsReport::new(1, Window::new(0, 0, 1000, 160), REACH, &traced);
+    assert_eq!(report.merge_kinds.len(), 1);
+    assert!(report.merge_kinds[0].adds && report.merge_kinds[0].count == 1);
+    assert_eq!(report.fibonacci, (3, 3));
+}
+
+/// A thread with period 3 rows and shift 8 columns (cells repeating a three-row pattern) is
+/// found periodic with slope 3/8 exactly; one moved cell makes it periodic only up to that
+/// defect.
+#[test]
+fn built_periodic_thread() {
+    let pattern = [[0u32, 2, 5], [1, 4, 6], [0, 3, 7]];
+    let make = |defect: Option<u32>| {
+        bitmap_of(900, |y| {
+            let base = 10 + 8 * (y / 3);
+            let mut v: Vec<u32> = pattern[(y % 3) as usize].iter().map(|&d| base + d).collect();
+            if defect == Some(y) {
+                v[2] += 1;
+            }
+            v
+        })
+    };
+    let (traced, _) = trace_bitmap(&make(None));
+    assert_eq!(traced.threads.len(), 1);
+    let t = &traced.threads[0];
+    assert_eq!(t.mode(), Some(3));
+    assert_eq!(
+        fit::period(&t.tail, threads::MAX_PERIOD, threads::REPEATS),
+        Some(fit::Period { p: 3, shift: 8 })
+    );
+    let f = fit::fit_line(&t.tail).unwrap();
+    assert!((f.per_line - 8.0 / 3.0).abs() < 1e-3, "{f:?}");
+    let (traced, _) = trace_bitmap(&make(Some(500)));
+    let t = &traced.threads[0];
+    assert_eq!(fit::period(&t.tail, threads::MAX_PERIOD, threads::REPEATS), None);
+    let near = fit::near_period(&t.tail, 8.0 / 3.0, threads::MAX_PERIOD, threads::REPEATS).unwrap();
+    assert_eq!(near.period, fit::Period { p: 3, shift: 8 });
+    assert_eq!(near.matches, (897 - 2, 897));
+}
+
+/// `threads::run` traces exactly the palaces above the diagonal that `regions` labels warps +
+/// inner sector, with values by the direct definition: the same threads as a tracer fed by
+/// hand.
+#[test]
+fn run_traces_the_labelled_palaces() {
+    let (k, n) = (100u32, 320u32);
+    let w = Window::new(0, 0, n, n);
+    let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
+    let (traced, _) = threads::run(k, w, REACH, 1, None, &opts, &Silent).unwrap();
+    let v = direct_values(k, n as usize, n as usize);
+    let mut t = Tracer::default();
+    let e = i64::from(threads::EDGE);
+    regions::label(
+        k,
+        w,
+        &opts,
+        &Silent,
+        &[],
+        |_| (),
+        |r| {
+            let y = r.y;
+            let at = |x: u32| v[(y * n + x) as usize];
+            let cells: Vec<u32> =
+                (y + 1..n).filter(|&x| r.labels[x as usize] == Region::Rest && at(x) < 0).collect();
+            let rest = |x: i64| x > i64::from(y) && x < i64::from(n) && r.labels[x as usize] == Region::Rest;
+            t.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
+            Ok(())
+        },
+    )
+    .unwrap();
+    let want = t.finish();
+    assert!(want.threads.len() > 10, "a board with threads: {}", want.threads.len());
+    /// A thread as its rows, cells and thicknesses.
+    type Key = (u32, u32, u32, u32, Vec<(u32, u64)>);
+    let key = |tr: &Traced| -> Vec<Key> {
+        tr.threads
+            .iter()
+            .map(|t| {
+                (
+                    t.first_row,
+                    t.last_row,
+                    t.start_x,
+                    t.end_x,
+                    t.thickness.iter().map(|(&a, &b)| (a, b)).collect(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(key(&traced), key(&want));
+    assert_eq!(traced.merges, want.merges);
+}
+
+/// The command end to end: report, CSV (one line per thread) and picture.
+#[test]
+fn command_writes_report_csv_and_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, png) = (dir.path().join("t.csv"), dir.path().join("t.png"));
+    let out = Command::cargo_bin("palace")
+        .unwrap()
+        .args(["threads", "--k", "100", "--size", "400", "--json", "-q", "--csv"])
+        .arg(&csv)
+        .arg("-o")
+        .arg(&png)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let lines = std::fs::read_to_string(&csv).unwrap().lines().count() as u64;
+    assert_eq!(report["threads"].as_u64().unwrap() + 1, lines, "a header and one line per thread");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let info = decoder.read_info().unwrap();
+    assert_eq!((info.info().width, info.info().height), (400, 400));
+    Command::cargo_bin("palace")
+        .unwrap()
+        .args(["threads", "--k", "100", "--size", "300", "--scale", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--scale 0"));
+}
