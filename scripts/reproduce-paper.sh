@@ -28,6 +28,7 @@ say "Fig. 3: the regions, k = 100 and k = 1000 on 3k x 3k boards"
 $P render --k 100 --size 300 --zoom 3 -q -o "$O/fig3-k100.png"
 $P render --k 1000 --size 3000 -q -o "$O/fig3-k1000-full.png"
 $P render --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-k1000-scale3.png"
+$P render --k 1000 --size 3000 --scale 3 --aggregate min -q -o "$O/fig3-k1000-scale3-min.png"
 $P regions --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-regions-k1000.png" > "$O/fig3-regions-k1000.txt"
 $P regions --k 500 --size 1500 -q -o "$O/regions-k500.png" > "$O/regions-k500.txt"
 

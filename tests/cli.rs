@@ -97,6 +97,8 @@ fn render_window_and_scale() {
             "10,20,110,95",
             "--scale",
             "4",
+            "--aggregate",
+            "min",
             "-q",
             "-o",
         ])
@@ -107,16 +109,57 @@ fn render_window_and_scale() {
     assert_eq!((w, h), (25, 19));
     let win = Window::new(10, 20, 110, 95);
     let vals = direct_window(40, win);
+    let block = |bx: u32, by: u32| -> Vec<u8> {
+        let mut b = Vec::new();
+        for y in (by * 4)..((by + 1) * 4).min(75) {
+            for x in (bx * 4)..((bx + 1) * 4).min(100) {
+                b.push(expected_index(40, x + 10, y + 20, vals[(y * 100 + x) as usize]));
+            }
+        }
+        b
+    };
     for by in 0..19u32 {
         for bx in 0..25u32 {
-            let mut m = u8::MAX;
-            for y in (by * 4)..((by + 1) * 4).min(75) {
-                for x in (bx * 4)..((bx + 1) * 4).min(100) {
-                    let v = vals[(y * 100 + x) as usize];
-                    m = m.min(expected_index(40, x + 10, y + 20, v));
-                }
-            }
+            let m = block(bx, by).into_iter().min().unwrap();
             assert_eq!(px[(by * 25 + bx) as usize], m, "block ({bx},{by})");
+        }
+    }
+    // The default: each block's mean colour, the nearest lattice colour unless the block is of
+    // one colour.
+    palace()
+        .args([
+            "render",
+            "--k",
+            "40",
+            "--size",
+            "200",
+            "--window",
+            "10,20,110,95",
+            "--scale",
+            "4",
+            "-q",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let (_, _, _, px) = decode_png(&out);
+    let levels = palace::output::palette::MEAN_LEVELS;
+    for by in 0..19u32 {
+        for bx in 0..25u32 {
+            let b = block(bx, by);
+            let want = if b.iter().all(|&i| i == b[0]) {
+                b[0]
+            } else {
+                let mut idx = 0u32;
+                for (c, l) in levels.into_iter().enumerate() {
+                    let sum: f64 =
+                        b.iter().map(|&i| f64::from(palace::output::palette::mean_rgb(i)[c])).sum();
+                    idx = idx * l + (sum * f64::from(l - 1) / (255.0 * b.len() as f64)).round() as u32;
+                }
+                palace::output::palette::MEAN_BASE + idx as u8
+            };
+            assert_eq!(px[(by * 25 + bx) as usize], want, "mean block ({bx},{by})");
         }
     }
 }

@@ -21,10 +21,11 @@ fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
     let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
     let info = reader.info().clone();
     assert_eq!(info.color_type, png::ColorType::Indexed, "{}", path.display());
-    assert_eq!(
-        info.palette.as_deref(),
-        Some(&palette::plte()[..]),
-        "{}: the paper's palette",
+    // The paper's palette, or under mean aggregation the mean palette, which begins with it.
+    let plte = info.palette.as_deref().unwrap();
+    assert!(
+        plte == &palette::plte()[..] || plte == &palette::mean_plte()[..],
+        "{}: the paper's palette or the mean palette",
         path.display()
     );
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -78,10 +79,7 @@ fn render(args: &[&str], extra: &[&str], dir: &Path, name: &str) -> (u32, u32, V
 /// the reduction of the level below. Returns the pyramid's folder.
 fn check_pyramid(args: &[&str], ts: u32, aggregate: Aggregate, work: &Path) -> PathBuf {
     let dir = work.join("pyramid");
-    let agg = match aggregate {
-        Aggregate::Min => "min",
-        Aggregate::Max => "max",
-    };
+    let agg = aggregate.name();
     palace()
         .arg("tiles")
         .args(args)
@@ -115,9 +113,14 @@ fn check_pyramid(args: &[&str], ts: u32, aggregate: Aggregate, work: &Path) -> P
         (below, bw, bh) = (got, lw, lh);
     }
     assert_eq!((bw, bh), (1, 1), "level 0 is one pixel");
-    // And so level max - 2 is `render --scale 4` of the board.
-    let (sw, sh, scaled) = render(args, &["--scale", "4", "--aggregate", agg], work, "scale4.png");
-    assert_eq!(stitch(&dir, max_level - 2, sw, sh, ts), scaled, "level max - 2 against render --scale 4");
+    // And so level max - 1 is `render --scale 2` of the board, and under min and max (which
+    // nest) level max - 2 is `render --scale 4`; under mean it averages colours already rounded.
+    let (sw, sh, scaled) = render(args, &["--scale", "2", "--aggregate", agg], work, "scale2.png");
+    assert_eq!(stitch(&dir, max_level - 1, sw, sh, ts), scaled, "level max - 1 against render --scale 2");
+    if aggregate != Aggregate::Mean {
+        let (sw, sh, scaled) = render(args, &["--scale", "4", "--aggregate", agg], work, "scale4.png");
+        assert_eq!(stitch(&dir, max_level - 2, sw, sh, ts), scaled, "level max - 2 against render --scale 4");
+    }
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(html.contains("<title>palace: k = "), "the title names k");
     for f in ["openseadragon.min.js", "openseadragon-LICENSE.txt"] {
@@ -130,6 +133,12 @@ fn check_pyramid(args: &[&str], ts: u32, aggregate: Aggregate, work: &Path) -> P
 fn levels_match_render_on_a_board_not_a_multiple_of_the_tile_size() {
     let work = tempfile::tempdir().unwrap();
     check_pyramid(&["--k", "37", "--width", "613", "--height", "389"], 128, Aggregate::Min, work.path());
+}
+
+#[test]
+fn mean_aggregation_by_default() {
+    let work = tempfile::tempdir().unwrap();
+    check_pyramid(&["--k", "50", "--size", "333"], 64, Aggregate::Mean, work.path());
 }
 
 #[test]

@@ -18,7 +18,6 @@ use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::palette;
-use crate::output::png::PngStream;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -154,19 +153,9 @@ pub fn run(
     }
     let path = match out {
         Some(o) => {
-            let width = (3 * n + 2 * gap) as u32;
-            let text = vec![(
-                "Comment".to_string(),
-                format!(
-                    "palace fabric: the nose of k = {} (mod 3 = 0, 1, 2), {size} x {size} each",
-                    ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
-                ),
-            )];
-            let mut png = PngStream::create(o, width, size, palette::plte(), text, opts.threads)?;
-            for row in picture.chunks_exact(width as usize) {
-                png.push_row(row)?;
-            }
-            Some(png.finish()?)
+            let path = o.path().to_path_buf();
+            crate::analysis::fabric_plot::draw(&ks, n, gap, &picture, o)?;
+            Some(path)
         }
         None => None,
     };

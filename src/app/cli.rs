@@ -55,8 +55,11 @@ cli_enum! {
 cli_enum! {
     /// `--aggregate`: how `--scale S` combines an `S x S` block into one pixel.
     AggregateArg => Aggregate {
+        /// The block's mean colour (its cells' colours averaged): the picture as it looks from
+        /// afar, dense regions at their true shade (épaulettes dim olive, weft a blue tint).
+        Mean,
         /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
-        /// Thin palace threads stay visible.
+        /// One-cell palace threads stay visible; dense regions look solid yellow.
         Min,
         /// The highest palette index in the block: shows the hottest (highest palace number) cell.
         Max,
@@ -215,6 +218,15 @@ pub enum Command {
     /// and the innermost threads' slopes with their continued fractions and nearest quadratic
     /// irrationals. Draws the threads over the picture.
     Threads(ThreadsArgs),
+    /// Survey a range of k on boards of the same relative size, (F k) x (F k): one CSV row per k.
+    ///
+    /// Columns (docs/survey.md): k,size,min_v,max_v,max_x,max_y,states (v outside the hood;
+    /// (max_x, max_y) the first cell in row-major order holding max_v; states = distinct v),
+    /// max_cells, max_clusters, max_spread (the cells holding max_v), hot_region and
+    /// armpit_dist (region labels around the hottest cell), prism (along the diagonal), and
+    /// skin2_onset, skin3_onset (where the skin's levels 2 and 3 begin, past the shoulder,
+    /// followed beyond the board) with skin_span. All cores busy, one k per core.
+    Survey(SurveyArgs),
 }
 
 /// `palace game`.
@@ -526,8 +538,10 @@ pub struct RenderArgs {
     /// Draw each S x S block of cells as one pixel.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
-    /// How a block is combined under --scale: `min` keeps one-cell palace threads visible.
-    #[arg(long, value_enum, default_value_t = AggregateArg::Min)]
+    /// How a block is combined under --scale: `mean` (its mean colour) shows what the cells
+    /// look like from afar; `min` keeps one-cell palace threads visible but paints dense regions
+    /// solid; `max` brings out hot spots.
+    #[arg(long, value_enum, default_value_t = AggregateArg::Mean)]
     pub aggregate: AggregateArg,
     /// Draw each cell as Z x Z pixels (for small boards such as the paper's Fig. 1).
     #[arg(long, value_name = "Z", default_value_t = 1, conflicts_with = "scale")]
@@ -573,9 +587,10 @@ pub struct TilesArgs {
     /// Tile image format.
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub format: FormatArg,
-    /// How each level reduces 2 x 2 blocks of the one below: `min` keeps one-cell palace
-    /// threads visible.
-    #[arg(long, value_enum, default_value_t = AggregateArg::Min)]
+    /// How each level reduces 2 x 2 blocks of the one below: `mean` (their mean colour, the
+    /// default) shows what the cells look like from afar; `min` keeps one-cell palace threads
+    /// visible but paints dense regions solid; `max` brings out hot spots.
+    #[arg(long, value_enum, default_value_t = AggregateArg::Mean)]
     pub aggregate: AggregateArg,
     /// The folder to write (created; an earlier pyramid there is replaced whole).
     #[arg(long, short, value_name = "DIR")]
@@ -959,6 +974,19 @@ pub enum Config {
         /// JSON output.
         json: bool,
     },
+    /// The survey across k.
+    Survey {
+        /// The range, step, board factor.
+        survey: palace::analysis::survey::SurveyOptions,
+        /// CSV output (`None`: the CSV goes to stdout).
+        output: Option<PathBuf>,
+        /// Plot output.
+        plot: Option<PathBuf>,
+        /// JSON summary.
+        json: bool,
+        /// Engine settings (`threads`: how many k at once).
+        run: RunConfig,
+    },
 }
 
 impl Config {
@@ -975,7 +1003,8 @@ impl Config {
             | Config::Fabric { run, .. }
             | Config::Skin { run, .. }
             | Config::Threads { run, .. }
-            | Config::Check { run, .. } => Some(run),
+            | Config::Check { run, .. }
+            | Config::Survey { run, .. } => Some(run),
             Config::Bench { .. }
             | Config::FibonacciNim { .. }
             | Config::Zeckendorf { .. }
@@ -1593,6 +1622,91 @@ impl Cli {
                     run: a.run.resolve()?,
                 }
             }
+            Command::Survey(a) => a.resolve()?,
+        })
+    }
+}
+
+/// `palace survey`.
+#[derive(Debug, Args)]
+pub struct SurveyArgs {
+    /// The range of k, A..B (both included).
+    #[arg(long, value_name = "A..B", value_parser = parse_k_range)]
+    pub k: (u32, u32),
+    /// Every S-th k from A.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub step: u32,
+    /// The board of game k is (F k) x (F k).
+    #[arg(long, value_name = "F", default_value_t = 3)]
+    pub size_factor: u32,
+    /// Write the CSV here (default: standard output; with -o the summary goes to stdout).
+    #[arg(long, short, value_name = "FILE.csv")]
+    pub output: Option<PathBuf>,
+    /// Plot the columns against k to this PNG.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Leave the skin out (its columns empty): faster.
+    #[arg(long)]
+    pub no_skin: bool,
+    /// Label the hottest cell's surroundings and follow the skin only for every D-th k from A
+    /// (the costly columns; the others stay empty in the rows between).
+    #[arg(long, value_name = "D", default_value_t = 1)]
+    pub detail_step: u32,
+    /// Print the summary as JSON (with -o).
+    #[arg(long, requires = "output")]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// Largest `--size-factor` of `survey`.
+pub const MAX_SIZE_FACTOR: u32 = 64;
+
+/// Parses `A..B` (or a single `A`).
+fn parse_k_range(s: &str) -> std::result::Result<(u32, u32), String> {
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let (a, b) = (parse_k(a)?, parse_k(b.trim_start_matches('=')).map_err(|e| e.to_string())?);
+    if a == 0 || a > b {
+        return Err(format!("{s:?}: use A..B with 1 <= A <= B"));
+    }
+    Ok((a, b))
+}
+
+impl SurveyArgs {
+    fn resolve(self) -> Result<Config> {
+        let (from, to) = self.k;
+        if self.step == 0 || self.detail_step == 0 {
+            let flag = if self.step == 0 { "--step" } else { "--detail-step" };
+            return Err(Error::Usage(format!("{flag} 0: use {flag} 1 or more")));
+        }
+        if self.size_factor == 0 || self.size_factor > MAX_SIZE_FACTOR {
+            return Err(Error::Usage(format!(
+                "--size-factor {}: use 1..={MAX_SIZE_FACTOR}",
+                self.size_factor
+            )));
+        }
+        let side = u64::from(to) * u64::from(self.size_factor);
+        if side + 1 > u64::from(MAX_SIDE) || u64::from(to) + 3 > u64::from(palace::model::rule::MAX_K) {
+            return Err(Error::Usage(format!(
+                "--k {from}..{to} --size-factor {}: the board F k (and game k + 3) must stay within 2^30 sides and k <= {}; use a smaller B",
+                self.size_factor,
+                palace::model::rule::MAX_K - 3
+            )));
+        }
+        Ok(Config::Survey {
+            survey: palace::analysis::survey::SurveyOptions {
+                from,
+                to,
+                step: self.step,
+                factor: self.size_factor,
+                skin: !self.no_skin,
+                detail_step: self.detail_step,
+            },
+            output: self.output,
+            plot: self.plot,
+            json: self.json,
+            run: self.run.resolve()?,
         })
     }
 }

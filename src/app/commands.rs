@@ -228,7 +228,46 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
+        Config::Survey { survey: so, output, plot, json, run } => survey(&so, output, plot, json, &run),
     }
+}
+
+/// `palace survey`: the rows, the CSV (atomically, or on stdout), the plot and the summary.
+fn survey(
+    so: &palace::analysis::survey::SurveyOptions,
+    output: Option<std::path::PathBuf>,
+    plot: Option<std::path::PathBuf>,
+    json: bool,
+    run: &RunConfig,
+) -> Result<ExitCode> {
+    use palace::analysis::survey as sv;
+    let csv_out = output.as_deref().map(|p| open(p, "--output", "csv")).transpose()?;
+    let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
+    let pb = progress::bar(run.quiet, "survey", "k");
+    let rows = sv::survey(so, run.engine.threads, &run.engine, &pb)?;
+    pb.finish_and_clear();
+    let summary = sv::summarise(&rows, so.factor);
+    match csv_out {
+        Some(mut o) => {
+            let path = o.path().to_path_buf();
+            sv::write_csv(&rows, o.file()).map_err(|e| palace::error::Error::io(&path, e))?;
+            o.commit()?;
+        }
+        None => {
+            let mut text = Vec::new();
+            sv::write_csv(&rows, &mut text).expect("writing to memory");
+            out_text(String::from_utf8_lossy(&text).trim_end())?;
+        }
+    }
+    if let Some(o) = plot_out {
+        sv::plot(&rows, o)?;
+    }
+    if output.is_some() || json {
+        print_report(json, &summary)?;
+    } else if !run.quiet {
+        eprint!("{summary}");
+    }
+    Ok(0)
 }
 
 /// Opens an output before any computing (see [`AtomicOutput::create`]) and warns when the

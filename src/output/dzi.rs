@@ -3,14 +3,17 @@
 //! [`DziWriter`] is a [`RowSink`]: rows leave the engine in order and go through the pyramid's
 //! levels from the deepest (one pixel per cell, the paper's palette) up to the 1 x 1 level 0.
 //! Each level above the deepest is the one below reduced 2x with [`Downscale`], the reduction
-//! `render --scale` uses (`--aggregate min` by default: a 2 x 2 block shows its lowest palette
-//! index, so one-cell palace threads stay visible). Since min and max are associative and the
-//! blocks nest, level `max - n` equals `render --scale 2^n` of the same window.
+//! `render --scale` uses (`--aggregate mean` by default: a 2 x 2 block shows its mean colour;
+//! `min` shows its lowest palette index, so one-cell palace threads stay visible). Since min
+//! and max are associative and the blocks nest, under them level `max - n` equals
+//! `render --scale 2^n` of the same window; under mean each level averages the level below's
+//! colours, already rounded to the mean palette, so it can differ from `render --scale 2^n` by
+//! a lattice step.
 //!
 //! Memory is bounded by the width: each level keeps one band of `tile_size` rows of its own
 //! width (halving level by level: under `2 x tile_size x width` bytes in all, 61 MiB for a
 //! 120000-wide board with 256-pixel tiles), and finished tiles wait in a bounded queue for the
-//! encoder threads, which compress them to 4-bit indexed PNGs and write them while the sweep
+//! encoder threads, which compress them to indexed PNGs (4 bits, or 8 under mean) and write them while the sweep
 //! goes on (with the deflate encoder made for these pictures, [`crate::output::deflate`]). Tiles
 //! of one colour (outer space, the hood) are encoded once per size and reused.
 //!
@@ -120,9 +123,9 @@ pub struct TileOptions {
 }
 
 impl Default for TileOptions {
-    /// 256-pixel tiles, min aggregation, one encoder per core.
+    /// 256-pixel tiles, mean aggregation, one encoder per core.
     fn default() -> Self {
-        TileOptions { tile_size: DEFAULT_TILE_SIZE, aggregate: Aggregate::Min, threads: 0 }
+        TileOptions { tile_size: DEFAULT_TILE_SIZE, aggregate: Aggregate::Mean, threads: 0 }
     }
 }
 
@@ -159,6 +162,8 @@ struct Shared {
     cache: Mutex<UniformTiles>,
     /// The first error of any encoder.
     error: Mutex<Option<Error>>,
+    /// The pyramid's reduction, which decides the tiles' palette and depth.
+    aggregate: Aggregate,
 }
 
 /// One level's band of rows.
@@ -219,6 +224,7 @@ impl DziWriter {
             uniform: AtomicU64::new(0),
             cache: Mutex::new(HashMap::new()),
             error: Mutex::new(None),
+            aggregate: opts.aggregate,
         });
         let n = crate::engine::resolve_threads(opts.threads);
         // A few tiles per encoder in flight: enough to keep them busy, bounded in memory.
@@ -434,13 +440,13 @@ fn write_tile(job: &Job, encoder: &mut PieceEncoder, shared: &Shared) -> Result<
         match cached {
             Some(d) => d,
             None => {
-                let d = Arc::new(encode_tile(job, encoder));
+                let d = Arc::new(encode_tile(job, encoder, shared.aggregate));
                 shared.cache.lock().expect("tile cache").insert(key, d.clone());
                 d
             }
         }
     } else {
-        Arc::new(encode_tile(job, encoder))
+        Arc::new(encode_tile(job, encoder, shared.aggregate))
     };
     std::fs::write(&job.path, &*data).map_err(|e| Error::io(&job.path, e))?;
     shared.tiles.fetch_add(1, Ordering::Relaxed);
@@ -448,17 +454,24 @@ fn write_tile(job: &Job, encoder: &mut PieceEncoder, shared: &Shared) -> Result<
     Ok(())
 }
 
-/// One tile as a 4-bit indexed PNG with the paper's palette, deflated by the encoder made
-/// for these pictures ([`crate::output::deflate`]: runs and matches with the row above).
-fn encode_tile(job: &Job, encoder: &mut PieceEncoder) -> Vec<u8> {
+/// One tile as an indexed PNG, deflated by the encoder made for these pictures
+/// ([`crate::output::deflate`]: runs and matches with the row above): 4 bits a pixel with the
+/// paper's palette, or 8 with the mean-colour palette ([`Aggregate::plte`]) when the levels
+/// are reduced by their mean colour.
+fn encode_tile(job: &Job, encoder: &mut PieceEncoder, aggregate: Aggregate) -> Vec<u8> {
     let w = job.width as usize;
-    let stride = w.div_ceil(2) + 1;
+    let depth = if aggregate == Aggregate::Mean { 8 } else { 4 };
+    let stride = (w * depth).div_ceil(8) + 1;
     let mut scanlines = vec![0u8; stride * job.height as usize];
     for (src, dst) in job.pixels.chunks_exact(w).zip(scanlines.chunks_exact_mut(stride)) {
-        // Filter type None, then the packed pixels.
-        pack_nibbles(src, &mut dst[1..]);
+        // Filter type None, then the pixels.
+        if depth == 4 {
+            pack_nibbles(src, &mut dst[1..]);
+        } else {
+            dst[1..].copy_from_slice(src);
+        }
     }
-    encode_in_memory(encoder, job.width, job.height, 4, &palette::plte(), &scanlines)
+    encode_in_memory(encoder, job.width, job.height, depth as u8, &aggregate.plte(), &scanlines)
 }
 
 /// What each palette index means, for the page's legend.
@@ -489,7 +502,7 @@ fn page(k: u32, window: Window, pyramid: Pyramid, aggregate: Aggregate) -> Strin
         "height": pyramid.height,
         "tileSize": pyramid.tile_size,
         "maxLevel": pyramid.max_level(),
-        "aggregate": match aggregate { Aggregate::Min => "min", Aggregate::Max => "max" },
+        "aggregate": aggregate.name(),
         "window": window.to_string(),
         "legend": legend,
     });

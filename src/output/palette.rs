@@ -37,6 +37,40 @@ pub fn index(v: i8) -> u8 {
     (v.clamp(-4, 3) + 5) as u8
 }
 
+/// First index of the mean-colour lattice ([`mean_plte`]).
+pub const MEAN_BASE: u8 = LEN as u8;
+/// Levels of the mean-colour lattice per channel: red, green, blue (7 x 7 x 5 = 245 colours,
+/// which with the paper's 10 fill 255 of a PNG palette's 256 entries).
+pub const MEAN_LEVELS: [u32; 3] = [7, 7, 5];
+
+/// RGB of any index of the mean-colour palette ([`mean_plte`]): the paper's colours, then
+/// the lattice.
+pub fn mean_rgb(i: u8) -> [u8; 3] {
+    if (i as usize) < LEN {
+        return RGB[i as usize];
+    }
+    let j = u32::from(i - MEAN_BASE);
+    let [lr, lg, lb] = MEAN_LEVELS;
+    let level = |q: u32, l: u32| ((q * 255 + (l - 1) / 2) / (l - 1)) as u8;
+    [level(j / (lg * lb), lr), level(j / lb % lg, lg), level(j % lb, lb)]
+}
+
+/// The index of the lattice colour nearest to the mean colour `sum / n` (each channel rounded
+/// to its nearest level).
+pub fn mean_index(sum: [u64; 3], n: u64) -> u8 {
+    let [lr, lg, lb] = MEAN_LEVELS.map(u64::from);
+    // round(sum / n * (l - 1) / 255), in integers.
+    let q = |s: u64, l: u64| (2 * s * (l - 1) + 255 * n) / (2 * 255 * n);
+    MEAN_BASE + (q(sum[0], lr) * lg * lb + q(sum[1], lg) * lb + q(sum[2], lb)) as u8
+}
+
+/// The palette of pictures reduced by their blocks' mean colour: the paper's 10 colours
+/// (a block of one colour keeps it), then the 7 x 7 x 5 lattice of [`MEAN_LEVELS`].
+pub fn mean_plte() -> Vec<u8> {
+    let n = LEN + MEAN_LEVELS.iter().product::<u32>() as usize;
+    (0..n).flat_map(|i| mean_rgb(i as u8)).collect()
+}
+
 /// How cells are coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Scheme {
@@ -76,5 +110,18 @@ mod tests {
             assert_eq!(index(v), i, "v={v}");
         }
         assert_eq!(plte().len(), 3 * LEN);
+    }
+
+    /// The lattice: 255 entries in all, its corners black and white, and every lattice colour
+    /// its own nearest colour.
+    #[test]
+    fn mean_lattice_round_trips() {
+        assert_eq!(mean_plte().len(), 3 * 255);
+        assert_eq!(mean_rgb(MEAN_BASE), [0, 0, 0]);
+        assert_eq!(mean_rgb(254), [255, 255, 255]);
+        for i in MEAN_BASE..=254 {
+            let [r, g, b] = mean_rgb(i).map(u64::from);
+            assert_eq!(mean_index([3 * r, 3 * g, 3 * b], 3), i, "index {i}");
+        }
     }
 }

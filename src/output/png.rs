@@ -5,13 +5,17 @@
 //! index rows into `S x S` block rows. [`PngWriter`] is the [`RowSink`] that maps cells to the
 //! paper's palette ([`crate::output::palette`]) and feeds the two.
 //!
-//! Aggregation under `--scale S`: by default each pixel shows the **lowest** palette index in
-//! its block ([`Aggregate::Min`]). Palette indices are ordered hood < deepest palace < ... <
-//! yellow palace < black < blue < indigo < violet, so a block containing any palace is drawn
-//! as a palace: the one-cell-wide threads of P-positions that carry the pictures' structure
-//! (paper §3.1–3.2) stay visible at any scale, instead of averaging away into the black
-//! background. `--aggregate max` shows the highest index instead (hot spots such as the
-//! armpits).
+//! Aggregation under `--scale S` ([`Aggregate`]): by default each pixel shows the **mean
+//! colour** of its block ([`Aggregate::Mean`]): the average of its cells' palette colours,
+//! drawn with the nearest colour of a 255-entry palette ([`palette::mean_plte`]: the paper's
+//! colours, which a block of one colour keeps, then a 7 x 7 x 5 lattice). Dense regions keep
+//! their true shade (the épaulettes, palace density 0.45, a dim olive, not solid yellow) and the
+//! blue weft stays as a blue tint. `--aggregate min` shows the **lowest** palette index in the
+//! block instead: indices are ordered hood < deepest palace < ... < yellow palace < black <
+//! blue < indigo < violet, so a block containing any palace is drawn as a palace — the
+//! one-cell-wide threads of P-positions (paper §3.1–3.2) stay visible at any scale, at the
+//! price of saturating dense regions. `--aggregate max` shows the highest index (hot spots such
+//! as the armpits).
 
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
@@ -26,9 +30,12 @@ use std::thread::JoinHandle;
 /// How `--scale S` combines an `S x S` block into one pixel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Aggregate {
-    /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
-    /// Thin palace threads stay visible.
+    /// The block's mean colour (its cells' palette colours averaged, then the nearest colour of
+    /// [`palette::mean_plte`]): what the full-resolution picture looks like from afar.
     #[default]
+    Mean,
+    /// The lowest palette index in the block: any hood cell, else the most palace-like cell.
+    /// Thin palace threads stay visible; dense regions look saturated.
     Min,
     /// The highest palette index in the block: shows the hottest (highest palace number) cell.
     Max,
@@ -277,6 +284,30 @@ pub struct Downscale {
     acc: Vec<u8>,
     done: Vec<u8>,
     rows_in_acc: usize,
+    /// Mean: per output pixel, the sums of its cells' red, green and blue, and whether its
+    /// cells differ (`acc` then holds the first cell's index).
+    sums: Vec<[u64; 3]>,
+    mixed: Vec<bool>,
+}
+
+impl Aggregate {
+    /// The palette of pictures reduced this way: [`palette::mean_plte`] for [`Aggregate::Mean`],
+    /// the paper's for the others.
+    pub fn plte(self) -> Vec<u8> {
+        match self {
+            Aggregate::Mean => palette::mean_plte(),
+            Aggregate::Min | Aggregate::Max => palette::plte(),
+        }
+    }
+
+    /// The name `--aggregate` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Aggregate::Mean => "mean",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
+        }
+    }
 }
 
 impl Downscale {
@@ -287,12 +318,16 @@ impl Downscale {
         let scale = scale as usize;
         let out_w = in_width.div_ceil(scale);
         let acc = vec![Self::neutral(aggregate); out_w];
-        Downscale { scale, aggregate, in_width, done: acc.clone(), acc, rows_in_acc: 0 }
+        let sums = if aggregate == Aggregate::Mean { vec![[0; 3]; out_w] } else { Vec::new() };
+        let mixed = vec![false; sums.len()];
+        Downscale { scale, aggregate, in_width, done: acc.clone(), acc, rows_in_acc: 0, sums, mixed }
     }
 
+    /// Min, max: the start of the fold. Mean: "no cell yet" (the mean palette has 255 entries);
+    /// a block keeps its cells' index while they all share one.
     fn neutral(a: Aggregate) -> u8 {
         match a {
-            Aggregate::Min => u8::MAX,
+            Aggregate::Min | Aggregate::Mean => u8::MAX,
             Aggregate::Max => u8::MIN,
         }
     }
@@ -301,7 +336,7 @@ impl Downscale {
     pub fn push(&mut self, row: &[u8]) -> Option<&[u8]> {
         assert_eq!(row.len(), self.in_width);
         let s = self.scale;
-        if s == 2 {
+        if s == 2 && self.aggregate != Aggregate::Mean {
             // The pyramid's step (`palace tiles`): pairs, in a form the compiler vectorises.
             self.push_pairs(row);
             self.rows_in_acc += 1;
@@ -316,6 +351,20 @@ impl Downscale {
             Aggregate::Max => {
                 for (a, block) in self.acc.iter_mut().zip(row.chunks(s)) {
                     *a = block.iter().fold(*a, |m, &v| m.max(v));
+                }
+            }
+            Aggregate::Mean => {
+                let rgb = mean_table();
+                let out = self.acc.iter_mut().zip(&mut self.sums).zip(&mut self.mixed);
+                for (((a, sum), mixed), block) in out.zip(row.chunks(s)) {
+                    for &v in block {
+                        let c = rgb[v as usize];
+                        sum[0] += u64::from(c[0]);
+                        sum[1] += u64::from(c[1]);
+                        sum[2] += u64::from(c[2]);
+                        *mixed |= *a != v && *a != u8::MAX;
+                        *a = v;
+                    }
                 }
             }
         }
@@ -346,6 +395,7 @@ impl Downscale {
                     self.acc[n] = self.acc[n].max(v);
                 }
             }
+            Aggregate::Mean => unreachable!("blocks of 2 under mean take the general loop"),
         }
     }
 
@@ -355,11 +405,28 @@ impl Downscale {
     }
 
     fn take(&mut self) -> &[u8] {
+        if self.aggregate == Aggregate::Mean {
+            let (s, w, rows) = (self.scale, self.in_width, self.rows_in_acc);
+            let out = self.acc.iter_mut().zip(&mut self.sums).zip(&mut self.mixed);
+            for (i, ((a, sum), mixed)) in out.enumerate() {
+                if *mixed {
+                    let cells = (rows * (w - i * s).min(s)) as u64;
+                    *a = palette::mean_index(*sum, cells);
+                }
+                (*sum, *mixed) = ([0; 3], false);
+            }
+        }
         self.rows_in_acc = 0;
         std::mem::swap(&mut self.acc, &mut self.done);
         self.acc.fill(Self::neutral(self.aggregate));
         &self.done
     }
+}
+
+/// The RGB of every index of the mean palette, indexed by any byte.
+fn mean_table() -> &'static [[u8; 3]; 256] {
+    static T: std::sync::OnceLock<[[u8; 3]; 256]> = std::sync::OnceLock::new();
+    T.get_or_init(|| std::array::from_fn(|i| palette::mean_rgb(i.min(254) as u8)))
 }
 
 /// Options of a rendered picture.
@@ -382,7 +449,7 @@ impl Default for PngOptions {
     fn default() -> Self {
         PngOptions {
             scale: 1,
-            aggregate: Aggregate::Min,
+            aggregate: Aggregate::Mean,
             zoom: 1,
             scheme: palette::Scheme::Paper,
             threads: 0,
@@ -445,12 +512,14 @@ impl PngWriter {
             (
                 "Comment".to_string(),
                 format!(
-                    "blocking-queen CA, k = {k}, window {window}, scale {} ({:?} aggregation)",
-                    opts.scale, opts.aggregate
+                    "blocking-queen CA, k = {k}, window {window}, scale {} ({} aggregation)",
+                    opts.scale,
+                    opts.aggregate.name()
                 ),
             ),
         ];
-        let stream = PngStream::create_with(out, w, h, palette::plte(), text, parallel, opts.threads)?;
+        let plte = if opts.scale > 1 { opts.aggregate.plte() } else { palette::plte() };
+        let stream = PngStream::create_with(out, w, h, plte, text, parallel, opts.threads)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
@@ -775,7 +844,7 @@ mod tests {
                     (seed % 10) as u8
                 })
                 .collect();
-            for agg in [Aggregate::Min, Aggregate::Max] {
+            for agg in [Aggregate::Min, Aggregate::Max, Aggregate::Mean] {
                 let mut d = Downscale::new(2, agg, w);
                 let mut got = Vec::new();
                 for row in px.chunks_exact(w) {
@@ -795,11 +864,79 @@ mod tests {
                         match agg {
                             Aggregate::Min => block.min().unwrap(),
                             Aggregate::Max => block.max().unwrap(),
+                            Aggregate::Mean => plain_mean(block.collect()),
                         }
                     })
                     .collect();
                 assert_eq!(got, want, "{w} x {h}, {agg:?}");
             }
         }
+    }
+
+    /// The mean colour of a block, plainly: one colour keeps its index; otherwise each
+    /// channel's average (as a fraction) is rounded to the nearest lattice level.
+    fn plain_mean(block: Vec<u8>) -> u8 {
+        if block.iter().all(|&i| i == block[0]) {
+            return block[0];
+        }
+        let n = block.len() as f64;
+        let levels = palette::MEAN_LEVELS;
+        let mut idx = 0u32;
+        for (c, l) in levels.into_iter().enumerate() {
+            // mean / 255 * (levels - 1), as one correctly rounded division (exact at halves).
+            let sum: f64 = block.iter().map(|&i| f64::from(palette::mean_rgb(i)[c])).sum();
+            let q = (sum * f64::from(l - 1) / (255.0 * n)).round() as u32;
+            idx = idx * l + q;
+        }
+        palette::MEAN_BASE + idx as u8
+    }
+
+    /// The mean reduction against the plain computation, on blocks of 1 to 7 with ragged
+    /// edges, from the paper's indices and from lattice colours (the pyramid's upper levels).
+    #[test]
+    fn downscale_mean_matches_the_plain_mean() {
+        let mut seed = 5u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for (w, h, s) in [(1usize, 1usize, 1usize), (7, 5, 2), (10, 10, 3), (23, 9, 4), (40, 13, 7)] {
+            for range in [9u64, 255] {
+                let px: Vec<u8> = (0..w * h).map(|_| next(range) as u8).collect();
+                let mut d = Downscale::new(s as u32, Aggregate::Mean, w);
+                let mut got = Vec::new();
+                for row in px.chunks_exact(w) {
+                    if let Some(r) = d.push(row) {
+                        got.extend_from_slice(r);
+                    }
+                }
+                if let Some(r) = d.flush() {
+                    got.extend_from_slice(r);
+                }
+                let want: Vec<u8> = (0..h.div_ceil(s))
+                    .flat_map(|by| (0..w.div_ceil(s)).map(move |bx| (bx, by)))
+                    .map(|(bx, by)| {
+                        plain_mean(
+                            (s * by..(s * by + s).min(h))
+                                .flat_map(|y| (s * bx..(s * bx + s).min(w)).map(move |x| (x, y)))
+                                .map(|(x, y)| px[y * w + x])
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                assert_eq!(got, want, "{w} x {h} by {s}, indices below {range}");
+            }
+        }
+        // Half yellow, half black: the mean (127.5, 119, 0) is the lattice's (128, 128, 0).
+        let mut d = Downscale::new(2, Aggregate::Mean, 2);
+        d.push(&[4, 5]);
+        let got = d.push(&[5, 4]).unwrap()[0];
+        assert_eq!(palette::mean_rgb(got), [128, 128, 0]);
+        // A uniform block keeps its colour exactly.
+        let mut d = Downscale::new(2, Aggregate::Mean, 2);
+        d.push(&[6, 6]);
+        assert_eq!(d.push(&[6, 6]).unwrap(), &[6]);
     }
 }
