@@ -148,3 +148,23 @@ fn compare_narrow_window() {
     let c = Comparison { a: 38, b: 38, shift: (0, 0), offset: 0 };
     same_compare(c, Window::new(0, 24, 1, 77), 1, &opts(1, Some((2, 2))));
 }
+
+/// The hidden `--reference` flag runs the reference implementation: the commands print the
+/// same with and without it.
+#[test]
+fn the_reference_flag_prints_the_same() {
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("palace").unwrap().args(args).arg("-q").output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        out.stdout
+    };
+    for args in [
+        &["regions", "--k", "60", "--size", "200"][..],
+        &["compare", "--k", "57", "--k2", "60", "--shift", "1,1", "--offset", "3", "--size", "200"],
+        &["fabric", "--k", "30", "--size", "64"],
+    ] {
+        let mut reference = args.to_vec();
+        reference.push("--reference");
+        assert_eq!(run(args), run(&reference), "{args:?}");
+    }
+}

@@ -915,15 +915,22 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
     labels.resize(w * h, 0);
     for r in 0..h {
         let brow = &blocks[(r / BLOCK) * bw..(r / BLOCK + 1) * bw];
-        for (i, (l, &f)) in labels[r * w..(r + 1) * w].iter_mut().zip(&flags[r * w..(r + 1) * w]).enumerate()
-        {
-            *l = if f & F_HOOD != 0 {
-                Region::Hood.index() as u8
-            } else if f & F_OUTER != 0 {
-                Region::OuterSpace.index() as u8
-            } else {
-                brow[i / BLOCK].index() as u8
-            };
+        let cells = labels[r * w..(r + 1) * w].chunks_mut(BLOCK).zip(flags[r * w..(r + 1) * w].chunks(BLOCK));
+        for ((ls, fs), &b) in cells.zip(brow) {
+            let b = b.index() as u8;
+            if fs.iter().fold(0, |a, &f| a | f) & (F_HOOD | F_OUTER) == 0 {
+                ls.fill(b);
+                continue;
+            }
+            for (l, &f) in ls.iter_mut().zip(fs) {
+                *l = if f & F_HOOD != 0 {
+                    Region::Hood.index() as u8
+                } else if f & F_OUTER != 0 {
+                    Region::OuterSpace.index() as u8
+                } else {
+                    b
+                };
+            }
         }
     }
     LabelState {
