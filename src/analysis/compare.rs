@@ -118,7 +118,11 @@ pub fn run(
                 let (cells, labels) = (t.cells(y), t.labels(y));
                 let brow = bv.row_or(bv.y0 + (y - t.y0), scratch);
                 let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
-                for x in xa..xb {
+                // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
+                // v_B - v_A = k_A + d - k_B.
+                let fast =
+                    ha.max(hb.saturating_sub(u64::from(dx))).clamp(u64::from(xa), u64::from(xb)) as u32;
+                for x in xa..fast {
                     let i = (x - t.x0) as usize;
                     let xx = u64::from(x);
                     let na = if xx < ha { hood_value(c.a, xx, yy) } else { i64::from(cells[i]) } + ka;
@@ -129,6 +133,27 @@ pub fn run(
                     e.0 += 1;
                     e.1 += u64::from(m);
                     matched.push(m);
+                }
+                let (ia, ib) = ((fast - t.x0) as usize, (xb - t.x0) as usize);
+                let from = matched.len();
+                match i16::try_from(ka + c.offset - kb) {
+                    Ok(d) => matched.extend(
+                        cells[ia..ib]
+                            .iter()
+                            .zip(&brow[ia..ib])
+                            .map(|(&a, &b)| i16::from(b) - i16::from(a) == d),
+                    ),
+                    Err(_) => matched.resize(from + (ib - ia), false),
+                }
+                // Counted per run of one label.
+                let mut i = ia;
+                while i < ib {
+                    let l = labels[i];
+                    let end = labels[i..ib].iter().position(|&m| m != l).map_or(ib, |p| i + p);
+                    let e = &mut counts[l as usize];
+                    e.0 += (end - i) as u64;
+                    e.1 += matched[from + i - ia..from + end - ia].iter().filter(|&&m| m).count() as u64;
+                    i = end;
                 }
             }
             if let Some(p) = &picture {
