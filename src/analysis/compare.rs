@@ -13,7 +13,9 @@ use crate::engine::lockstep::Lane;
 use crate::engine::sink::Row;
 use crate::error::Result;
 use crate::model::geometry::Window;
+use crate::model::rule::{hood_len, hood_value};
 use crate::output::atomic::AtomicOutput;
+use crate::output::ordered::OrderedPicture;
 use crate::output::palette;
 use crate::output::png::{PngStream, picture_size};
 use serde::Serialize;
@@ -70,8 +72,153 @@ pub struct CompareReport {
 
 /// Compares `window` of game `c.a` with game `c.b`; draws the mask picture to `out` if given
 /// (game A's palette, non-matching cells white, `scale` x `scale` cells per pixel taking each
-/// block's top-left cell).
+/// block's top-left cell). On the sweep's workers ([`regions::label_tiles`]), with the same
+/// report and picture as [`run_reference`].
 pub fn run(
+    c: Comparison,
+    window: Window,
+    scale: u32,
+    out: Option<AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(CompareReport, Option<PathBuf>)> {
+    let (dx, dy) = c.shift;
+    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
+    let picture = match out {
+        Some(o) => {
+            let (w, h) = picture_size(window, scale);
+            let png = PngStream::create(o, w, h, palette::plte(), picture_text(c, window), opts.threads)?;
+            Some(OrderedPicture::new(png, window, scale))
+        }
+        None => None,
+    };
+    let (ka, kb) = (i64::from(c.a), i64::from(c.b));
+    let accs = regions::label_tiles(
+        c.a,
+        window,
+        opts,
+        progress,
+        &[b_lane],
+        || (vec![(0u64, 0u64); ALL.len()], Vec::<bool>::new(), Vec::<i8>::new()),
+        |(counts, matched, scratch), t| {
+            let bv = &t.extra[0];
+            let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
+            let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+            if xa >= xb || ya >= yb {
+                // Outside the window: nothing to count or draw, but the band's strip is in.
+                if let Some(p) = &picture {
+                    p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |_, _| unreachable!("outside"));
+                }
+                return;
+            }
+            let w = (xb - xa) as usize;
+            matched.clear();
+            for y in ya..yb {
+                let yy = u64::from(y);
+                let (cells, labels) = (t.cells(y), t.labels(y));
+                let brow = bv.row_or(bv.y0 + (y - t.y0), scratch);
+                let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
+                // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
+                // v_B - v_A = k_A + d - k_B.
+                let fast =
+                    ha.max(hb.saturating_sub(u64::from(dx))).clamp(u64::from(xa), u64::from(xb)) as u32;
+                for x in xa..fast {
+                    let i = (x - t.x0) as usize;
+                    let xx = u64::from(x);
+                    let na = if xx < ha { hood_value(c.a, xx, yy) } else { i64::from(cells[i]) } + ka;
+                    let (bx, by) = (xx + u64::from(dx), yy + u64::from(dy));
+                    let nb = if bx < hb { hood_value(c.b, bx, by) } else { i64::from(brow[i]) } + kb;
+                    let m = nb == na + c.offset;
+                    let e = &mut counts[labels[i] as usize];
+                    e.0 += 1;
+                    e.1 += u64::from(m);
+                    matched.push(m);
+                }
+                let (ia, ib) = ((fast - t.x0) as usize, (xb - t.x0) as usize);
+                let from = matched.len();
+                match i16::try_from(ka + c.offset - kb) {
+                    Ok(d) => matched.extend(
+                        cells[ia..ib]
+                            .iter()
+                            .zip(&brow[ia..ib])
+                            .map(|(&a, &b)| i16::from(b) - i16::from(a) == d),
+                    ),
+                    Err(_) => matched.resize(from + (ib - ia), false),
+                }
+                // Counted per run of one label.
+                let mut i = ia;
+                while i < ib {
+                    let l = labels[i];
+                    let end = labels[i..ib].iter().position(|&m| m != l).map_or(ib, |p| i + p);
+                    let e = &mut counts[l as usize];
+                    e.0 += (end - i) as u64;
+                    e.1 += matched[from + i - ia..from + end - ia].iter().filter(|&&m| m).count() as u64;
+                    i = end;
+                }
+            }
+            if let Some(p) = &picture {
+                p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |x, y| {
+                    let i = (x - t.x0) as usize;
+                    if !matched[(y - ya) as usize * w + (x - xa) as usize] {
+                        palette::MASKED
+                    } else if u64::from(x) < hood_len(c.a, u64::from(y)) {
+                        palette::HOOD
+                    } else {
+                        palette::index(t.cells(y)[i])
+                    }
+                });
+            }
+        },
+    )?;
+    let path = picture.map(OrderedPicture::finish).transpose()?;
+    let mut counts = vec![(0u64, 0u64); ALL.len()];
+    for (a, _, _) in accs {
+        for (c, d) in counts.iter_mut().zip(a) {
+            (c.0, c.1) = (c.0 + d.0, c.1 + d.1);
+        }
+    }
+    Ok((report(c, window, &counts), path))
+}
+
+/// The picture's text chunk.
+fn picture_text(c: Comparison, window: Window) -> Vec<(String, String)> {
+    let (dx, dy) = c.shift;
+    vec![(
+        "Comment".to_string(),
+        format!(
+            "palace compare: k = {} vs {}, shift ({dx}, {dy}), offset {}; white = no match; window {window}",
+            c.a, c.b, c.offset
+        ),
+    )]
+}
+
+/// The report from the per-region counts `(cells, matched)`.
+fn report(c: Comparison, window: Window, counts: &[(u64, u64)]) -> CompareReport {
+    let frac = |m: u64, n: u64| if n > 0 { m as f64 / n as f64 } else { 0.0 };
+    let cells: u64 = counts.iter().map(|c| c.0).sum();
+    let matched: u64 = counts.iter().map(|c| c.1).sum();
+    let per_region = ALL
+        .iter()
+        .zip(counts)
+        .map(|(&region, &(n, m))| RegionMatch { region, cells: n, matched: m, fraction: frac(m, n) })
+        .collect();
+    let w = window;
+    CompareReport {
+        a: c.a,
+        b: c.b,
+        shift: c.shift,
+        offset: c.offset,
+        window: [w.x0, w.y0, w.x1, w.y1],
+        cells,
+        matched,
+        fraction: frac(matched, cells),
+        per_region,
+    }
+}
+
+/// [`run`] as first written, on one consumer thread (a lockstep of row sweeps and
+/// [`regions::label`]): the reference [`run`] is tested against.
+pub fn run_reference(
     c: Comparison,
     window: Window,
     scale: u32,

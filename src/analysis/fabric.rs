@@ -16,10 +16,12 @@ use crate::engine::lockstep::Lane;
 use crate::engine::sink::Row;
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
+use crate::model::rule::{hood_len, hood_value};
 use crate::output::atomic::AtomicOutput;
 use crate::output::palette;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// The farther games the prefix claim is tested against: `k + step` shifted by
 /// `(step / 3, step / 3)`.
@@ -56,8 +58,166 @@ pub struct FabricReport {
 }
 
 /// Draws and measures the fabric for `k0, k0 + 1, k0 + 2` (sorted by class) in windows of
-/// `size x size` cells around their noses.
+/// `size x size` cells around their noses, on the sweep's workers
+/// ([`regions::label_tiles`]): the same report and picture as [`run_reference`].
 pub fn run(
+    k0: u32,
+    size: u32,
+    out: Option<AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(FabricReport, Option<PathBuf>)> {
+    if size == 0 || size > 8192 {
+        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
+    }
+    let mut ks: Vec<u32> = (k0..k0 + 3).collect();
+    ks.sort_by_key(|k| k % 3);
+    let n = size as usize;
+    let gap = 8usize;
+    let stride = 3 * n + 2 * gap;
+    let picture = Mutex::new(vec![palette::MASKED; stride * n]);
+    let mut classes = Vec::new();
+    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k, size).y1)).sum();
+    progress.set_length(total);
+    let mut done = 0u64;
+    for (panel, &k) in ks.iter().enumerate() {
+        let nose = (k - 1) / 3;
+        let window = window_of(k, size);
+        let panel_progress = Offset { inner: progress, offset: done };
+        done += u64::from(window.y1);
+        let accs = regions::label_tiles(
+            k,
+            window,
+            opts,
+            &panel_progress,
+            &prefix_lanes(k, window),
+            || (0u64, vec![0u64; PREFIX_STEPS.len()], None::<u32>, Vec::<i8>::new()),
+            |(fabric, agree, diag_end, scratch), t| {
+                let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
+                let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+                if xa >= xb || ya >= yb {
+                    return;
+                }
+                let fab = Region::Fabric.index() as u8;
+                let mut pixels = picture.lock().expect("picture lock");
+                for y in ya..yb {
+                    let yy = u64::from(y);
+                    let hood = hood_len(k, yy);
+                    let (cells, labels) = (t.cells(y), t.labels(y));
+                    let py = (y - window.y0) as usize;
+                    for x in xa..xb {
+                        let i = (x - t.x0) as usize;
+                        let px = panel * (n + gap) + (x - window.x0) as usize;
+                        pixels[py * stride + px] =
+                            if u64::from(x) < hood { palette::HOOD } else { palette::index(cells[i]) };
+                    }
+                    for (s, (a, b)) in PREFIX_STEPS.iter().zip(agree.iter_mut().zip(t.extra)) {
+                        let d = u64::from(s / 3);
+                        let kb = k + s;
+                        let hb = hood_len(kb, yy + d);
+                        let brow = b.row_or(b.y0 + (y - t.y0), scratch);
+                        for x in xa..xb {
+                            let i = (x - t.x0) as usize;
+                            if labels[i] != fab {
+                                continue;
+                            }
+                            let xx = u64::from(x);
+                            // Fabric cells lie outside game k's hood.
+                            let na = i64::from(cells[i]) + i64::from(k);
+                            let nb =
+                                if xx + d < hb { hood_value(kb, xx + d, yy + d) } else { i64::from(brow[i]) }
+                                    + i64::from(kb);
+                            *a += u64::from(nb == na + i64::from(*s));
+                        }
+                    }
+                    for x in xa..xb {
+                        if labels[(x - t.x0) as usize] == fab {
+                            *fabric += 1;
+                            if x == y {
+                                *diag_end = (*diag_end).max(Some(y));
+                            }
+                        }
+                    }
+                }
+            },
+        )?;
+        let (mut fabric, mut agree, mut diag_end) = (0u64, vec![0u64; PREFIX_STEPS.len()], None);
+        for (f, a, d, _) in accs {
+            fabric += f;
+            for (x, y) in agree.iter_mut().zip(a) {
+                *x += y;
+            }
+            diag_end = diag_end.max(d);
+        }
+        classes.push(class(k, nose, window, fabric, agree, diag_end));
+    }
+    let picture = picture.into_inner().expect("picture lock");
+    let path = match out {
+        Some(o) => Some(write_picture(o, &ks, size, &picture, opts)?),
+        None => None,
+    };
+    Ok((FabricReport { size, classes }, path))
+}
+
+/// The window drawn for game `k`: `size x size` around its nose.
+fn window_of(k: u32, size: u32) -> Window {
+    let x0 = ((k - 1) / 3).saturating_sub(size / 8);
+    Window::new(x0, x0, x0 + size, x0 + size)
+}
+
+/// The games the prefix claim is tested against, as lanes aligned with `window` from the
+/// origin.
+fn prefix_lanes(k: u32, window: Window) -> Vec<Lane> {
+    PREFIX_STEPS
+        .iter()
+        .map(|&s| {
+            let d = s / 3;
+            Lane { k: k + s, window: Window::new(d, d, window.x1 + d, window.y1 + d) }
+        })
+        .collect()
+}
+
+/// One class's entry of the report.
+fn class(k: u32, nose: u32, w: Window, fabric: u64, agree: Vec<u64>, diag_end: Option<u32>) -> FabricClass {
+    FabricClass {
+        k,
+        class: k % 3,
+        nose,
+        window: [w.x0, w.y0, w.x1, w.y1],
+        fabric_cells: fabric,
+        fabric_diagonal_end: diag_end,
+        prefix_fraction: if fabric > 0 { *agree.last().expect("steps") as f64 / fabric as f64 } else { 0.0 },
+        prefix_agreement: PREFIX_STEPS.iter().zip(agree).map(|(&s, a)| (k + s, a)).collect(),
+    }
+}
+
+/// Writes the three panels side by side.
+fn write_picture(
+    o: AtomicOutput,
+    ks: &[u32],
+    size: u32,
+    picture: &[u8],
+    opts: &EngineOptions,
+) -> Result<PathBuf> {
+    let n = size as usize;
+    let width = (3 * n + 2 * 8) as u32;
+    let text = vec![(
+        "Comment".to_string(),
+        format!(
+            "palace fabric: the nose of k = {} (mod 3 = 0, 1, 2), {size} x {size} each",
+            ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    )];
+    let mut png = PngStream::create(o, width, size, palette::plte(), text, opts.threads)?;
+    for row in picture.chunks_exact(width as usize) {
+        png.push_row(row)?;
+    }
+    png.finish()
+}
+
+/// [`run`] as first written, on one consumer thread (a lockstep of row sweeps and
+/// [`regions::label`]): the reference [`run`] is tested against.
+pub fn run_reference(
     k0: u32,
     size: u32,
     out: Option<AtomicOutput>,

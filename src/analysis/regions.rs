@@ -26,12 +26,15 @@ use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::{Lane, lockstep};
 use crate::engine::sink::Row;
+use crate::engine::{LaneState, LaneTiles, LaneVisitor, TileView};
 use crate::error::Result;
 use crate::model::geometry::Window;
-use crate::model::rule::hood_len;
+use crate::model::rule::{hood_len, hood_value};
+use crate::output::ordered::OrderedPicture;
 use crate::output::png::PngStream;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 /// Side of the blocks on which the matching and periodicity tests are decided: large enough
 /// that whole blocks of the chaotic regions do not pass by chance.
@@ -586,9 +589,9 @@ impl std::fmt::Display for RegionsReport {
     }
 }
 
-/// `palace regions`: the region map of `window` (a PNG, `scale` x `scale` cells per pixel, top-left
-/// cell of each block) and the per-region report.
-pub fn run(
+/// `palace regions` as first written, on one consumer thread (a lockstep of four row sweeps
+/// and [`label`]): the reference [`run`] is tested against.
+pub fn run_reference(
     k: u32,
     window: Window,
     scale: u32,
@@ -634,4 +637,514 @@ pub fn run(
     )?;
     let path = png.map(PngStream::finish).transpose()?;
     Ok((acc.finish(), path))
+}
+
+// The labels computed by the sweep's workers, tile by tile.
+//
+// The same labels as [`Labeler`], from the aligned tiles of the four games of [`lanes`]
+// ([`crate::engine::sweep_lanes`]). What a label needs beyond its tile travels with the tiles
+// as a wavefront state ([`LabelState`]): the last five rows and columns of game k (the
+// épaulettes' period partners reach five rows up and five columns left), whether each column
+// and row is still 0 from the border (outer space), and the block labels along the bottom and
+// right edges (a uniform block continues the block to its left or above it). Tiles are cut
+// on the 8 x 8 block grid, so that every block lies in one tile.
+
+/// A tile of game k with its labels, as [`label_tiles`] shows it.
+pub struct LabelledTile<'a> {
+    /// The band of tiles this tile belongs to.
+    pub band: usize,
+    /// Strips in a band.
+    pub strips: usize,
+    /// First column.
+    pub x0: u32,
+    /// One past the last column.
+    pub x1: u32,
+    /// First row.
+    pub y0: u32,
+    /// One past the last row.
+    pub y1: u32,
+    stride: usize,
+    /// Game k's stored cells (with the five columns and rows before the tile).
+    buf: &'a [i8],
+    labels: &'a [u8],
+    /// The extra lanes' views of this tile, aligned with it.
+    pub extra: &'a [TileView<'a>],
+}
+
+impl LabelledTile<'_> {
+    /// Game k's stored cells of row `y` (hood cells as their stand-in), columns `x0..x1`.
+    pub fn cells(&self, y: u32) -> &[i8] {
+        let r = (y - self.y0) as usize + 5;
+        &self.buf[r * self.stride + 5..(r + 1) * self.stride]
+    }
+
+    /// The region index ([`Region::index`]) of every cell of row `y`, columns `x0..x1`.
+    pub fn labels(&self, y: u32) -> &[u8] {
+        let w = (self.x1 - self.x0) as usize;
+        let r = (y - self.y0) as usize;
+        &self.labels[r * w..(r + 1) * w]
+    }
+}
+
+/// What a labelled tile leaves to the tiles below it and to its right.
+struct LabelState {
+    /// The last five rows of game k over columns `x0 - 5 .. x1`.
+    bottom: Vec<i8>,
+    /// The last five columns of game k, five per row.
+    right: Vec<i8>,
+    /// Per column: all 0 from row 0 down to the tile's last row.
+    col_zero: Vec<bool>,
+    /// Per row: all 0 from column 0 across to the tile's last column (rows `>= k` only).
+    row_zero: Vec<bool>,
+    /// The block labels of the tile's last block row and last block column.
+    last_row: Vec<Region>,
+    last_col: Vec<Region>,
+}
+
+/// A worker's buffers.
+#[derive(Default)]
+struct TileScratch {
+    buf: Vec<i8>,
+    flags: Vec<u8>,
+    labels: Vec<u8>,
+    rows: [Vec<i8>; 4],
+    blocks: Vec<Region>,
+}
+
+/// The label state a neighbour left, if there is one.
+fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelState> {
+    s.map(|s| s.downcast_ref::<LabelState>().expect("a label state"))
+}
+
+/// Labels one tile of the four [`lanes`] (`views[0..4]`); fills `sc.buf` (game k's cells with
+/// the five rows and columns before the tile) and `sc.labels`.
+fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
+    let a = &t.views[0];
+    let (x0, x1, y0, y1) = (a.x0, a.x1, a.y0, a.y1);
+    let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+    let (above, left) = (label_state(t.above), label_state(t.left));
+    let ww = w + 5;
+    let TileScratch { buf, flags, labels, rows, blocks } = sc;
+    buf.clear();
+    buf.resize((h + 5) * ww, 0);
+    if let Some(ab) = above {
+        buf[..5 * ww].copy_from_slice(&ab.bottom);
+    }
+    let mut col_zero = above.map_or_else(|| vec![true; w], |ab| ab.col_zero.clone());
+    let mut row_zero = Vec::with_capacity(h);
+    flags.clear();
+    flags.resize(w * h, 0);
+    let ku = u64::from(k);
+    for r in 0..h {
+        let y = y0 + r as u32;
+        let yy = u64::from(y);
+        let line = &mut buf[(5 + r) * ww..(6 + r) * ww];
+        if let Some(l) = left {
+            line[..5].copy_from_slice(&l.right[5 * r..5 * r + 5]);
+        }
+        let [ra, ru, rl, r3] = rows;
+        line[5..].copy_from_slice(a.row_or(y, ra));
+        let up = t.views[1].row_or(t.views[1].y0 + r as u32, ru);
+        let lo = t.views[2].row_or(t.views[2].y0 + r as u32, rl);
+        let p3 = t.views[3].row_or(t.views[3].y0 + r as u32, r3);
+        let hood = hood_len(k, yy);
+        let (hu, hl, h3) = (hood_len(k + 1, yy), hood_len(k + 1, yy + 1), hood_len(k + 3, yy + 1));
+        // Where any of the four games is in its hood, exact palace numbers are compared.
+        let exact = hood.max(hu.saturating_sub(1)).max(hl).max(h3.saturating_sub(1));
+        // The épaulettes' period partners must be on the board and off the hood.
+        let ph = |d: u64, dx: u64| if yy >= d { hood_len(k, yy - d) + dx } else { u64::MAX };
+        let testable = ph(1, 5).max(ph(3, 4)).max(ph(5, 1)).max(ph(4, 3));
+        let mut rz = left.map_or(yy >= ku, |l| l.row_zero[r]);
+        let f_row = &mut flags[r * w..(r + 1) * w];
+        // Past the hoods and the untestable cells every cell is decided alike, branch-free
+        // (below); before, cell by cell.
+        let fast = (hood.max(exact).max(testable).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
+        for i in 0..fast {
+            let x = u64::from(x0) + i as u64;
+            if x < hood {
+                f_row[i] = F_HOOD;
+                continue;
+            }
+            let v = buf[(5 + r) * ww + 5 + i];
+            col_zero[i] &= v == 0;
+            rz &= v == 0;
+            let mut f = if (x >= ku && col_zero[i]) || rz { F_OUTER } else { 0 };
+            let (mu, ml, m3) = if x < exact {
+                let na = i64::from(v) + i64::from(k);
+                let pn = |kk: u32, hl: u64, xx: u64, yy: u64, s: i8| {
+                    (if xx < hl { hood_value(kk, xx, yy) } else { i64::from(s) }) + i64::from(kk)
+                };
+                (
+                    pn(k + 1, hu, x + 1, yy, up[i]) == na + 1,
+                    pn(k + 1, hl, x, yy + 1, lo[i]) == na + 1,
+                    pn(k + 3, h3, x + 1, yy + 1, p3[i]) == na + 3,
+                )
+            } else {
+                (up[i] == v, lo[i] == v, p3[i] == v)
+            };
+            f |= if mu { F_UPPER } else { 0 } | if ml { F_LOWER } else { 0 } | if m3 { F_PLUS3 } else { 0 };
+            if x >= testable {
+                // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4), in `buf`.
+                let c = 5 + i;
+                let small = v.abs() <= 1;
+                let p = |row: usize, dx: usize| buf[row + c - dx];
+                if small && p((r + 4) * ww, 5) == v && p((r + 2) * ww, 4) == v {
+                    f |= F_PER_LOWER;
+                }
+                if small && p(r * ww, 1) == v && p((r + 1) * ww, 3) == v {
+                    f |= F_PER_UPPER;
+                }
+            } else {
+                f |= F_UNTESTABLE;
+            }
+            f_row[i] = f;
+        }
+        if fast < w {
+            let n = w - fast;
+            let c = (5 + r) * ww + 5 + fast;
+            let v = &buf[c..c + n];
+            // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4).
+            let q1 = &buf[c - ww - 5..c - ww - 5 + n];
+            let q3 = &buf[c - 3 * ww - 4..c - 3 * ww - 4 + n];
+            let q5 = &buf[c - 5 * ww - 1..c - 5 * ww - 1 + n];
+            let q4 = &buf[c - 4 * ww - 3..c - 4 * ww - 3 + n];
+            let (u, l, p) = (&up[fast..fast + n], &lo[fast..fast + n], &p3[fast..fast + n]);
+            let cz = &mut col_zero[fast..fast + n];
+            let out = &mut f_row[fast..fast + n];
+            // Outer space: the row's zero run from column 0, and columns >= k zero from row 0.
+            let run = if rz { v.iter().position(|&c| c != 0).unwrap_or(n) } else { 0 };
+            rz &= run == n;
+            let kx = (ku.saturating_sub(u64::from(x0) + fast as u64)).min(n as u64) as usize;
+            for i in 0..n {
+                let vi = v[i];
+                cz[i] &= vi == 0;
+                let small = (vi as u8).wrapping_add(1) <= 2;
+                let outer = (i < run) | ((i >= kx) & cz[i]);
+                out[i] = (u8::from(outer) * F_OUTER)
+                    | (u8::from(u[i] == vi) * F_UPPER)
+                    | (u8::from(l[i] == vi) * F_LOWER)
+                    | (u8::from(p[i] == vi) * F_PLUS3)
+                    | (u8::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
+                    | (u8::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
+            }
+        }
+        row_zero.push(rz);
+    }
+    // The blocks, row-major: the decisions of `Labeler::decide`.
+    let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
+    blocks.clear();
+    blocks.resize(bw * bh, Region::Rest);
+    for rb in 0..bh {
+        let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
+        for cb in 0..bw {
+            let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
+            let (mut cand, mut all, mut tested, mut per) = (0u32, 0xffu8, 0u32, 0xffu8);
+            let (mut lo_v, mut hi_v) = (i8::MAX, i8::MIN);
+            // Most blocks hold no hood, outer or untestable cell: AND, min and max of all.
+            let (mut any, mut and) = (0u8, 0xffu8);
+            for r in ra..rz {
+                let fr = &flags[r * w + ca..r * w + cz];
+                let vr = &buf[(5 + r) * ww + 5 + ca..(5 + r) * ww + 5 + cz];
+                for (&f, &v) in fr.iter().zip(vr) {
+                    any |= f;
+                    and &= f;
+                    lo_v = lo_v.min(v);
+                    hi_v = hi_v.max(v);
+                }
+            }
+            if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
+                cand = ((rz - ra) * (cz - ca)) as u32;
+                (all, tested, per) = (and, cand, and);
+            } else {
+                (lo_v, hi_v) = (i8::MAX, i8::MIN);
+            }
+            for r in (ra..rz).filter(|_| any & (F_HOOD | F_OUTER | F_UNTESTABLE) != 0) {
+                let fr = &flags[r * w + ca..r * w + cz];
+                let vr = &buf[(5 + r) * ww + 5 + ca..(5 + r) * ww + 5 + cz];
+                for (&f, &v) in fr.iter().zip(vr) {
+                    if f & (F_HOOD | F_OUTER) != 0 {
+                        continue;
+                    }
+                    cand += 1;
+                    (lo_v, hi_v) = (lo_v.min(v), hi_v.max(v));
+                    all &= f;
+                    if f & F_UNTESTABLE == 0 {
+                        tested += 1;
+                        per &= f;
+                    }
+                }
+            }
+            let (all_up, all_lo, all3) = (all & F_UPPER != 0, all & F_LOWER != 0, all & F_PLUS3 != 0);
+            let (per_lo, per_up) = (per & F_PER_LOWER != 0, per & F_PER_UPPER != 0);
+            let periodic = 2 * tested >= cand && tested > 0 && lo_v == -1 && hi_v == 1;
+            let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
+            let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
+            let label = if cand == 0 {
+                Region::Rest
+            } else if periodic && per_lo && (!per_up || !upper_side) {
+                Region::EpauletteLower
+            } else if periodic && per_up {
+                Region::EpauletteUpper
+            } else if lo_v == hi_v {
+                let before = if upper_side {
+                    if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) }
+                } else if rb > 0 {
+                    Some(blocks[(rb - 1) * bw + cb])
+                } else {
+                    above.map(|ab| ab.last_row[cb])
+                };
+                match before {
+                    Some(Region::Fabric) if all3 => Region::Fabric,
+                    Some(Region::ArmUpper) if all_up => Region::ArmUpper,
+                    Some(Region::ArmLower) if all_lo => Region::ArmLower,
+                    _ => Region::Rest,
+                }
+            } else if all3 {
+                Region::Fabric
+            } else if all_up && (!all_lo || upper_side) {
+                Region::ArmUpper
+            } else if all_lo {
+                Region::ArmLower
+            } else {
+                Region::Rest
+            };
+            blocks[rb * bw + cb] = label;
+        }
+    }
+    labels.clear();
+    labels.resize(w * h, 0);
+    for r in 0..h {
+        let brow = &blocks[(r / BLOCK) * bw..(r / BLOCK + 1) * bw];
+        let cells = labels[r * w..(r + 1) * w].chunks_mut(BLOCK).zip(flags[r * w..(r + 1) * w].chunks(BLOCK));
+        for ((ls, fs), &b) in cells.zip(brow) {
+            let b = b.index() as u8;
+            if fs.iter().fold(0, |a, &f| a | f) & (F_HOOD | F_OUTER) == 0 {
+                ls.fill(b);
+                continue;
+            }
+            for (l, &f) in ls.iter_mut().zip(fs) {
+                *l = if f & F_HOOD != 0 {
+                    Region::Hood.index() as u8
+                } else if f & F_OUTER != 0 {
+                    Region::OuterSpace.index() as u8
+                } else {
+                    b
+                };
+            }
+        }
+    }
+    LabelState {
+        bottom: buf[h * ww..(h + 5) * ww].to_vec(),
+        right: (0..h).flat_map(|r| buf[(6 + r) * ww - 5..(6 + r) * ww].iter().copied()).collect(),
+        col_zero,
+        row_zero,
+        last_row: blocks[(bh - 1) * bw..].to_vec(),
+        last_col: (0..bh).map(|rb| blocks[rb * bw + bw - 1]).collect(),
+    }
+}
+
+/// The visitor behind [`label_tiles`].
+struct TileLabeler<A, F> {
+    k: u32,
+    accs: Vec<Mutex<(A, TileScratch)>>,
+    f: F,
+}
+
+impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabeler<A, F> {
+    fn visit(&self, worker: usize, t: &LaneTiles<'_>) -> LaneState {
+        let mut g = self.accs[worker].lock().expect("labeller lock");
+        let (acc, sc) = &mut *g;
+        let state = label_tile(self.k, t, sc);
+        let a = &t.views[0];
+        let tile = LabelledTile {
+            band: t.band,
+            strips: t.strips,
+            x0: a.x0,
+            x1: a.x1,
+            y0: a.y0,
+            y1: a.y1,
+            stride: (a.x1 - a.x0) as usize + 5,
+            buf: &sc.buf,
+            labels: &sc.labels,
+            extra: &t.views[4..],
+        };
+        (self.f)(acc, &tile);
+        Box::new(state)
+    }
+}
+
+/// Labels `[0, window.x1) x [0, window.y1)` of game `k` on the sweep's workers, as [`label`]
+/// does on one thread, and shows every labelled tile (all of them, not only the window's) to
+/// `f` with the worker's accumulator (one per worker, made by `acc`). `extra_lanes` are swept
+/// with the labels' four games; their windows must be `window.x1 x window.y1` (from any
+/// corner) and their views come aligned with each tile. Returns the accumulators.
+pub fn label_tiles<A: Send>(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+    extra_lanes: &[Lane],
+    acc: impl Fn() -> A,
+    f: impl Fn(&mut A, &LabelledTile<'_>) + Sync,
+) -> Result<Vec<A>> {
+    let mut all: Vec<Lane> = lanes(k, window.x1, window.y1).to_vec();
+    all.extend_from_slice(extra_lanes);
+    // Tiles on the block grid: every block in one tile.
+    let grid = |v: Option<u32>| v.map(|v| v.max(2).next_multiple_of(BLOCK as u32));
+    let opts = EngineOptions {
+        tile_width: grid(opts.tile_width),
+        band_height: grid(opts.band_height),
+        ..opts.clone()
+    };
+    let workers = opts.resolved_threads();
+    let visitor = TileLabeler {
+        k,
+        accs: (0..workers).map(|_| Mutex::new((acc(), TileScratch::default()))).collect(),
+        f,
+    };
+    crate::engine::sweep_lanes(&all, &opts, &visitor, progress)?;
+    Ok(visitor.accs.into_iter().map(|m| m.into_inner().expect("labeller lock").0).collect())
+}
+
+/// Per-worker statistics of `palace regions`, merged into a [`RegionAcc`] at the end.
+struct TileAcc {
+    /// Per region, counts of `v + 128`.
+    hist: Vec<[u64; 256]>,
+    hottest: [Option<(i64, u64, u64)>; 2],
+    /// Rows of the diagonal's fabric cells in the window.
+    diagonal: Vec<u64>,
+}
+
+impl RegionAcc {
+    /// Adds a labelled tile: its cells inside the window.
+    fn add_tile(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) {
+        let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+        for y in ya..yb {
+            let yy = u64::from(y);
+            let hood = hood_len(k, yy).min(u64::from(window.x1)) as u32;
+            let (xa, xb) = (t.x0.max(window.x0).max(hood), t.x1.min(window.x1));
+            if xa >= xb {
+                continue;
+            }
+            let (cells, labels) = (t.cells(y), t.labels(y));
+            let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+            // The histograms, run of one label by run.
+            let mut i = ia;
+            while i < ib {
+                let l = labels[i];
+                let end = labels[i..ib].iter().position(|&m| m != l).map_or(ib, |p| i + p);
+                let run = &cells[i..end];
+                let hist = &mut acc.hist[l as usize];
+                if run.len() >= 64 {
+                    crate::simd::histogram::count(std::iter::once(run), hist);
+                } else {
+                    for &v in run {
+                        hist[(v as u8 ^ 0x80) as usize] += 1;
+                    }
+                }
+                i = end;
+            }
+            // The hottest cell on each side of the diagonal: the first of the segment's largest.
+            let split = (u64::from(xa).max(yy.min(u64::from(xb))) - u64::from(t.x0)) as usize;
+            for (side, (a, b)) in [(1usize, (ia, split)), (0, (split, ib))] {
+                let Some(&m) = cells[a..b].iter().max() else { continue };
+                let m = i64::from(m);
+                if acc.hottest[side].is_none_or(|(h, _, _)| m >= h) {
+                    let p = cells[a..b].iter().position(|&c| i64::from(c) == m).expect("the maximum");
+                    let x = u64::from(t.x0) + (a + p) as u64;
+                    if acc.hottest[side].is_none_or(|(h, hy, hx)| m > h || (yy, x) < (hy, hx)) {
+                        acc.hottest[side] = Some((m, yy, x));
+                    }
+                }
+            }
+            if (xa..xb).contains(&y) && labels[(y - t.x0) as usize] == Region::Fabric.index() as u8 {
+                acc.diagonal.push(yy);
+            }
+        }
+    }
+
+    /// The statistics the workers gathered, merged (the hood's from its closed form).
+    fn from_tiles(k: u32, window: Window, tiles: Vec<TileAcc>) -> Self {
+        let mut acc = RegionAcc::new(k, window);
+        let mut diagonal = Vec::new();
+        for t in tiles {
+            // Tiles count by v + 128, the accumulator by v's byte.
+            for (a, b) in acc.hist.iter_mut().zip(&t.hist) {
+                for (i, &c) in b.iter().enumerate() {
+                    a[i ^ 0x80] += c;
+                }
+            }
+            for side in 0..2 {
+                if let Some((v, y, x)) = t.hottest[side]
+                    && acc.hottest[side].is_none_or(|(h, hx, hy)| v > h || (v == h && (y, x) < (hy, hx)))
+                {
+                    acc.hottest[side] = Some((v, x, y));
+                }
+            }
+            diagonal.extend(t.diagonal);
+        }
+        diagonal.sort_unstable();
+        for y in diagonal {
+            if acc.prism_ended {
+                break;
+            }
+            if acc.prism.is_some_and(|p| y - p > 2 * BLOCK as u64) {
+                acc.prism_ended = true;
+            } else {
+                acc.prism = Some(y);
+            }
+        }
+        for y in window.y0..window.y1 {
+            let yy = u64::from(y);
+            let hood = hood_len(k, yy).min(u64::from(window.x1));
+            let x0 = u64::from(window.x0);
+            if x0 < hood {
+                let end = hood.min(u64::from(window.x1));
+                let (a, b) = (hood_value(k, x0, yy), hood_value(k, end - 1, yy));
+                acc.hood_cells += end - x0;
+                acc.hood_range = Some(acc.hood_range.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));
+            }
+        }
+        acc
+    }
+}
+
+/// `palace regions` on the sweep's workers: the same report and map as [`run_reference`].
+pub fn run(
+    k: u32,
+    window: Window,
+    scale: u32,
+    out: Option<crate::output::atomic::AtomicOutput>,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
+    let picture = match out {
+        Some(o) => {
+            let (w, h) = crate::output::png::picture_size(window, scale);
+            let png = PngStream::create(o, w, h, plte(), map_text(k, window, scale), opts.threads)?;
+            Some(OrderedPicture::new(png, window, scale))
+        }
+        None => None,
+    };
+    let tiles = label_tiles(
+        k,
+        window,
+        opts,
+        progress,
+        &[],
+        || TileAcc { hist: vec![[0; 256]; ALL.len()], hottest: [None; 2], diagonal: Vec::new() },
+        |acc, t| {
+            RegionAcc::add_tile(k, window, acc, t);
+            if let Some(p) = &picture {
+                p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |x, y| t.labels(y)[(x - t.x0) as usize]);
+            }
+        },
+    )?;
+    let path = picture.map(OrderedPicture::finish).transpose()?;
+    Ok((RegionAcc::from_tiles(k, window, tiles).finish(), path))
+}
+
+/// The region map's text chunk.
+fn map_text(k: u32, window: Window, scale: u32) -> Vec<(String, String)> {
+    vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))]
 }

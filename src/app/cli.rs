@@ -360,6 +360,9 @@ pub struct CompareArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
+    /// Run the reference implementation (one consumer thread), for testing.
+    #[arg(long, hide = true)]
+    pub reference: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -380,6 +383,9 @@ pub struct RegionsArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
+    /// Run the reference implementation (one consumer thread), for testing.
+    #[arg(long, hide = true)]
+    pub reference: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -400,6 +406,9 @@ pub struct FabricArgs {
     /// The picture to write.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: Option<PathBuf>,
+    /// Run the reference implementation (one consumer thread), for testing.
+    #[arg(long, hide = true)]
+    pub reference: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -765,6 +774,8 @@ pub enum Config {
     },
     /// Compare two games.
     Compare {
+        /// The reference implementation.
+        reference: bool,
         /// Window of the first game.
         window: Window,
         /// What to compare.
@@ -780,6 +791,8 @@ pub enum Config {
     },
     /// Region map.
     Regions {
+        /// The reference implementation.
+        reference: bool,
         /// Game and board.
         board: Board,
         /// Window.
@@ -795,6 +808,8 @@ pub enum Config {
     },
     /// The three fabrics.
     Fabric {
+        /// The reference implementation.
+        reference: bool,
         /// First game.
         k: u32,
         /// Panel side.
@@ -1305,6 +1320,7 @@ impl Cli {
                     scale: a.scale,
                     json: a.json,
                     run: a.run.resolve()?,
+                    reference: a.reference,
                 }
             }
             Command::Regions(a) => {
@@ -1323,6 +1339,7 @@ impl Cli {
                     scale: a.scale,
                     json: a.json,
                     run: a.run.resolve()?,
+                    reference: a.reference,
                 }
             }
             Command::Fabric(a) => {
@@ -1339,7 +1356,14 @@ impl Cli {
                         a.size
                     )));
                 }
-                Config::Fabric { k: a.k, size: a.size, output: a.output, json: a.json, run: a.run.resolve()? }
+                Config::Fabric {
+                    k: a.k,
+                    size: a.size,
+                    output: a.output,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                    reference: a.reference,
+                }
             }
             Command::Skin(a) => {
                 Board::new(a.k, 1, 1)?;

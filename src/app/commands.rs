@@ -115,28 +115,31 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
         }
-        Config::Compare { window, comparison, output, scale, json, run } => {
+        Config::Compare { window, comparison, output, scale, json, run, reference } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "compare", "rows");
-            let (report, path) = compare::run(comparison, window, scale, out, &run.engine, &pb)?;
+            let go = if reference { compare::run_reference } else { compare::run };
+            let (report, path) = go(comparison, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
             print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)
         }
-        Config::Regions { board, window, output, scale, json, run } => {
+        Config::Regions { board, window, output, scale, json, run, reference } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "regions", "rows");
-            let (report, path) = regions::run(board.k, window, scale, out, &run.engine, &pb)?;
+            let go = if reference { regions::run_reference } else { regions::run };
+            let (report, path) = go(board.k, window, scale, out, &run.engine, &pb)?;
             pb.finish_and_clear();
             print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)
         }
-        Config::Fabric { k, size, output, json, run } => {
+        Config::Fabric { k, size, output, json, run, reference } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "fabric", "rows");
-            let (report, path) = fabric::run(k, size, out, &run.engine, &pb)?;
+            let go = if reference { fabric::run_reference } else { fabric::run };
+            let (report, path) = go(k, size, out, &run.engine, &pb)?;
             pb.finish_and_clear();
             print_report(json, &report)?;
             wrote(path, run.quiet);

@@ -1,5 +1,10 @@
 //! How the computed region is cut into tiles: vertical strips of `tile_width` columns and
 //! horizontal bands of `band_height` rows. Tile `(j, b)` is strip `j` of band `b`.
+//!
+//! A layout may be shifted by `(x_off, y_off)`: its boundaries then lie at `j * tile_width +
+//! x_off` and `b * band_height + y_off`, the first strip and band being wider by the offset.
+//! Several games swept together with shifted windows (`super::sweep_lanes`) use this so that
+//! tile `(j, b)` of each game holds the cells compared with tile `(j, b)` of the first.
 
 /// The tiling of the computed region `[0, width) x [0, height)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,6 +14,9 @@ pub(crate) struct Layout {
     pub height: u32,
     pub tile_width: u32,
     pub band_height: u32,
+    /// Where the boundaries are shifted to (see the module's documentation).
+    pub x_off: u32,
+    pub y_off: u32,
 }
 
 /// A tile's rectangle `[x0, x1) x [y0, y1)` in board coordinates.
@@ -37,25 +45,32 @@ impl Layout {
     /// two rows above) then always lies in its immediate neighbours.
     pub fn new(k: u32, width: u32, height: u32, tile_width: u32, band_height: u32) -> Self {
         assert!(tile_width >= 2 && band_height >= 2, "tiles must be at least 2 x 2");
-        Layout { k, width, height, tile_width, band_height }
+        Layout { k, width, height, tile_width, band_height, x_off: 0, y_off: 0 }
+    }
+
+    /// The layout with its boundaries shifted by `(x_off, y_off)`, which must be less than the
+    /// width and the height.
+    pub fn shifted(self, x_off: u32, y_off: u32) -> Self {
+        assert!(x_off < self.width && y_off < self.height, "offsets inside the region");
+        Layout { x_off, y_off, ..self }
     }
 
     pub fn strips(&self) -> usize {
-        self.width.div_ceil(self.tile_width) as usize
+        (self.width - self.x_off).div_ceil(self.tile_width) as usize
     }
 
     pub fn bands(&self) -> usize {
-        self.height.div_ceil(self.band_height) as usize
+        (self.height - self.y_off).div_ceil(self.band_height) as usize
     }
 
     pub fn strip_x(&self, j: usize) -> (u32, u32) {
-        let x0 = j as u32 * self.tile_width;
-        (x0, (x0 + self.tile_width).min(self.width))
+        let x0 = if j == 0 { 0 } else { j as u32 * self.tile_width + self.x_off };
+        (x0, ((j as u32 + 1) * self.tile_width + self.x_off).min(self.width))
     }
 
     pub fn band_y(&self, b: usize) -> (u32, u32) {
-        let y0 = b as u32 * self.band_height;
-        (y0, (y0 + self.band_height).min(self.height))
+        let y0 = if b == 0 { 0 } else { b as u32 * self.band_height + self.y_off };
+        (y0, ((b as u32 + 1) * self.band_height + self.y_off).min(self.height))
     }
 
     pub fn rect(&self, j: usize, b: usize) -> Rect {
@@ -66,7 +81,7 @@ impl Layout {
 
     /// The strip holding column `x`.
     pub fn strip_of(&self, x: u32) -> usize {
-        (x / self.tile_width) as usize
+        (x.saturating_sub(self.x_off) / self.tile_width) as usize
     }
 }
 

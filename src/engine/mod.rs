@@ -244,6 +244,60 @@ pub fn sweep_tiles_from(
     sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
 }
 
+/// Sweeps several games together and shows the aligned tiles of all of them to `visitor`, on
+/// the worker threads: tile `(j, b)` of every lane at once, with the states the visitor
+/// returned for the tiles above and to the left of it (a wavefront: the tile above and the
+/// tile to the left are always visited first). For analyses that compare games cell by cell
+/// (`compare`, `regions`, `fabric`) and carry a little state down and across the board.
+///
+/// The lanes' windows must have one size, and the first must start at the origin (every tile
+/// is visited); lane `g`'s tiles are shifted by its window's corner, so that the cell `(x, y)` of
+/// the first lane's view and the cell `(x + x0_g, y + y0_g)` of lane `g`'s lie at the same place
+/// of their views. Tiles are stored as rows ([`TileView::row`]). The report counts the cells
+/// of every lane, but `region_cells` the first lane's only.
+pub fn sweep_lanes(
+    lanes: &[lockstep::Lane],
+    opts: &EngineOptions,
+    visitor: &dyn LaneVisitor,
+    progress: &dyn Progress,
+) -> Result<SweepReport> {
+    let window = lanes[0].window;
+    assert!(
+        lanes.iter().all(|l| l.k >= 1) && window.x0 < window.x1 && window.y0 < window.y1,
+        "validated by the caller"
+    );
+    let output = sweep::Output::Lanes(visitor, lanes);
+    sweep::run(lanes[0].k, window, opts, opts.narrow(), output, progress, Default::default()).map(|r| r.0)
+}
+
+/// What a [`LaneVisitor`] leaves for the tiles below and to the right of the one it visited.
+pub type LaneState = Box<dyn std::any::Any + Send + Sync>;
+
+/// An analysis run by the workers on the aligned tiles of several games (see [`sweep_lanes`]).
+pub trait LaneVisitor: Sync {
+    /// Called by worker `worker` (`0..threads`) with tile `(strip, band)` of every lane; returns
+    /// the state the tiles below and to the right will see.
+    fn visit(&self, worker: usize, tiles: &LaneTiles<'_>) -> LaneState;
+}
+
+/// Tile `(strip, band)` of every lane of a [`sweep_lanes`].
+pub struct LaneTiles<'a> {
+    /// The strip (column of tiles).
+    pub strip: usize,
+    /// The band (row of tiles).
+    pub band: usize,
+    /// Strips in a band.
+    pub strips: usize,
+    /// Bands in the sweep.
+    pub bands: usize,
+    /// One view per lane, in the lanes' order, each in its own board's coordinates.
+    pub views: &'a [TileView<'a>],
+    /// The state of the tile above (`None` in the first band).
+    pub above: Option<&'a (dyn std::any::Any + Send + Sync)>,
+    /// The state of the tile to the left (`None` in the first strip).
+    pub left: Option<&'a (dyn std::any::Any + Send + Sync)>,
+}
+
 /// Sweeps `[0, width) x [0, height)` of game `k` in the three-counter form
 /// ([`crate::kernel::counter`]) and shows every tile's palace count to `visitor`, on the worker
 /// threads, in no particular order. Only palaces come out, no values: this is the fast path
@@ -406,6 +460,23 @@ impl<'a> TileView<'a> {
             }
             _ => None,
         }
+    }
+
+    /// The stored cells of row `y` over `x0..x1` whatever the tile's kind: borrowed from the
+    /// tile, or written to `scratch` (zeros, or the hood's stand-ins).
+    pub fn row_or<'s>(&'s self, y: u32, scratch: &'s mut Vec<i8>) -> &'s [i8] {
+        if let Some(r) = self.row(y) {
+            return r;
+        }
+        scratch.clear();
+        match self.kind {
+            TileKind::Hood => scratch.extend(
+                (self.x0..self.x1)
+                    .map(|x| crate::model::rule::hood_sentinel(self.k, u64::from(x), u64::from(y))),
+            ),
+            _ => scratch.resize((self.x1 - self.x0) as usize, 0),
+        }
+        scratch
     }
 }
 

@@ -32,7 +32,9 @@ use super::checkpoint::{Frontier, FrontierStrip};
 use super::counted::{self, CounterScratch};
 use super::layout::{Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
-use super::{Cancel, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor};
+use super::{
+    Cancel, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor,
+};
 use super::{Counters, EngineOptions, SweepReport};
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
@@ -58,15 +60,23 @@ impl Drop for Permit {
 /// One band of tiles.
 struct Band {
     index: usize,
+    /// Tile `j` of lane `g` at `j * lanes + g` (one lane but in lane sweeps).
     tiles: Vec<OnceLock<Tile>>,
+    /// Lane sweeps: the visitor's state of each strip's tile (`None`: aborted).
+    states: Vec<OnceLock<Option<LaneState>>>,
+    /// Tiles per strip.
+    lanes: usize,
     _permit: Permit,
 }
 
 impl Band {
-    /// Marks tiles `from..` as aborted so nobody waits on them forever.
+    /// Marks the tiles of strips `from..` as aborted so nobody waits on them forever.
     fn abort_from(&self, from: usize) {
-        for t in &self.tiles[from..] {
+        for t in &self.tiles[from * self.lanes..] {
             let _ = t.set(Tile::Aborted);
+        }
+        for s in self.states.get(from..).unwrap_or_default() {
+            let _ = s.set(None);
         }
     }
 }
@@ -82,6 +92,9 @@ struct Scheduler {
 
 struct Shared<'p> {
     layout: Layout,
+    /// Lane sweeps: every lane's layout (the first is `layout`) and window; otherwise `layout`
+    /// and the window alone.
+    lanes: Vec<(Layout, Window)>,
     /// Asked before each band is handed out but the first; true pauses the sweep (see
     /// `super::checkpoint`).
     pause: Option<&'p (dyn Fn() -> bool + Sync)>,
@@ -106,6 +119,8 @@ struct Shared<'p> {
     counters: Counters,
     /// Rows finished, for the progress bar of visitor sweeps.
     progress_rows: AtomicU64,
+    /// Whether this is a lane sweep (bands keep the visitor's states).
+    visits_lanes: bool,
 }
 
 impl Shared<'_> {
@@ -137,9 +152,16 @@ impl Shared<'_> {
         }
         // Wait for a free band slot (bounded memory).
         st.permits.recv().ok()?;
+        let lanes = self.lanes.len();
         let band = Arc::new(Band {
             index: st.next,
-            tiles: (0..self.layout.strips()).map(|_| OnceLock::new()).collect(),
+            tiles: (0..self.layout.strips() * lanes).map(|_| OnceLock::new()).collect(),
+            states: if self.visits_lanes {
+                (0..self.layout.strips()).map(|_| OnceLock::new()).collect()
+            } else {
+                Vec::new()
+            },
+            lanes,
             _permit: Permit(self.permit_tx.clone()),
         });
         st.next += 1;
@@ -167,6 +189,12 @@ impl Shared<'_> {
                 if self.aborted() {
                     cur.abort_from(j);
                     break;
+                }
+                if let Workers::Lanes(v) = output {
+                    if !self.lane_tile(id, v, j, prev.as_deref(), &cur, &mut scratch) {
+                        break;
+                    }
+                    continue;
                 }
                 if let Some(p) = &prev
                     && matches!(wait_spinning(&p.tiles[j]), Tile::Aborted)
@@ -283,10 +311,97 @@ impl Shared<'_> {
     }
 }
 
-/// Waits for a tile of the band above. The worker above is usually a fraction of a tile ahead,
-/// so spin briefly before sleeping: a futex sleep and wake-up per tile would cost more than
-/// the wait itself.
-fn wait_spinning(cell: &OnceLock<Tile>) -> &Tile {
+impl Shared<'_> {
+    /// Lane sweeps: computes tile `j` of band `cur` in every lane, publishes their edges and
+    /// shows them, with the states of the tiles above and to the left, to the visitor, whose
+    /// state for this tile is then published too. False if the sweep stopped.
+    fn lane_tile(
+        &self,
+        id: usize,
+        v: &dyn LaneVisitor,
+        j: usize,
+        prev: Option<&Band>,
+        cur: &Band,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let n = self.lanes.len();
+        if let Some(p) = prev
+            && ((0..n).any(|g| matches!(wait_spinning(&p.tiles[j * n + g]), Tile::Aborted))
+                || wait_spinning(&p.states[j]).is_none())
+        {
+            cur.abort_from(j);
+            return false;
+        }
+        let b = cur.index;
+        let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<()> {
+            let mut kept: Vec<Option<Tile>> = Vec::with_capacity(n);
+            for (g, (layout, _)) in self.lanes.iter().enumerate() {
+                let i = j * n + g;
+                let nb = Neighbourhood {
+                    layout,
+                    j,
+                    b,
+                    above_left: if j > 0 { prev.map(|p| p.tiles[i - n].wait()) } else { None },
+                    above: prev.map(|p| p.tiles[i].wait()),
+                    left: if j > 0 { cur.tiles[i - n].get() } else { None },
+                };
+                let (tile, made) =
+                    compute_tile(&nb, self.narrow, Arrangement::Rows, self.skip, &self.pools[id], scratch)?;
+                self.counters.add(made);
+                let (published, keep) = match tile {
+                    Tile::Cells(cells) => (Tile::edges(&cells), Some(Tile::Cells(cells))),
+                    other => (other, None),
+                };
+                let _ = cur.tiles[i].set(published);
+                kept.push(keep);
+            }
+            let views: Vec<TileView<'_>> = self
+                .lanes
+                .iter()
+                .enumerate()
+                .map(|(g, (layout, window))| {
+                    let tile =
+                        kept[g].as_ref().unwrap_or_else(|| cur.tiles[j * n + g].get().expect("just set"));
+                    TileView::new(layout.k, tile, &layout.rect(j, b), *window)
+                        .expect("the lanes' windows cover every tile")
+                })
+                .collect();
+            let state = v.visit(
+                id,
+                &LaneTiles {
+                    strip: j,
+                    band: b,
+                    strips: self.layout.strips(),
+                    bands: self.layout.bands(),
+                    views: &views,
+                    above: prev.and_then(|p| p.states[j].get()).and_then(|s| s.as_deref()),
+                    left: if j > 0 { cur.states[j - 1].get().and_then(|s| s.as_deref()) } else { None },
+                },
+            );
+            let _ = cur.states[j].set(Some(state));
+            Ok(())
+        }));
+        match computed {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                self.fail(e);
+                cur.abort_from(j);
+                false
+            }
+            Err(payload) => {
+                self.panicked.lock().unwrap().get_or_insert(payload);
+                self.abort.store(true, Ordering::SeqCst);
+                cur.abort_from(j);
+                false
+            }
+        }
+    }
+}
+
+/// Waits for a tile (or a state) of the band above. The worker above is usually a fraction of
+/// a tile ahead, so spin briefly before sleeping: a futex sleep and wake-up per tile would cost
+/// more than the wait itself.
+fn wait_spinning<T>(cell: &OnceLock<T>) -> &T {
     let start = Instant::now();
     loop {
         for _ in 0..64 {
@@ -310,6 +425,9 @@ pub(crate) enum Output<'a> {
     /// Counter sweep (the window starts at the origin): every tile's palaces, to a visitor on
     /// the worker threads.
     Palaces(&'a dyn PalaceVisitor, Option<CounterKernel>),
+    /// Several games swept together (the window is the first lane's, from the origin): every
+    /// tile of all of them, aligned, to a visitor on the worker threads.
+    Lanes(&'a dyn LaneVisitor, &'a [crate::engine::lockstep::Lane]),
 }
 
 /// What the workers do with a finished tile.
@@ -321,6 +439,8 @@ enum Workers<'a> {
     Tiles(&'a dyn TileVisitor),
     /// Counter sweep: publish its edges and counters, show its palaces to a visitor.
     Palaces(&'a dyn PalaceVisitor),
+    /// Lane sweep: publish every lane's edges, show all lanes' tiles to a visitor.
+    Lanes(&'a dyn LaneVisitor),
 }
 
 /// How a sweep starts and may stop early (visitor and counter sweeps only).
@@ -376,6 +496,26 @@ pub(crate) fn run(
         Output::Palaces(_, kernel) => kernel,
         _ => None,
     };
+    let lanes: Vec<(Layout, Window)> = match output {
+        Output::Lanes(_, lanes) => {
+            let w0 = lanes[0].window;
+            assert!(
+                w0.x0 == 0 && w0.y0 == 0 && w0 == window,
+                "the first lane is the window, from the origin"
+            );
+            lanes
+                .iter()
+                .map(|l| {
+                    let w = l.window;
+                    assert!(w.width() == w0.width() && w.height() == w0.height(), "lanes of one size");
+                    let lay = Layout::new(l.k, w.x1, w.y1, layout.tile_width, layout.band_height)
+                        .shifted(w.x0, w.y0);
+                    (lay, w)
+                })
+                .collect()
+        }
+        _ => vec![(layout, window)],
+    };
     // A resumed sweep starts below the frontier's band, rebuilt as the band above.
     let (first, above) = match resume.start {
         Some(f) => {
@@ -384,8 +524,11 @@ pub(crate) fn run(
         }
         None => (0, None),
     };
+    let visits_lanes = matches!(output, Output::Lanes(..));
     let shared = Shared {
         layout,
+        lanes,
+        visits_lanes,
         pause: resume.pause,
         first,
         narrow,
@@ -440,6 +583,11 @@ pub(crate) fn run(
         Output::Palaces(visitor, _) => {
             drop(band_rx);
             pool.broadcast(|ctx| shared.worker(ctx.index(), Workers::Palaces(visitor), window, progress));
+            Ok(())
+        }
+        Output::Lanes(visitor, _) => {
+            drop(band_rx);
+            pool.broadcast(|ctx| shared.worker(ctx.index(), Workers::Lanes(visitor), window, progress));
             Ok(())
         }
     };
@@ -519,7 +667,7 @@ fn frontier_band(f: &Frontier, permit: Permit) -> Band {
             cell
         })
         .collect();
-    Band { index, tiles, _permit: permit }
+    Band { index, tiles, states: Vec::new(), lanes: 1, _permit: permit }
 }
 
 /// The consumer of row sweeps: receives bands in order, waits for their tiles, assembles the

@@ -1,12 +1,13 @@
 //! What `palace` writes: files and folders that appear complete or not at all ([`atomic`]),
 //! PNG pictures streamed row by row ([`png`]) with a parallel encoder for large ones
-//! ([`pngpar`], [`deflate`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
+//! ([`pngpar`], [`deflate`]) or drawn by the sweep's workers tile by tile ([`ordered`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
 //! palette ([`palette`]) and NumPy export ([`npy`]).
 
 pub mod atomic;
 pub mod deflate;
 pub mod dzi;
 pub mod npy;
+pub mod ordered;
 pub mod palette;
 pub mod png;
 pub mod pngpar;
