@@ -153,7 +153,7 @@ pub fn run(
     }
     let picture = picture.into_inner().expect("picture lock");
     let path = match out {
-        Some(o) => Some(write_picture(o, &ks, size, &picture, opts)?),
+        Some(o) => Some(write_picture(o, &ks, size, &picture)?),
         None => None,
     };
     Ok((FabricReport { size, classes }, path))
@@ -192,27 +192,10 @@ fn class(k: u32, nose: u32, w: Window, fabric: u64, agree: Vec<u64>, diag_end: O
 }
 
 /// Writes the three panels side by side.
-fn write_picture(
-    o: AtomicOutput,
-    ks: &[u32],
-    size: u32,
-    picture: &[u8],
-    opts: &EngineOptions,
-) -> Result<PathBuf> {
-    let n = size as usize;
-    let width = (3 * n + 2 * 8) as u32;
-    let text = vec![(
-        "Comment".to_string(),
-        format!(
-            "palace fabric: the nose of k = {} (mod 3 = 0, 1, 2), {size} x {size} each",
-            ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
-        ),
-    )];
-    let mut png = PngStream::create(o, width, size, palette::plte(), text, opts.threads)?;
-    for row in picture.chunks_exact(width as usize) {
-        png.push_row(row)?;
-    }
-    png.finish()
+fn write_picture(o: AtomicOutput, ks: &[u32], size: u32, picture: &[u8]) -> Result<PathBuf> {
+    let path = o.path().to_path_buf();
+    crate::analysis::fabric_plot::draw(ks, size as usize, 8, picture, o)?;
+    Ok(path)
 }
 
 /// [`run`] as first written, on one consumer thread (a lockstep of row sweeps and
