@@ -3,16 +3,12 @@
 
 mod common;
 
-use assert_cmd::Command;
 use common::direct_window;
+use common::palace;
 use palace::model::geometry::Window;
 use palace::model::rule::in_hood;
 use predicates::prelude::*;
 use std::path::Path;
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
-}
 
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>, Vec<u8>) {
     let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));

@@ -2,17 +2,10 @@
 //! keys the commands promise, the literal data of Fraenkel's text (*Arrays, Numeration Systems
 //! and Frankenstein Games*, Tables 1 and 2) through the binary, the picture, and usage errors.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json, palace};
 use predicates::prelude::*;
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = palace().args(args).assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("JSON on stdout")
-}
 
 /// Table 1 of the text, rows 0..10, columns 0..6, except A_6^9: printed 4225, but (2) gives
 /// 3 * 1652 - 631 = 4325, which is asserted.

@@ -2,17 +2,10 @@
 //! texts through the binary, the files written, and usage errors (exit 2, the flag named, no
 //! file left behind).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json, palace};
 use predicates::prelude::*;
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = palace().args(args).assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("JSON on stdout")
-}
 
 /// Fibonacci nim notes: the first player loses exactly from Fibonacci numbers; from 10 coins
 /// the winning first move is 2 (Zeckendorf 10 = 8 + 2).

@@ -2,17 +2,10 @@
 //! several sets, the files written, the paper's checks through the binary, and usage errors
 //! (exit 2, the flag named, no file left behind).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json, palace};
 use predicates::prelude::*;
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = palace().args(args).assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("JSON on stdout")
-}
 
 /// Larsson and Fox, Theorem 2: the values are 0, 1, 2 on B_0, B_0 + 1, AB + 1, so with `B_0`
 /// of density 1/phi^2 the counts over 0..=10^5 are those of the three sets.

@@ -5,7 +5,9 @@
 //! (`skin::follow_rows`). Then the command line: the CSV's header and rows, the plot, the
 //! usage errors.
 
-use assert_cmd::Command;
+mod common;
+
+use common::palace;
 use palace::analysis::regions::{self, Region};
 use palace::analysis::skin;
 use palace::analysis::survey::{self, ARMPIT_RADIUS, CLUSTER_GAP, SurveyOptions, SurveyRow};
@@ -181,10 +183,6 @@ fn a_cancelled_survey_stops() {
     let so = SurveyOptions { from: 30, to: 40, step: 1, factor: 3, skin: true, detail_step: 1 };
     let r = survey::survey(&so, 2, &opts, &Silent);
     assert!(matches!(r, Err(palace::error::Error::Interrupted)), "{r:?}");
-}
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
 }
 
 #[test]

@@ -5,15 +5,13 @@
 //! opened from the file system shows the right colours, at the overview and zoomed in to single
 //! cells (docs/tiles.md, "Testing the page").
 
-use assert_cmd::Command;
+mod common;
+
+use common::palace;
 use palace::output::palette;
 use palace::output::png::{Aggregate, Downscale};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
-
-fn palace() -> Command {
-    Command::cargo_bin("palace").unwrap()
-}
 
 /// Width, height and palette indices of an indexed PNG.
 fn decode(path: &Path) -> (u32, u32, Vec<u8>) {

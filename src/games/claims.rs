@@ -27,7 +27,9 @@ pub struct Claim {
     pub note: Option<String>,
 }
 
-fn claim(source: &str, text: &str, range: &str, counterexample: Option<String>) -> Claim {
+/// A claim checked over `range`: refuted with `counterexample` if there is one, else
+/// confirmed.
+pub(crate) fn claim(source: &str, text: &str, range: &str, counterexample: Option<String>) -> Claim {
     Claim {
         source: source.into(),
         claim: text.into(),

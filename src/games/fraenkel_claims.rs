@@ -5,19 +5,9 @@
 //! verdict: confirmed, or refuted with the counterexample (for the tables: every entry that
 //! differs). The constructions and solvers know nothing of these statements.
 
-use super::claims::Claim;
+use super::claims::{Claim, claim};
 use super::fraenkel::{self as fr, BASIS, Sweep, TABLE_1, TABLE_2};
 use super::frankenstein::{self as fk, SquaresSolution, SumSolution, TypeTwo};
-
-fn claim(source: &str, text: &str, range: &str, counterexample: Option<String>) -> Claim {
-    Claim {
-        source: source.into(),
-        claim: text.into(),
-        range: range.into(),
-        verdict: if counterexample.is_some() { "refuted" } else { "confirmed" },
-        note: counterexample,
-    }
-}
 
 fn at(e: Option<fr::Entry>) -> Option<String> {
     e.map(|e| format!("A_{}^{} = {}", e.j, e.n, e.value))

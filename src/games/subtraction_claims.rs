@@ -12,7 +12,7 @@
 //! Lemma 1 and Theorem 2 run over the whole range `0..=to` ([`wythoff_classes`]); the
 //! statements about representations over `0..=min(to, ZECKENDORF_RANGE)`.
 
-use super::claims::Claim;
+use super::claims::{Claim, claim};
 use super::subtraction::{BeattyA, Classes, FIB, Grundy, Period, wythoff_classes};
 use crate::model::wythoff;
 
@@ -21,16 +21,6 @@ pub const ZECKENDORF_RANGE: u64 = 10_000_000;
 
 /// The largest number whose least-odd representations are counted (they must be unique).
 pub const LEAST_ODD_COUNT_RANGE: u64 = 100_000;
-
-fn claim(source: &str, text: &str, range: &str, counterexample: Option<String>) -> Claim {
-    Claim {
-        source: source.into(),
-        claim: text.into(),
-        range: range.into(),
-        verdict: if counterexample.is_some() { "refuted" } else { "confirmed" },
-        note: counterexample,
-    }
-}
 
 /// The Zeckendorf representation of `x` as a bit mask of indices `>= 2` (greedy: the largest
 /// Fibonacci number that fits, then the rest).

@@ -71,3 +71,14 @@ pub fn assert_same(a: &[i64], b: &[i64], width: u32, what: &str) {
         panic!("{what}: first difference at window cell ({x}, {y}): {} vs {}", a[i], b[i]);
     }
 }
+
+/// The `palace` binary, as a command to run.
+pub fn palace() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("palace").unwrap()
+}
+
+/// Runs `palace ARGS`, which must succeed, and parses its stdout as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = palace().args(args).assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("JSON on stdout")
+}
