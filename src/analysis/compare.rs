@@ -6,7 +6,7 @@
 //! fabric match), and k = 499 against 500 with shift (1, 0) and offset 1 (épaulette, arm and
 //! half the hood match).
 
-use crate::analysis::regions::{self, ALL, Region};
+use crate::analysis::regions::{self, ALL, LabelledTile, Region};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::Lane;
@@ -92,16 +92,14 @@ pub fn run(
         }
         None => None,
     };
-    let (ka, kb) = (i64::from(c.a), i64::from(c.b));
     let accs = regions::label_tiles(
         c.a,
         window,
         opts,
         progress,
         &[b_lane],
-        || (vec![(0u64, 0u64); ALL.len()], Vec::<bool>::new(), Vec::<i8>::new()),
+        || (vec![(0u64, 0u64); ALL.len()], Vec::<u8>::new(), Vec::<i8>::new()),
         |(counts, matched, scratch), t| {
-            let bv = &t.extra[0];
             let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
             let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
             if xa >= xb || ya >= yb {
@@ -112,54 +110,11 @@ pub fn run(
                 return;
             }
             let w = (xb - xa) as usize;
-            matched.clear();
-            for y in ya..yb {
-                let yy = u64::from(y);
-                let (cells, labels) = (t.cells(y), t.labels(y));
-                let brow = bv.row_or(bv.y0 + (y - t.y0), scratch);
-                let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
-                // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
-                // v_B - v_A = k_A + d - k_B.
-                let fast =
-                    ha.max(hb.saturating_sub(u64::from(dx))).clamp(u64::from(xa), u64::from(xb)) as u32;
-                for x in xa..fast {
-                    let i = (x - t.x0) as usize;
-                    let xx = u64::from(x);
-                    let na = if xx < ha { hood_value(c.a, xx, yy) } else { i64::from(cells[i]) } + ka;
-                    let (bx, by) = (xx + u64::from(dx), yy + u64::from(dy));
-                    let nb = if bx < hb { hood_value(c.b, bx, by) } else { i64::from(brow[i]) } + kb;
-                    let m = nb == na + c.offset;
-                    let e = &mut counts[labels[i] as usize];
-                    e.0 += 1;
-                    e.1 += u64::from(m);
-                    matched.push(m);
-                }
-                let (ia, ib) = ((fast - t.x0) as usize, (xb - t.x0) as usize);
-                let from = matched.len();
-                match i16::try_from(ka + c.offset - kb) {
-                    Ok(d) => matched.extend(
-                        cells[ia..ib]
-                            .iter()
-                            .zip(&brow[ia..ib])
-                            .map(|(&a, &b)| i16::from(b) - i16::from(a) == d),
-                    ),
-                    Err(_) => matched.resize(from + (ib - ia), false),
-                }
-                // Counted per run of one label.
-                let mut i = ia;
-                while i < ib {
-                    let l = labels[i];
-                    let end = labels[i..ib].iter().position(|&m| m != l).map_or(ib, |p| i + p);
-                    let e = &mut counts[l as usize];
-                    e.0 += (end - i) as u64;
-                    e.1 += matched[from + i - ia..from + end - ia].iter().filter(|&&m| m).count() as u64;
-                    i = end;
-                }
-            }
+            match_tile(c, window, t, counts, matched, scratch);
             if let Some(p) = &picture {
                 p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |x, y| {
                     let i = (x - t.x0) as usize;
-                    if !matched[(y - ya) as usize * w + (x - xa) as usize] {
+                    if matched[(y - ya) as usize * w + (x - xa) as usize] == 0 {
                         palette::MASKED
                     } else if u64::from(x) < hood_len(c.a, u64::from(y)) {
                         palette::HOOD
@@ -178,6 +133,74 @@ pub fn run(
         }
     }
     Ok((report(c, window, &counts), path))
+}
+
+crate::avx2_version! {
+    /// Counts a tile's cells inside `window` and its matches per region, and leaves in
+    /// `matched` one byte per cell of the tile's part of the window (1 where B matches A).
+    fn match_tile(
+        c: Comparison,
+        window: Window,
+        t: &LabelledTile<'_>,
+        counts: &mut [(u64, u64)],
+        matched: &mut Vec<u8>,
+        scratch: &mut Vec<i8>,
+    ) = match_tile_body;
+}
+
+#[inline(always)]
+fn match_tile_body(
+    c: Comparison,
+    window: Window,
+    t: &LabelledTile<'_>,
+    counts: &mut [(u64, u64)],
+    matched: &mut Vec<u8>,
+    scratch: &mut Vec<i8>,
+) {
+    let ((dx, dy), (ka, kb)) = (c.shift, (i64::from(c.a), i64::from(c.b)));
+    let bv = &t.extra[0];
+    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
+    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    matched.clear();
+    for y in ya..yb {
+        let yy = u64::from(y);
+        let (cells, labels) = (t.cells(y), t.labels(y));
+        let brow = bv.row_or(bv.y0 + (y - t.y0), scratch);
+        let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
+        // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
+        // v_B - v_A = k_A + d - k_B.
+        let fast = ha.max(hb.saturating_sub(u64::from(dx))).clamp(u64::from(xa), u64::from(xb)) as u32;
+        // Where a hood is involved, exact palace numbers (the hood's closed form).
+        let from = matched.len();
+        matched.extend((xa..fast).map(|x| {
+            let (i, xx) = ((x - t.x0) as usize, u64::from(x));
+            let na = if xx < ha { hood_value(c.a, xx, yy) } else { i64::from(cells[i]) } + ka;
+            let (bx, by) = (xx + u64::from(dx), yy + u64::from(dy));
+            let nb = if bx < hb { hood_value(c.b, bx, by) } else { i64::from(brow[i]) } + kb;
+            u8::from(nb == na + c.offset)
+        }));
+        let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+        let fast = (fast - t.x0) as usize;
+        match i16::try_from(ka + c.offset - kb) {
+            Ok(d) => matched.extend(
+                cells[fast..ib]
+                    .iter()
+                    .zip(&brow[fast..ib])
+                    .map(|(&a, &b)| u8::from(i16::from(b) - i16::from(a) == d)),
+            ),
+            Err(_) => matched.resize(from + (ib - ia), 0),
+        }
+        // Counted per run of one label.
+        let mut i = ia;
+        while i < ib {
+            let l = labels[i];
+            let end = i + regions::run_len(&labels[i..ib]);
+            let e = &mut counts[l as usize];
+            e.0 += (end - i) as u64;
+            e.1 += matched[from + i - ia..from + end - ia].iter().map(|&m| u64::from(m)).sum::<u64>();
+            i = end;
+        }
+    }
 }
 
 /// The picture's text chunk.

@@ -709,6 +709,12 @@ struct TileScratch {
     labels: Vec<u8>,
     rows: [Vec<i8>; 4],
     blocks: Vec<Region>,
+    /// Per block: the OR of its cells' flags.
+    block_any: Vec<u8>,
+    /// Per column of a block row: the OR and AND of the flags, as bytes.
+    cols: [Vec<u8>; 2],
+    /// Per column of a block row: the least and greatest value.
+    vals: [Vec<i8>; 2],
 }
 
 /// The label state a neighbour left, if there is one.
@@ -716,15 +722,21 @@ fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelSt
     s.map(|s| s.downcast_ref::<LabelState>().expect("a label state"))
 }
 
-/// Labels one tile of the four [`lanes`] (`views[0..4]`); fills `sc.buf` (game k's cells with
-/// the five rows and columns before the tile) and `sc.labels`.
-fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
+crate::avx2_version! {
+    /// Labels one tile of the four [`lanes`] (`views[0..4]`); fills `sc.buf` (game k's cells
+    /// with the five rows and columns before the tile) and `sc.labels`. The per-cell tests are
+    /// written to vectorise (byte-wide, over whole rows).
+    fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState = label_tile_body;
+}
+
+#[inline(always)]
+fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
     let a = &t.views[0];
     let (x0, x1, y0, y1) = (a.x0, a.x1, a.y0, a.y1);
     let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
     let (above, left) = (label_state(t.above), label_state(t.left));
     let ww = w + 5;
-    let TileScratch { buf, flags, labels, rows, blocks } = sc;
+    let TileScratch { buf, flags, labels, rows, blocks, block_any, cols, vals } = sc;
     buf.clear();
     buf.resize((h + 5) * ww, 0);
     if let Some(ab) = above {
@@ -815,17 +827,23 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
             let run = if rz { v.iter().position(|&c| c != 0).unwrap_or(n) } else { 0 };
             rz &= run == n;
             let kx = (ku.saturating_sub(u64::from(x0) + fast as u64)).min(n as u64) as usize;
+            // Byte-wide tests only (an index comparison in the loop would widen the vectors to
+            // 64-bit lanes); outer space is marked after, over its ranges of columns.
             for i in 0..n {
                 let vi = v[i];
                 cz[i] &= vi == 0;
                 let small = (vi as u8).wrapping_add(1) <= 2;
-                let outer = (i < run) | ((i >= kx) & cz[i]);
-                out[i] = (u8::from(outer) * F_OUTER)
-                    | (u8::from(u[i] == vi) * F_UPPER)
+                out[i] = (u8::from(u[i] == vi) * F_UPPER)
                     | (u8::from(l[i] == vi) * F_LOWER)
                     | (u8::from(p[i] == vi) * F_PLUS3)
                     | (u8::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
                     | (u8::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
+            }
+            for (o, &z) in out[kx..].iter_mut().zip(&cz[kx..]) {
+                *o |= u8::from(z) * F_OUTER;
+            }
+            for o in &mut out[..run] {
+                *o |= F_OUTER;
             }
         }
         row_zero.push(rz);
@@ -834,31 +852,49 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
     let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
     blocks.clear();
     blocks.resize(bw * bh, Region::Rest);
+    block_any.clear();
+    block_any.resize(bw * bh, 0);
+    let ([c_or, c_and], [c_min, c_max]) = (cols, vals);
     for rb in 0..bh {
         let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
+        // Most blocks hold no hood, outer or untestable cell: OR, AND, min and max of all, per
+        // column over the block row first (whole rows at a time, in vectors), then per block.
+        c_or.clear();
+        c_and.clear();
+        c_min.clear();
+        c_max.clear();
+        c_or.extend_from_slice(&flags[ra * w..(ra + 1) * w]);
+        c_and.extend_from_slice(&flags[ra * w..(ra + 1) * w]);
+        c_min.extend_from_slice(&buf[(5 + ra) * ww + 5..(6 + ra) * ww]);
+        c_max.extend_from_slice(&buf[(5 + ra) * ww + 5..(6 + ra) * ww]);
+        for r in ra + 1..rz {
+            let (fr, vr) = (&flags[r * w..(r + 1) * w], &buf[(5 + r) * ww + 5..(6 + r) * ww]);
+            let it = c_or.iter_mut().zip(c_and.iter_mut()).zip(c_min.iter_mut().zip(c_max.iter_mut()));
+            for (((o, a), (mn, mx)), (&f, &v)) in it.zip(fr.iter().zip(vr)) {
+                *o |= f;
+                *a &= f;
+                *mn = (*mn).min(v);
+                *mx = (*mx).max(v);
+            }
+        }
         for cb in 0..bw {
             let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
             let (mut cand, mut all, mut tested, mut per) = (0u32, 0xffu8, 0u32, 0xffu8);
-            let (mut lo_v, mut hi_v) = (i8::MAX, i8::MIN);
-            // Most blocks hold no hood, outer or untestable cell: AND, min and max of all.
-            let (mut any, mut and) = (0u8, 0xffu8);
-            for r in ra..rz {
-                let fr = &flags[r * w + ca..r * w + cz];
-                let vr = &buf[(5 + r) * ww + 5 + ca..(5 + r) * ww + 5 + cz];
-                for (&f, &v) in fr.iter().zip(vr) {
-                    any |= f;
-                    and &= f;
-                    lo_v = lo_v.min(v);
-                    hi_v = hi_v.max(v);
-                }
-            }
+            let any = c_or[ca..cz].iter().fold(0u8, |a, &f| a | f);
+            let and = c_and[ca..cz].iter().fold(0xffu8, |a, &f| a & f);
+            let mut lo_v = c_min[ca..cz].iter().fold(i8::MAX, |a, &v| a.min(v));
+            let mut hi_v = c_max[ca..cz].iter().fold(i8::MIN, |a, &v| a.max(v));
+            block_any[rb * bw + cb] = any;
+            // Blocks wholly in the hood or in outer space (common on big boards) hold no
+            // candidate; only blocks that mix are gone through cell by cell.
+            let mixed = any & (F_HOOD | F_OUTER | F_UNTESTABLE) != 0 && and & (F_HOOD | F_OUTER) == 0;
             if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
                 cand = ((rz - ra) * (cz - ca)) as u32;
                 (all, tested, per) = (and, cand, and);
             } else {
                 (lo_v, hi_v) = (i8::MAX, i8::MIN);
             }
-            for r in (ra..rz).filter(|_| any & (F_HOOD | F_OUTER | F_UNTESTABLE) != 0) {
+            for r in (ra..rz).filter(|_| mixed) {
                 let fr = &flags[r * w + ca..r * w + cz];
                 let vr = &buf[(5 + r) * ww + 5 + ca..(5 + r) * ww + 5 + cz];
                 for (&f, &v) in fr.iter().zip(vr) {
@@ -913,23 +949,35 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
     }
     labels.clear();
     labels.resize(w * h, 0);
-    for r in 0..h {
-        let brow = &blocks[(r / BLOCK) * bw..(r / BLOCK + 1) * bw];
-        let cells = labels[r * w..(r + 1) * w].chunks_mut(BLOCK).zip(flags[r * w..(r + 1) * w].chunks(BLOCK));
-        for ((ls, fs), &b) in cells.zip(brow) {
+    for rb in 0..bh {
+        let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
+        let brow = &blocks[rb * bw..(rb + 1) * bw];
+        let bany = &block_any[rb * bw..(rb + 1) * bw];
+        // The block row's labels, built once and copied to its rows; blocks holding hood or
+        // outer-space cells are then patched cell by cell.
+        let (first, rest) = labels[ra * w..rz * w].split_at_mut(w);
+        for (ls, &b) in first.chunks_mut(BLOCK).zip(brow) {
             let b = b.index() as u8;
-            if fs.iter().fold(0, |a, &f| a | f) & (F_HOOD | F_OUTER) == 0 {
-                ls.fill(b);
-                continue;
+            // A whole block is one 8-byte store; the board's last block may be narrower.
+            match <&mut [u8; BLOCK]>::try_from(&mut *ls) {
+                Ok(ls) => *ls = [b; BLOCK],
+                Err(_) => ls.fill(b),
             }
-            for (l, &f) in ls.iter_mut().zip(fs) {
-                *l = if f & F_HOOD != 0 {
-                    Region::Hood.index() as u8
-                } else if f & F_OUTER != 0 {
-                    Region::OuterSpace.index() as u8
-                } else {
-                    b
-                };
+        }
+        for row in rest.chunks_exact_mut(w) {
+            row.copy_from_slice(first);
+        }
+        // Rows with hood or outer-space cells: a branch-free pass over the whole row (the hood
+        // before outer space before the block's label), in vectors.
+        if bany.iter().any(|&a| a & (F_HOOD | F_OUTER) != 0) {
+            let (hood, outer) = (Region::Hood.index() as u8, Region::OuterSpace.index() as u8);
+            for r in ra..rz {
+                for (l, &f) in labels[r * w..(r + 1) * w].iter_mut().zip(&flags[r * w..(r + 1) * w]) {
+                    let o = 0u8.wrapping_sub(u8::from(f & F_OUTER != 0));
+                    let hd = 0u8.wrapping_sub(u8::from(f & F_HOOD != 0));
+                    let l1 = (outer & o) | (*l & !o);
+                    *l = (hood & hd) | (l1 & !hd);
+                }
             }
         }
     }
@@ -1006,6 +1054,27 @@ pub fn label_tiles<A: Send>(
     Ok(visitor.accs.into_iter().map(|m| m.into_inner().expect("labeller lock").0).collect())
 }
 
+crate::avx2_version! {
+    /// [`RegionAcc::add_tile_body`], vectorised for AVX2 where the CPU has it.
+    fn add_tile(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) = RegionAcc::add_tile_body;
+}
+
+/// The length of the run of `s[0]` that `s` starts with (`s` not empty), eight bytes at a
+/// time.
+pub(crate) fn run_len(s: &[u8]) -> usize {
+    let splat = u64::from(s[0]) * 0x0101_0101_0101_0101;
+    let mut chunks = s.chunks_exact(8);
+    let mut n = 0;
+    for c in chunks.by_ref() {
+        let d = u64::from_le_bytes(c.try_into().expect("eight bytes")) ^ splat;
+        if d != 0 {
+            return n + (d.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + chunks.remainder().iter().position(|&b| b != s[0]).unwrap_or(chunks.remainder().len())
+}
+
 /// Per-worker statistics of `palace regions`, merged into a [`RegionAcc`] at the end.
 struct TileAcc {
     /// Per region, counts of `v + 128`.
@@ -1017,7 +1086,8 @@ struct TileAcc {
 
 impl RegionAcc {
     /// Adds a labelled tile: its cells inside the window.
-    fn add_tile(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) {
+    #[inline(always)]
+    fn add_tile_body(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) {
         let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
         for y in ya..yb {
             let yy = u64::from(y);
@@ -1032,7 +1102,7 @@ impl RegionAcc {
             let mut i = ia;
             while i < ib {
                 let l = labels[i];
-                let end = labels[i..ib].iter().position(|&m| m != l).map_or(ib, |p| i + p);
+                let end = i + run_len(&labels[i..ib]);
                 let run = &cells[i..end];
                 let hist = &mut acc.hist[l as usize];
                 if run.len() >= 64 {
@@ -1047,8 +1117,11 @@ impl RegionAcc {
             // The hottest cell on each side of the diagonal: the first of the segment's largest.
             let split = (u64::from(xa).max(yy.min(u64::from(xb))) - u64::from(t.x0)) as usize;
             for (side, (a, b)) in [(1usize, (ia, split)), (0, (split, ib))] {
-                let Some(&m) = cells[a..b].iter().max() else { continue };
-                let m = i64::from(m);
+                if a >= b {
+                    continue;
+                }
+                // A fold, not `max()`: it vectorises.
+                let m = i64::from(cells[a..b].iter().fold(i8::MIN, |m, &c| m.max(c)));
                 if acc.hottest[side].is_none_or(|(h, _, _)| m >= h) {
                     let p = cells[a..b].iter().position(|&c| i64::from(c) == m).expect("the maximum");
                     let x = u64::from(t.x0) + (a + p) as u64;
@@ -1134,7 +1207,7 @@ pub fn run(
         &[],
         || TileAcc { hist: vec![[0; 256]; ALL.len()], hottest: [None; 2], diagonal: Vec::new() },
         |acc, t| {
-            RegionAcc::add_tile(k, window, acc, t);
+            add_tile(k, window, acc, t);
             if let Some(p) = &picture {
                 p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |x, y| t.labels(y)[(x - t.x0) as usize]);
             }
@@ -1147,4 +1220,27 @@ pub fn run(
 /// The region map's text chunk.
 fn map_text(k: u32, window: Window, scale: u32) -> Vec<(String, String)> {
     vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))]
+}
+
+#[cfg(test)]
+mod run_len_tests {
+    use super::run_len;
+
+    #[test]
+    fn run_len_equals_the_plain_count() {
+        // Runs of every length 1..40 at every offset in an 8-byte word, then another byte or
+        // the end.
+        for len in 1..40 {
+            for pad in 0..9 {
+                let mut s = vec![9u8; pad];
+                s.extend(std::iter::repeat_n(3u8, len));
+                for tail in [None, Some(4u8), Some(0)] {
+                    let mut t = s.clone();
+                    t.extend(tail);
+                    let plain = t[pad..].iter().take_while(|&&b| b == 3).count();
+                    assert_eq!(run_len(&t[pad..]), plain, "len {len} pad {pad} tail {tail:?}");
+                }
+            }
+        }
+    }
 }

@@ -470,9 +470,12 @@ impl<'a> TileView<'a> {
         }
         scratch.clear();
         match self.kind {
-            TileKind::Hood => scratch.extend(
-                (self.x0..self.x1)
-                    .map(|x| crate::model::rule::hood_sentinel(self.k, u64::from(x), u64::from(y))),
+            TileKind::Hood => crate::model::rule::hood_sentinel_row(
+                self.k,
+                u64::from(y),
+                u64::from(self.x0),
+                u64::from(self.x1),
+                scratch,
             ),
             _ => scratch.resize((self.x1 - self.x0) as usize, 0),
         }

@@ -83,9 +83,45 @@ pub fn hood_sentinel(k: u32, x: u64, y: u64) -> i8 {
     hood_value(k, x, y).max(i64::from(i8::MIN)) as i8
 }
 
+/// Appends [`hood_sentinel`] of the cells `x0..x1` of row `y` (all in the hood) to `out`.
+/// Most stand-ins are `i8::MIN` (the value is below -128); only the last 128 values of each of
+/// the row's two linear pieces (`y + 2x` left of the diagonal, `x + 2y` right of it) are
+/// computed.
+pub fn hood_sentinel_row(k: u32, y: u64, x0: u64, x1: u64, out: &mut Vec<i8>) {
+    debug_assert!(x0 >= x1 || in_hood(k, x1 - 1, y));
+    let start = out.len();
+    out.resize(start + x1.saturating_sub(x0) as usize, i8::MIN);
+    // Within each piece the key rises with x (by 2, then by 1): the cells whose value reaches
+    // -128 are a suffix of the piece.
+    let k = u64::from(k);
+    let low = k.saturating_sub(128);
+    let left = low.saturating_sub(y).div_ceil(2); // y + 2x >= k - 128
+    let right = low.saturating_sub(2 * y); // x + 2y >= k - 128
+    for (a, b, first) in [(x0, x1.min(y), left), (x0.max(y), x1, right)] {
+        for x in first.max(a)..b {
+            out[start + (x - x0) as usize] = hood_sentinel(k as u32, x, y);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hood_sentinel_row_equals_the_cells() {
+        for k in [1u32, 2, 5, 40, 129, 130, 300, 1000] {
+            for y in 0..u64::from(k).min(400) {
+                let len = hood_len(k, y);
+                for (x0, x1) in [(0, len), (0, len / 2), (len / 3, len), (len / 2, len / 2)] {
+                    let mut out = vec![7i8];
+                    hood_sentinel_row(k, y, x0, x1, &mut out);
+                    let direct: Vec<i8> = (x0..x1).map(|x| hood_sentinel(k, x, y)).collect();
+                    assert_eq!(out[1..], direct[..], "k={k} y={y} x0={x0} x1={x1}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn hood_len_matches_membership() {
