@@ -65,7 +65,12 @@ impl Scratch {
     /// scratch also counts the values `v` of the cells it computes ([`Scratch::counts`]),
     /// valid or not: statistics without a second pass over the cells.
     pub fn tally(&mut self, on: bool) {
-        self.counts = on.then(|| Box::new([0; 256]));
+        match (on, self.counts.as_deref_mut()) {
+            // A worker's scratch keeps its array from tile to tile.
+            (true, Some(c)) => c.fill(0),
+            (true, None) => self.counts = Some(Box::new([0; 256])),
+            (false, _) => self.counts = None,
+        }
     }
 
     /// The counts of the values computed since [`Scratch::tally`] switched it on, indexed by
