@@ -98,8 +98,8 @@ pub fn run(
         opts,
         progress,
         &[b_lane],
-        || (vec![(0u64, 0u64); ALL.len()], Vec::<u8>::new(), Vec::<i8>::new()),
-        |(counts, matched, scratch), t| {
+        || -> MatchAcc { (vec![(0u64, 0u64); ALL.len()], Vec::new(), Vec::new()) },
+        |acc, t| {
             let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
             let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
             if xa >= xb || ya >= yb {
@@ -110,7 +110,8 @@ pub fn run(
                 return;
             }
             let w = (xb - xa) as usize;
-            match_tile(c, window, t, counts, matched, scratch);
+            match_tile(c, window, t, acc);
+            let matched = &acc.1;
             if let Some(p) = &picture {
                 p.draw(t.band, t.strips, (t.x0, t.x1), (t.y0, t.y1), |x, y| {
                     let i = (x - t.x0) as usize;
@@ -135,28 +136,19 @@ pub fn run(
     Ok((report(c, window, &counts), path))
 }
 
+/// A worker's accumulator: per region `(cells, matched)`, the matches of the tile's part of
+/// the window (one byte per cell, 1 where B matches A), and a row buffer.
+type MatchAcc = (Vec<(u64, u64)>, Vec<u8>, Vec<i8>);
+
 crate::avx2_version! {
-    /// Counts a tile's cells inside `window` and its matches per region, and leaves in
-    /// `matched` one byte per cell of the tile's part of the window (1 where B matches A).
-    fn match_tile(
-        c: Comparison,
-        window: Window,
-        t: &LabelledTile<'_>,
-        counts: &mut [(u64, u64)],
-        matched: &mut Vec<u8>,
-        scratch: &mut Vec<i8>,
-    ) = match_tile_body;
+    /// Counts a tile's cells inside `window` and its matches per region, and leaves its
+    /// matches in the accumulator.
+    fn match_tile(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mut MatchAcc) = match_tile_body;
 }
 
 #[inline(always)]
-fn match_tile_body(
-    c: Comparison,
-    window: Window,
-    t: &LabelledTile<'_>,
-    counts: &mut [(u64, u64)],
-    matched: &mut Vec<u8>,
-    scratch: &mut Vec<i8>,
-) {
+fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mut MatchAcc) {
+    let (counts, matched, scratch) = acc;
     let ((dx, dy), (ka, kb)) = (c.shift, (i64::from(c.a), i64::from(c.b)));
     let bv = &t.extra[0];
     let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
