@@ -175,6 +175,58 @@ pub struct BenchReport {
     pub digest: String,
     /// The full-resolution PNG against the sweep alone (absent under `--no-png`).
     pub png: Option<PngBench>,
+    /// `regions` and `compare` against the statistics (with `--analyses`).
+    pub analyses: Option<AnalysesBench>,
+}
+
+/// `palace regions` and `palace compare` on the whole board, on the most threads, against the
+/// statistics of the same board on as many threads (the runs of [`BenchReport::fast`] and
+/// [`BenchReport::stats_counters`]). Their outputs are the same from repetition to repetition;
+/// that they equal their plain references is what the tests check (`tests/analyses_tiled.rs`).
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalysesBench {
+    /// `palace regions --k K --size N` (labels and report; no map).
+    pub regions: Run,
+    /// `palace compare --k K --k2 K+3 --shift 1,1 --offset 3 --size N` (Fig. 4 left).
+    pub compare: Run,
+    /// Wall-clock time of `regions` over the statistics by counters (`palace stats`).
+    pub regions_over_stats: f64,
+    /// Wall-clock time of `regions` over the statistics by the CA (`palace stats --ca`).
+    pub regions_over_ca_stats: f64,
+    /// Wall-clock time of `compare` over the statistics by counters.
+    pub compare_over_stats: f64,
+    /// Wall-clock time of `compare` over the statistics by the CA.
+    pub compare_over_ca_stats: f64,
+}
+
+/// Times `regions` and `compare` on the whole board `size x size` of game `k`.
+fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(Run, Run)> {
+    use palace::analysis::{compare, regions};
+    let window = palace::model::geometry::Window::new(0, 0, size, size);
+    let cells = u64::from(size) * u64::from(size);
+    let quiet = palace::engine::Silent;
+    let (_, r) = timed("regions", opts.threads, cells, repeat, || {
+        Ok(as_json(&regions::run(k, window, 1, None, opts, &quiet)?.0))
+    })?;
+    let c = compare::Comparison { a: k, b: k + 3, shift: (1, 1), offset: 3 };
+    let (_, cmp) = timed("compare (k+3, shift 1,1, +3)", opts.threads, cells, repeat, || {
+        Ok(as_json(&compare::run(c, window, 1, None, opts, &quiet)?.0))
+    })?;
+    Ok((r, cmp))
+}
+
+/// The optional parts of the benchmark.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Parts<'a> {
+    /// Where the PNG part writes its picture; `None`: no PNG part.
+    pub png_dir: Option<&'a std::path::Path>,
+    /// Whether to time `regions` and `compare` ([`AnalysesBench`]).
+    pub analyses: bool,
+}
+
+/// A report as JSON text: what two repetitions must agree on.
+fn as_json<T: Serialize>(report: &T) -> String {
+    serde_json::to_string(report).expect("a report serialises")
 }
 
 /// The PNG target: a full-resolution picture of the board against the same sweep with its
@@ -486,9 +538,10 @@ pub fn run(
     engine: &EngineOptions,
     threads: &[usize],
     repeat: usize,
-    png_dir: Option<&std::path::Path>,
+    parts: Parts<'_>,
     quiet: bool,
 ) -> Result<BenchReport> {
+    let Parts { png_dir, analyses: with_analyses } = parts;
     let kernel = engine.kernel;
     let cells = u64::from(size) * u64::from(size);
     let say = |m: &str| {
@@ -581,6 +634,23 @@ pub fn run(
         }
         None => None,
     };
+    let analyses = match with_analyses {
+        true => {
+            say(&format!("analyses: regions and compare, {} thread(s) ...", opts.threads));
+            let (regions, compare) = analyses(k, size, &opts, repeat)?;
+            let ca = fast_runs.last().expect("a run").seconds;
+            let counters = counter_runs.last().expect("a run").seconds;
+            Some(AnalysesBench {
+                regions_over_stats: regions.seconds / counters,
+                regions_over_ca_stats: regions.seconds / ca,
+                compare_over_stats: compare.seconds / counters,
+                compare_over_ca_stats: compare.seconds / ca,
+                regions,
+                compare,
+            })
+        }
+        false => None,
+    };
     let one = fast_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
     let most = fast_runs.last().expect("a run").cells_per_second;
     let c_one = counter_runs.iter().find(|r| r.threads == 1).expect("1-thread run").cells_per_second;
@@ -610,6 +680,7 @@ pub fn run(
         stats: base_stats,
         digest: format!("{base_digest:016x}"),
         png,
+        analyses,
     };
     if report.png.as_ref().is_some_and(|p| !p.decoded_matches) {
         return Err(Error::Mismatch(format!(
@@ -766,6 +837,17 @@ impl std::fmt::Display for BenchReport {
                 p.file_bytes as f64 / 1e6
             )?;
         }
+        if let Some(a) = &self.analyses {
+            writeln!(f, "analyses on the sweep's workers (whole board; outputs equal from run to run):")?;
+            for r in [&a.regions, &a.compare] {
+                write_run(f, &r.name, r)?;
+            }
+            writeln!(
+                f,
+                "regions / statistics: {:.1}x (by the CA: {:.1}x); compare / statistics: {:.1}x (by the CA: {:.1}x); same threads",
+                a.regions_over_stats, a.regions_over_ca_stats, a.compare_over_stats, a.compare_over_ca_stats
+            )?;
+        }
         Ok(())
     }
 }
@@ -776,7 +858,7 @@ mod tests {
 
     #[test]
     fn report_notes_when_more_threads_cost_more_cpu() {
-        let mut r = run(50, 200, &EngineOptions::default(), &[1, 2], 1, None, true).unwrap();
+        let mut r = run(50, 200, &EngineOptions::default(), &[1, 2], 1, Parts::default(), true).unwrap();
         assert!(r.outputs_agree);
         r.fast[0].cpu_seconds = 0.10;
         r.fast[1].cpu_seconds = 0.11;
@@ -810,6 +892,10 @@ mod tests {
         assert!(p.decoded_matches && p.file_bytes > 0 && p.render.repeats == 2);
         let (sweep1, render1) = p.one_thread.expect("2 threads: the 1-thread runs too");
         assert_eq!((sweep1.threads, render1.threads, p.render.threads), (1, 1, 2));
+        // The analyses part times the commands' own runs: two repetitions, the same outputs.
+        let (r, c) = analyses(60, 400, &opts, 2).unwrap();
+        assert_eq!((r.repeats, c.repeats, r.threads), (2, 2, 2));
+        assert!(r.name == "regions" && c.name.starts_with("compare") && r.cpu_seconds >= 0.0);
         // The digest sees a one-cell change.
         let row = vec![0i8; 100];
         let mut row2 = row.clone();

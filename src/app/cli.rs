@@ -490,6 +490,10 @@ pub struct BenchArgs {
     /// temporary directory.
     #[arg(long, value_name = "DIR", conflicts_with = "no_png")]
     pub png_dir: Option<PathBuf>,
+    /// Also time `regions` and `compare` on the whole board (most threads) against the
+    /// statistics of the same board.
+    #[arg(long)]
+    pub analyses: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -856,6 +860,8 @@ pub enum Config {
         repeat: usize,
         /// Where the PNG part writes its picture; `None`: no PNG part.
         png_dir: Option<PathBuf>,
+        /// Also time `regions` and `compare`.
+        analyses: bool,
         /// JSON output.
         json: bool,
         /// No progress messages.
@@ -1417,6 +1423,7 @@ impl Cli {
                     kernel: a.kernel.into(),
                     repeat: a.repeat,
                     png_dir,
+                    analyses: a.analyses,
                     json: a.json,
                     quiet: a.quiet,
                 }

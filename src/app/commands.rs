@@ -182,10 +182,11 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
-        Config::Bench { k, size, threads, kernel, repeat, png_dir, json, quiet } => {
+        Config::Bench { k, size, threads, kernel, repeat, png_dir, analyses, json, quiet } => {
             let report = {
                 let engine = EngineOptions { kernel, cancel: cancel.clone(), ..EngineOptions::default() };
-                bench::run(k, size, &engine, &threads, repeat, png_dir.as_deref(), quiet)?
+                let parts = bench::Parts { png_dir: png_dir.as_deref(), analyses };
+                bench::run(k, size, &engine, &threads, repeat, parts, quiet)?
             };
             print_report(json, &report)?;
             Ok(0)
