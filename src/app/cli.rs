@@ -439,6 +439,12 @@ pub struct SkinArgs {
     /// reference the default counter sweep is checked against. No checkpoints.
     #[arg(long, conflicts_with_all = ["checkpoint", "resume"])]
     pub rows: bool,
+    /// Also record every column's pattern of palace numbers k-2 and k-1 (8 bytes a column, in
+    /// memory and checkpoints) and report, per level, whether each period is symmetric under
+    /// a half turn and how much of the level the paper's expansion matrices predict from the
+    /// level below (§3.4).
+    #[arg(long)]
+    pub pattern: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
@@ -835,6 +841,8 @@ pub enum Config {
         json: bool,
         /// Through the CA's row sweep.
         rows: bool,
+        /// Record and measure the skin's pattern of k-2 and k-1.
+        pattern: bool,
         /// Where to save the run's progress, and how often.
         checkpoint: Option<SaveEvery>,
         /// The checkpoint to continue from.
@@ -1381,6 +1389,7 @@ impl Cli {
                     plot: a.plot,
                     json: a.json,
                     rows: a.rows,
+                    pattern: a.pattern,
                     checkpoint,
                     resume,
                     run: a.run.resolve()?,
