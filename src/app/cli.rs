@@ -366,6 +366,10 @@ pub struct CompareArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Instead of one comparison, search every shift within R of --shift (each coordinate)
+    /// and give each its most common offset N_K2 - N_K; report the best (the paper's Fig. 3).
+    #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "offset"])]
+    pub search_shift: Option<u32>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -792,6 +796,8 @@ pub enum Config {
         scale: u32,
         /// JSON output.
         json: bool,
+        /// Search the shifts within this radius of the comparison's shift instead.
+        search_shift: Option<u32>,
         /// Engine settings.
         run: RunConfig,
     },
@@ -1327,6 +1333,7 @@ impl Cli {
                     output: a.output,
                     scale: a.scale,
                     json: a.json,
+                    search_shift: a.search_shift,
                     run: a.run.resolve()?,
                     reference: a.reference,
                 }

@@ -115,7 +115,15 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
         }
-        Config::Compare { window, comparison, output, scale, json, run, reference } => {
+        Config::Compare { window, comparison: c, json, search_shift: Some(radius), run, .. } => {
+            let pb = progress::bar(run.quiet, "compare --search-shift", "rows");
+            let report =
+                palace::analysis::shift_search::search(c.a, c.b, window, c.shift, radius, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            print_report(json, &report)?;
+            Ok(0)
+        }
+        Config::Compare { window, comparison, output, scale, json, run, reference, search_shift: None } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "compare", "rows");
             let go = if reference { compare::run_reference } else { compare::run };
