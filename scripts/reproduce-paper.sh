@@ -31,6 +31,12 @@ $P render --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-k1000-scale3.png"
 $P render --k 1000 --size 3000 --scale 3 --aggregate min -q -o "$O/fig3-k1000-scale3-min.png"
 $P regions --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-regions-k1000.png" > "$O/fig3-regions-k1000.txt"
 $P regions --k 500 --size 1500 -q -o "$O/regions-k500.png" > "$O/regions-k500.txt"
+say "Fig. 3's windows by the nose and by the shoulder: the best shift from game 100 to game 1000"
+{
+  $P compare --k 100 --k2 1000 --size 300 --window 8,8,108,108 --shift 300,300 --search-shift 40 -q
+  $P compare --k 100 --k2 1000 --size 300 --window 50,0,150,100 --shift 900,0 --search-shift 40 -q
+  $P compare --k 100 --k2 1000 --size 300 --window 50,0,150,100 --shift 900,0 --offset 900 -q
+} > "$O/fig3-shift-search.txt"
 
 say "Fig. 4: k = 497 vs 500 (shift (1,1), +3) and k = 499 vs 500 (shift (1,0), +1)"
 $P compare --k 497 --k2 500 --shift 1,1 --offset 3 --size 1500 -q -o "$O/fig4-left-497-500.png" > "$O/fig4-left-497-500.txt"

@@ -118,3 +118,45 @@ fn a_state_of_another_run_is_refused() {
     let e = fresh.segment(Some(&frontier), &|| false).unwrap_err();
     assert!(e.to_string().contains("cannot resume"), "{e}");
 }
+
+/// With the columns' patterns recorded (`--pattern`): the counter sweep, paused and resumed
+/// through its bytes, gives the row sweep's report, pattern measures included; a state without
+/// patterns is refused by a follower that records them, and the other way round.
+#[test]
+fn pattern_runs_resume_and_equal_the_row_sweep() {
+    let (k, to) = (500u32, 9500u64);
+    let o = options(2, None, Some(48), KernelChoice::Auto);
+    let (rows, rows_cols, _) = skin::follow_rows_with(k, to, true, &o, &Silent).unwrap();
+    assert!(rows.levels.iter().all(|l| l.pattern.is_some()) && rows.outside_values.is_some());
+    let mut saved: Option<(Vec<u8>, palace::engine::checkpoint::Frontier)> = None;
+    let mut segments = 0;
+    let (rep, cols) = loop {
+        let f = skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns();
+        if let Some((bytes, _)) = &saved {
+            assert!(f.restore(bytes), "a saved state restores");
+            assert!(!skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes), "patterns expected");
+        }
+        let asked = AtomicUsize::new(0);
+        let (_, frontier) = f
+            .segment(saved.as_ref().map(|(_, fr)| fr), &|| asked.fetch_add(1, Ordering::Relaxed) >= 2)
+            .unwrap();
+        segments += 1;
+        match frontier {
+            None => break f.finish().unwrap(),
+            Some(fr) => saved = Some((f.encode(), fr)),
+        }
+    };
+    assert!(segments > 1, "the run was paused");
+    assert_eq!(cols, rows_cols);
+    assert_eq!(rep.to_string(), rows.to_string());
+    assert_eq!(serde_json::to_string(&rep).unwrap(), serde_json::to_string(&rows).unwrap());
+    // A plain state is not a state with patterns.
+    let plain = skin::Follower::new(k, to, &o, &Silent).unwrap();
+    let asked = AtomicUsize::new(0);
+    let _ = plain.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap();
+    assert!(!skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()));
+    assert_ne!(
+        skin::Follower::new(k, to, &o, &Silent).unwrap().tag(),
+        skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().tag()
+    );
+}

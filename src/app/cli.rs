@@ -366,6 +366,10 @@ pub struct CompareArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Instead of one comparison, search every shift within R of --shift (each coordinate)
+    /// and give each its most common offset N_K2 - N_K; report the best (the paper's Fig. 3).
+    #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "offset"])]
+    pub search_shift: Option<u32>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -439,6 +443,12 @@ pub struct SkinArgs {
     /// reference the default counter sweep is checked against. No checkpoints.
     #[arg(long, conflicts_with_all = ["checkpoint", "resume"])]
     pub rows: bool,
+    /// Also record every column's pattern of palace numbers k-2 and k-1 (8 bytes a column, in
+    /// memory and checkpoints) and report, per level, whether each period is symmetric under
+    /// a half turn and how much of the level the paper's expansion matrices predict from the
+    /// level below (§3.4).
+    #[arg(long)]
+    pub pattern: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
@@ -790,6 +800,8 @@ pub enum Config {
         scale: u32,
         /// JSON output.
         json: bool,
+        /// Search the shifts within this radius of the comparison's shift instead.
+        search_shift: Option<u32>,
         /// Engine settings.
         run: RunConfig,
     },
@@ -839,6 +851,8 @@ pub enum Config {
         json: bool,
         /// Through the CA's row sweep.
         rows: bool,
+        /// Record and measure the skin's pattern of k-2 and k-1.
+        pattern: bool,
         /// Where to save the run's progress, and how often.
         checkpoint: Option<SaveEvery>,
         /// The checkpoint to continue from.
@@ -1325,6 +1339,7 @@ impl Cli {
                     output: a.output,
                     scale: a.scale,
                     json: a.json,
+                    search_shift: a.search_shift,
                     run: a.run.resolve()?,
                     reference: a.reference,
                 }
@@ -1387,6 +1402,7 @@ impl Cli {
                     plot: a.plot,
                     json: a.json,
                     rows: a.rows,
+                    pattern: a.pattern,
                     checkpoint,
                     resume,
                     run: a.run.resolve()?,

@@ -115,7 +115,15 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
         }
-        Config::Compare { window, comparison, output, scale, json, run, reference } => {
+        Config::Compare { window, comparison: c, json, search_shift: Some(radius), run, .. } => {
+            let pb = progress::bar(run.quiet, "compare --search-shift", "rows");
+            let report =
+                palace::analysis::shift_search::search(c.a, c.b, window, c.shift, radius, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            print_report(json, &report)?;
+            Ok(0)
+        }
+        Config::Compare { window, comparison, output, scale, json, run, reference, search_shift: None } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "compare", "rows");
             let go = if reference { compare::run_reference } else { compare::run };
@@ -145,18 +153,19 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             wrote(path, run.quiet);
             Ok(0)
         }
-        Config::Skin { k, to, csv, plot, json, rows, checkpoint, resume, run } => {
+        Config::Skin { k, to, csv, plot, json, rows, pattern, checkpoint, resume, run } => {
             // Check the output paths before the sweep.
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
             let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
             let (report, cols, engine) = if rows {
                 let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
-                let r = skin::follow_rows(k, to, &run.engine, &pb)?;
+                let r = skin::follow_rows_with(k, to, pattern, &run.engine, &pb)?;
                 pb.finish_and_clear();
                 r
             } else {
                 let pb = progress::cells_bar(run.quiet, "skin");
                 let f = skin::Follower::new(k, to, &run.engine, &pb)?;
+                let f = if pattern { f.with_patterns() } else { f };
                 let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag: f.tag() };
                 let engine = resumable(
                     &c,

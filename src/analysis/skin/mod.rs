@@ -21,12 +21,14 @@
 //! * [`follow_rows`]: the CA's row sweep with the columns around the boundary
 //!   assembled row by row; the reference the counter sweep is tested against.
 
+pub mod pattern;
 mod plot;
 mod rows;
 mod sweep;
 
+pub use pattern::PatternMeasures;
 pub use plot::plot;
-pub use rows::follow_rows;
+pub use rows::{follow_rows, follow_rows_with};
 pub use sweep::{Follower, follow};
 
 use crate::error::{Error, Result};
@@ -116,6 +118,12 @@ pub struct SkinState {
     values: Box<[u64; 256]>,
     /// The first skin cell (row by row) of each value other than -1 and -2: (v, x, y).
     others: Vec<(i8, u64, u32)>,
+    /// Per column, if recorded ([`SkinState::with_patterns`]): bit `j` set when the cell `j`
+    /// rows below the top, of the column's vertical run, has `v = -2` (`j < 64`).
+    patterns: Option<Vec<u64>>,
+    /// With the patterns: the cells of the horizontal and diagonal runs that lie in no
+    /// column's vertical run, by value (indexed by `v + 128`), each counted once.
+    outside: Box<[u64; 256]>,
 }
 
 impl SkinState {
@@ -135,6 +143,35 @@ impl SkinState {
             last_closed: None,
             values: Box::new([0; 256]),
             others: Vec::new(),
+            patterns: None,
+            outside: Box::new([0; 256]),
+        }
+    }
+
+    /// The same state, also recording each column's pattern of `v = -2` and `-1` (8 bytes a
+    /// column): what [`pattern`]'s measures of claims 27 and 34 read. Call before row 0.
+    pub fn with_patterns(mut self) -> Self {
+        self.patterns = Some(vec![0; self.cols.len()]);
+        self
+    }
+
+    /// Whether the columns' patterns are recorded.
+    pub fn records_patterns(&self) -> bool {
+        self.patterns.is_some()
+    }
+
+    /// The columns' patterns, if recorded (see [`SkinState::with_patterns`]).
+    pub fn patterns(&self) -> Option<&[u64]> {
+        self.patterns.as_deref()
+    }
+
+    /// Whether cell `(x, y)` of the row being read lies in its column's vertical run (the
+    /// vertical runs already read this row): columns the boundary has not reached yet start
+    /// their runs in this row.
+    fn in_vertical_run(&self, x: u64, y: u32) -> bool {
+        match self.cols.get((x - self.k) as usize) {
+            Some(c) => y >= c.top && y < c.top + c.vertical,
+            None => true,
         }
     }
 
@@ -196,6 +233,9 @@ impl SkinState {
         let mut still = VecDeque::with_capacity(open.len());
         for &i in &open {
             if let Some(v) = at(self.cols[i].x).filter(|&v| v < 0) {
+                if let Some(p) = &mut self.patterns {
+                    p[i] |= u64::from(v == -2 && self.cols[i].vertical < 64) << self.cols[i].vertical.min(63);
+                }
                 self.cols[i].vertical += 1;
                 self.see(v, self.cols[i].x, y);
                 still.push_back(i);
@@ -205,16 +245,21 @@ impl SkinState {
         }
         self.vertical_open = still;
         // Diagonal runs: the run of column i is at (x, y) this row.
-        let cols = &mut self.cols;
-        self.diagonal_open.retain_mut(|(i, x)| {
+        let mut diagonal = std::mem::take(&mut self.diagonal_open);
+        let mut outside = Vec::new();
+        diagonal.retain_mut(|(i, x)| {
             *x += 1;
             if *x < self.to && palace(*x) {
-                cols[*i].diagonal += 1;
+                self.cols[*i].diagonal += 1;
+                if self.patterns.is_some() && !self.in_vertical_run(*x, y) {
+                    outside.push(*x);
+                }
                 true
             } else {
                 false
             }
         });
+        self.diagonal_open = diagonal;
         // New tops: the boundary advances over the cells of this row that are not 0.
         while self.boundary < self.to {
             let Some(v) = at(self.boundary) else {
@@ -234,6 +279,9 @@ impl SkinState {
                 vertical: u32::from(v < 0),
                 diagonal: u32::from(v < 0),
             });
+            if let Some(p) = &mut self.patterns {
+                p.push(u64::from(v == -2));
+            }
             if v < 0 {
                 self.see(v, self.boundary, y);
                 self.vertical_open.push_back(i);
@@ -258,6 +306,9 @@ impl SkinState {
             while x > self.k && palace(x - 1) {
                 run += 1;
                 x -= 1;
+                if self.patterns.is_some() && !self.in_vertical_run(x, y) {
+                    outside.push(x);
+                }
             }
             if x > self.k && at(x - 1).is_none() {
                 return Err(Error::Mismatch(format!(
@@ -265,6 +316,12 @@ impl SkinState {
                 )));
             }
             self.horizontal.push((y, self.boundary, run));
+        }
+        outside.sort_unstable();
+        outside.dedup();
+        for x in outside {
+            let v = at(x).expect("a palace read above");
+            self.outside[(i16::from(v) + 128) as usize] += 1;
         }
         self.needed += self.boundary;
         self.rows = y + 1;
@@ -321,12 +378,25 @@ impl SkinState {
             b.extend_from_slice(&x.to_le_bytes());
             b.extend_from_slice(&y.to_le_bytes());
         }
+        if let Some(p) = &self.patterns {
+            for &m in p {
+                b.extend_from_slice(&m.to_le_bytes());
+            }
+            for &n in self.outside.iter() {
+                b.extend_from_slice(&n.to_le_bytes());
+            }
+        }
         b
     }
 
     /// Reads [`SkinState::encode`]'s bytes back; `None` unless they hold a consistent state of
-    /// game `k` up to column `to`.
+    /// game `k` up to column `to` (without the columns' patterns).
     pub fn decode(k: u32, to: u64, bytes: &[u8]) -> Option<Self> {
+        Self::decode_with(k, to, false, bytes)
+    }
+
+    /// [`SkinState::decode`] for a state that records the columns' patterns (`patterns`) or not.
+    pub fn decode_with(k: u32, to: u64, patterns: bool, bytes: &[u8]) -> Option<Self> {
         let mut r = Reader(bytes);
         let head: Vec<u64> = (0..10).map(|_| r.u64()).collect::<Option<_>>()?;
         let [kk, tt, boundary, rows, needed, last, ncols, nv, nd, nh] = head[..] else { return None };
@@ -378,6 +448,12 @@ impl SkinState {
         for _ in 0..n_others {
             s.others.push((r.take(1)?[0] as i8, r.u64()?, r.u32()?));
         }
+        if patterns {
+            s.patterns = Some((0..ncols).map(|_| r.u64()).collect::<Option<_>>()?);
+            for n in s.outside.iter_mut() {
+                *n = r.u64()?;
+            }
+        }
         r.0.is_empty().then_some(s)
     }
 }
@@ -415,10 +491,18 @@ pub struct Level {
     pub columns: u64,
     /// Vertical thicknesses seen and how often.
     pub vertical: Vec<(u32, u64)>,
-    /// Most common diagonal thickness (paper: f(2n+1)).
+    /// Most common diagonal thickness (paper: f(2n+1)), over the level's columns but its lines.
     pub diagonal: Option<u32>,
+    /// Every diagonal thickness over the level's regular columns (vertical thickness `f(2n)`,
+    /// not the lines) and how often (claim 19 as a distribution).
+    pub diagonals: Vec<(u32, u64)>,
     /// Most common horizontal thickness (paper: f(2n+2)).
     pub horizontal: Option<u32>,
+    /// Every horizontal thickness over the rows whose last skin column is a regular column of
+    /// the level, and how often. In such a row the palaces left of the skin number exactly
+    /// `k` minus this thickness: the outer-space cell right of the skin has `N = k` and sees
+    /// no palace north or north-west (the paper's `k - f(2n+3)`, claim 35).
+    pub horizontals: Vec<(u32, u64)>,
     /// Most common distance between emitted lines (paper: f(2n+3)).
     pub horizontal_period: Option<u64>,
     /// Most common descent of the top over one horizontal period (paper: f(2n+1)).
@@ -435,6 +519,12 @@ pub struct Level {
     /// The paper's values for this level: vertical f(2n), diagonal f(2n+1), horizontal f(2n+2),
     /// horizontal period f(2n+3), vertical period f(2n+1).
     pub paper: [u64; 5],
+    /// The level's longest stretch of regular columns (vertical thickness `f(2n)` or
+    /// `f(2n) + 1`): columns `[from, to)`, over which the steps and the pattern are measured.
+    pub regular: (u64, u64),
+    /// The pattern of `k - 2` and `k - 1` over the level's regular stretch (symmetry, expansion
+    /// from the level below), when the columns' patterns were recorded.
+    pub pattern: Option<PatternMeasures>,
 }
 
 /// The result of `palace skin`.
@@ -459,6 +549,10 @@ pub struct SkinReport {
     pub skin_values: Vec<(i8, u64)>,
     /// The first skin cell (row by row) of each value other than -1 and -2: `(v, x, y)`.
     pub skin_others: Vec<(i8, u64, u32)>,
+    /// With `--pattern`: the cells of the horizontal and diagonal runs outside every vertical
+    /// run, by value `v`, ascending (each cell once). With the vertical runs' cells they are
+    /// every cell of every run the report measures.
+    pub outside_values: Option<Vec<(i8, u64)>>,
 }
 
 fn mode<T: Ord + Copy>(it: impl Iterator<Item = T>) -> Option<T> {
@@ -489,7 +583,8 @@ pub fn analyse(s: &SkinState) -> SkinReport {
         }
         i += 1;
     }
-    let mut levels = Vec::new();
+    let mut levels: Vec<Level> = Vec::new();
+    let mut cores: Vec<(usize, (usize, usize))> = Vec::new();
     for (li, &(n, a)) in starts.iter().enumerate() {
         let b = starts.get(li + 1).map_or(cols.len(), |&(_, b)| b);
         let seg = &cols[a..b];
@@ -526,6 +621,7 @@ pub fn analyse(s: &SkinState) -> SkinReport {
                     cur = 0;
                 }
             }
+            cores.push((n, (a + best.0, a + best.1)));
             &seg[best.0..best.1]
         };
         let mut widths = Vec::new();
@@ -548,13 +644,33 @@ pub fn analyse(s: &SkinState) -> SkinReport {
         let (ya, yb) = (seg[0].x, seg[seg.len() - 1].x);
         let horizontal =
             mode(s.horizontal.iter().filter(|&&(_, bx, _)| bx >= ya && bx <= yb).map(|&(_, _, r)| r));
+        let regular =
+            |x: u64| x.checked_sub(s.k).is_some_and(|i| levels_of.get(i as usize) == Some(&Some(n)));
+        let mut diagonals = BTreeMap::new();
+        // Not the columns whose diagonal run the end of the run at `to` cut short.
+        for c in
+            seg.iter().filter(|c| u64::from(c.vertical) == fib(2 * n) && c.x + u64::from(c.diagonal) < to)
+        {
+            *diagonals.entry(c.diagonal).or_insert(0u64) += 1;
+        }
+        let mut horizontals = BTreeMap::new();
+        for &(_, _, r) in s.horizontal.iter().filter(|&&(_, bx, _)| bx > ya && bx <= yb && regular(bx - 1)) {
+            *horizontals.entry(r).or_insert(0u64) += 1;
+        }
+        let pattern = s.patterns.as_deref().map(|p| {
+            let (_, core) = *cores.last().expect("pushed above");
+            let below = cores.len().checked_sub(2).map(|j| cores[j]).filter(|&(m, _)| m + 1 == n);
+            pattern::measure(cols, p, n, core, below)
+        });
         levels.push(Level {
             n,
             begins_at: cols[a].x,
             columns: seg.len() as u64,
             vertical: vert.into_iter().collect(),
             diagonal: mode(seg.iter().filter(|c| c.vertical != line).map(|c| c.diagonal)),
+            diagonals: diagonals.into_iter().collect(),
             horizontal,
+            horizontals: horizontals.into_iter().collect(),
             horizontal_period: hp,
             vertical_period: vp,
             slope,
@@ -562,6 +678,11 @@ pub fn analyse(s: &SkinState) -> SkinReport {
             step_word_matches: word_ok,
             step_word: word.iter().map(|d| d.to_string()).collect(),
             paper: [fib(2 * n), fib(2 * n + 1), fib(2 * n + 2), fib(2 * n + 3), fib(2 * n + 1)],
+            regular: {
+                let (_, (ca, cb)) = *cores.last().expect("pushed above");
+                (cols[ca].x, cols[ca].x + (cb - ca) as u64)
+            },
+            pattern,
         });
     }
     let irregular = levels_of.iter().filter(|l| l.is_none()).count() as u64;
@@ -576,6 +697,12 @@ pub fn analyse(s: &SkinState) -> SkinReport {
         irregular_columns: irregular,
         skin_values,
         skin_others: s.others.clone(),
+        outside_values: s.patterns.as_ref().map(|_| {
+            (0..256usize)
+                .filter(|&i| s.outside[i] > 0)
+                .map(|i| ((i as i16 - 128) as i8, s.outside[i]))
+                .collect()
+        }),
     }
 }
 
@@ -641,12 +768,52 @@ impl std::fmt::Display for SkinReport {
             "(measured/paper; slope -> 1/phi^2 = {INV_PHI2:.5}; {} columns match no level)",
             self.irregular_columns
         )?;
+        let dist = |d: &[(u32, u64)]| d.iter().map(|(t, c)| format!("{t}:{c}")).collect::<Vec<_>>().join(" ");
+        for l in &self.levels {
+            writeln!(
+                f,
+                "  n = {}: diagonal thicknesses (regular columns, not lines) {}; horizontal thicknesses (rows) {} (palaces left of the skin: k minus these; paper k - {})",
+                l.n,
+                dist(&l.diagonals),
+                dist(&l.horizontals),
+                fib(2 * l.n + 3)
+            )?;
+            if let Some(p) = &l.pattern {
+                write!(
+                    f,
+                    "         periods {} ({} of {} columns, {} distinct); half-turn symmetric between the lines: shape {}, values {}, values with k-2 and k-1 exchanged {}",
+                    p.periods,
+                    p.full_periods,
+                    l.paper[3],
+                    p.distinct_periods,
+                    p.symmetric_shape,
+                    p.symmetric_values,
+                    p.symmetric_exchanged
+                )?;
+                match &p.expansion {
+                    Some(e) => writeln!(
+                        f,
+                        "; expansion matrices from n = {}: {} of {} steps reproduced, {} of the {} holding a line (alignment {})",
+                        e.from, e.reproduced, e.steps, e.line_steps_reproduced, e.line_steps, e.alignment
+                    )?,
+                    None => writeln!(f)?,
+                }
+            }
+        }
         let values: Vec<String> = self.skin_values.iter().map(|(v, n)| format!("{v}: {n}")).collect();
         writeln!(
             f,
             "skin cells (the vertical runs) by value v: {} (paper: palace numbers k-2 and k-1, v = -2 and -1)",
             values.join(", ")
         )?;
+        if let Some(o) = &self.outside_values {
+            let o: Vec<String> = o.iter().map(|(v, n)| format!("{v}: {n}")).collect();
+            writeln!(
+                f,
+                "cells of the horizontal and diagonal runs outside the vertical runs, by value v: {}",
+                if o.is_empty() { "none".to_string() } else { o.join(", ") }
+            )?;
+        }
         for &(v, x, y) in &self.skin_others {
             writeln!(
                 f,
@@ -716,5 +883,24 @@ mod tests {
             }
         }
         assert!(!s.columns_measured().is_empty() && s.rows() == 200);
+    }
+
+    /// With the columns' patterns recorded, the bytes carry them too, and a state is read
+    /// back only as what it is.
+    #[test]
+    fn states_with_patterns_read_back() {
+        let (k, to) = (60u32, 700u64);
+        let mut dp = crate::model::reference::DirectDp::new(k, to as usize);
+        let mut s = SkinState::new(k, to).with_patterns();
+        for y in 0..300u32 {
+            let row: Vec<i8> =
+                dp.next_row().iter().map(|&n| (i64::from(n) - i64::from(k)).clamp(-128, 127) as i8).collect();
+            s.row(y, |x| row.get(x as usize).copied()).unwrap();
+        }
+        assert!(s.patterns().unwrap().iter().any(|&p| p != 0));
+        let bytes = s.encode();
+        assert_eq!(SkinState::decode_with(k, to, true, &bytes).as_ref(), Some(&s));
+        assert!(SkinState::decode(k, to, &bytes).is_none());
+        assert!(SkinState::decode_with(k, to, true, &bytes[..bytes.len() - 8]).is_none());
     }
 }

@@ -37,9 +37,22 @@ pub fn follow_rows(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(SkinReport, Vec<Column>, SweepReport)> {
+    follow_rows_with(k, to, false, opts, progress)
+}
+
+/// [`follow_rows`], recording the columns' patterns of `v = -2` and `-1` when `patterns` (for
+/// the measures of [`super::pattern`]).
+pub fn follow_rows_with(
+    k: u32,
+    to: u64,
+    patterns: bool,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<(SkinReport, Vec<Column>, SweepReport)> {
     super::check_to(k, to)?;
     let window = Window::new(0, 0, to as u32, rows_for(k, to));
-    let mut sink = Sink(SkinState::new(k, to));
+    let state = SkinState::new(k, to);
+    let mut sink = Sink(if patterns { state.with_patterns() } else { state });
     let mut o = opts.clone();
     // Wide and shallow: thinner bands keep the bands in flight small.
     o.band_height = o.band_height.or(Some(64));
