@@ -32,7 +32,7 @@ const BIT6: u64 = 0x4040_4040_4040_4040;
 
 /// 32 byte lanes, lane `j` in byte `j % 8` (little-endian) of word `j / 8`.
 #[derive(Clone, Copy)]
-struct Words([u64; WORDS]);
+pub(crate) struct Words([u64; WORDS]);
 
 impl Words {
     #[inline(always)]
@@ -102,6 +102,13 @@ impl Vector for Words {
     #[inline(always)]
     fn palace(self) -> Self {
         Words(self.0.map(palace8))
+    }
+    #[inline(always)]
+    fn negative(self) -> Self {
+        Words(self.0.map(|s| {
+            let ones = (s & HIGH) >> 7;
+            (ones << 8).wrapping_sub(ones)
+        }))
     }
     #[inline(always)]
     fn shift_in(self, first: u8) -> Self {
