@@ -10,6 +10,10 @@
 //!   every value is small enough for its sign to be right (`docs/rule.md`, "Narrow integers"); the kernels check that every
 //!   value stays within [`NARROW_LIMIT`] and report failure otherwise, and the engine then
 //!   recomputes the tile with the wide kernel.
+//! * [`band`] holds the same rule under the same contract in the band-lane layout of the
+//!   three-counter kernels ([`counter`]): 32 horizontal bands of a tile in the lanes of one
+//!   vector, several columns per register block. Chosen only explicitly (`--kernel
+//!   band-avx2` and the like); see `docs/performance.md` for why `auto` does not pick it.
 //!
 //! The kernel is picked at run time ([`KernelChoice`]); shipped builds never assume a CPU
 //! feature at compile time.

@@ -61,8 +61,12 @@ pub(crate) fn run<V: Vector, const M: usize>(halo: Halo<'_>, w: usize, h: usize,
     let Work { cols, cells } = work;
     cols.clear();
     cols.resize(bh, [Lane::default(); 2]);
-    cells.clear();
-    cells.resize(bh * row_stride + LANES, Lane::default());
+    // Every vector the transpose stores from is written by the passes (the rest lands in
+    // columns outside the block), so the buffer is only grown, never cleared.
+    let need = bh * row_stride + LANES;
+    if cells.len() < need {
+        cells.resize(need, Lane::default());
+    }
     let zero = V::splat(0);
     let mut regs = Regs {
         acc: [[zero; 4]; M],

@@ -24,7 +24,7 @@ pub fn avx512vl_available() -> bool {
     crate::kernel::counter::x86::avx512vl_available()
 }
 
-/// AVX2, [`M_AVX2`] columns per block.
+/// AVX2, 3 columns per block.
 pub const AVX2: BandKernel = BandKernel {
     name: "band-avx2",
     group: M_AVX2,
@@ -33,7 +33,7 @@ pub const AVX2: BandKernel = BandKernel {
     rest: crate::kernel::avx2::narrow_tile,
 };
 
-/// AVX-512VL, [`M_VL`] columns per block.
+/// AVX-512VL, 6 columns per block.
 pub const AVX512VL: BandKernel = BandKernel {
     name: "band-avx512vl",
     group: M_VL,

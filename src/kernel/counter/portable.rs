@@ -66,6 +66,13 @@ fn palace8(s: u64) -> u64 {
     (ones << 8).wrapping_sub(ones)
 }
 
+/// 0xFF in the bytes that are negative (top bit set), 0 elsewhere.
+#[inline(always)]
+fn negative8(s: u64) -> u64 {
+    let ones = (s & HIGH) >> 7;
+    (ones << 8).wrapping_sub(ones)
+}
+
 impl Vector for Words {
     const PAIRED: bool = false;
 
@@ -105,10 +112,7 @@ impl Vector for Words {
     }
     #[inline(always)]
     fn negative(self) -> Self {
-        Words(self.0.map(|s| {
-            let ones = (s & HIGH) >> 7;
-            (ones << 8).wrapping_sub(ones)
-        }))
+        Words(self.0.map(negative8))
     }
     #[inline(always)]
     fn shift_in(self, first: u8) -> Self {
@@ -140,6 +144,9 @@ mod tests {
                     assert_eq!(get(sub8(at(a) | noise, at(b) | noise)), a.wrapping_sub(b));
                     let m = palace8(at(a) | noise);
                     assert_eq!(get(m), if (a as i8) < BIAS as i8 { 0xFF } else { 0 }, "{a}");
+                    let n = negative8(at(a) | noise);
+                    assert_eq!(get(n), if (a as i8) < 0 { 0xFF } else { 0 }, "{a}");
+                    assert_eq!(n & !(0xFFu64 << (8 * pos)), negative8(noise) & !(0xFFu64 << (8 * pos)));
                     // The other bytes' masks are their own.
                     let others = !(0xFFu64 << (8 * pos));
                     assert_eq!(m & others, palace8(noise) & others);
