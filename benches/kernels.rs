@@ -42,6 +42,7 @@ fn kernels(c: &mut Criterion) {
         if let Some(f) = k.narrow_fn() {
             let mut buf = TileBuf::new(w, h);
             assert!(f(&t8, &l8, w, h, &mut buf), "the k = 500 strip stays in the narrow range");
+            // "narrow avx2": the anti-diagonal kernels; "narrow band-avx2": the band kernels.
             g.bench_function(format!("narrow {}", k.name()), |b| {
                 b.iter(|| f(black_box(&t8), black_box(&l8), w, h, &mut buf))
             });
@@ -74,6 +75,29 @@ fn kernels(c: &mut Criterion) {
             black_box(counts)
         })
     });
+    g.finish();
+}
+
+/// The CA rule's narrow kernels on a tall tile of k = 500 below the hood, stored as rows:
+/// the anti-diagonal kernels ("CA tile") against the band-lane kernels ("CA band tile"), whose
+/// bands are 32 rows high here (at the engine's 128-row bands they are 4, and the register
+/// blocking's inner loop never runs).
+fn ca_tall(c: &mut Criterion) {
+    let (w, h) = (1020usize, 1024usize);
+    let (_, _, t8, l8) = halo(w, h);
+    let mut g = c.benchmark_group("CA tile 1020x1024");
+    g.throughput(Throughput::Elements((w * h) as u64));
+    g.sample_size(20);
+    for k in available_kernels() {
+        if let Some(f) = k.narrow_fn() {
+            let band = k.describe().contains("band");
+            let name =
+                if band { format!("CA band tile {}", k.name()) } else { format!("CA tile {}", k.name()) };
+            let mut buf = TileBuf::new(w, h);
+            assert!(f(&t8, &l8, w, h, &mut buf), "the k = 500 strip stays in the narrow range");
+            g.bench_function(name, |b| b.iter(|| f(black_box(&t8), black_box(&l8), w, h, &mut buf)));
+        }
+    }
     g.finish();
 }
 
@@ -148,5 +172,5 @@ fn counters(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels, counters, png);
+criterion_group!(benches, kernels, ca_tall, counters, png);
 criterion_main!(benches);

@@ -203,6 +203,26 @@ proptest! {
         prop_assert_eq!(engine_window_parts(k, win, &o), want);
     }
 
+    /// The CA band kernels with bands tall enough for their register-blocked inner loop (32
+    /// lanes of up to 12 rows): boards from the corner, so tiles touch the initial condition,
+    /// the hood, the casing and the board's edges; tiles whose narrow part leaves the range
+    /// fall back to the exact kernel.
+    #[test]
+    fn band_kernels_on_tall_bands(
+        k in 1u32..300,
+        n in 100u32..700,
+        tile_width in 2u32..300,
+        band_height in 64u32..400,
+        threads in 1usize..4,
+        kernel_i in 0usize..3,
+    ) {
+        let ks: Vec<KernelChoice> = kernels().into_iter().filter(|k| k.name().starts_with("band-")).collect();
+        let kernel = ks[kernel_i % ks.len()];
+        let win = Window::new(0, 0, n, n);
+        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
+        prop_assert_eq!(engine_window(k, win, &o), direct_window(k, win), "{:?}", kernel);
+    }
+
     /// Every thread count gives the same rows.
     #[test]
     fn thread_count_does_not_matter(k in 1u32..400, n in 50u32..500) {

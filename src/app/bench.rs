@@ -138,6 +138,9 @@ pub struct BenchReport {
     pub size: u32,
     /// The kernel the fast engine used.
     pub kernel: &'static str,
+    /// The CA kernel's form in words: the rule in anti-diagonal or band lanes, and the
+    /// instruction set ([`KernelChoice::describe`](palace::kernel::KernelChoice::describe)).
+    pub ca_kernel: String,
     /// The instruction sets automatic choices used (histogram, deflate; the kernel if auto)
     /// and why ([`palace::simd::cpu::reason`]).
     pub isa: String,
@@ -662,6 +665,7 @@ pub fn run(
         k,
         size,
         kernel: kernel.resolve().name(),
+        ca_kernel: kernel.describe(),
         isa: palace::simd::cpu::reason(),
         cpu: palace::simd::cpu::model_name(),
         speedup_1_thread: one / baseline.cells_per_second,
@@ -740,6 +744,11 @@ impl std::fmt::Display for BenchReport {
             self.baseline.repeats
         )?;
         writeln!(f, "cpu: {}; instruction sets: {}", self.cpu.as_deref().unwrap_or("unknown"), self.isa)?;
+        writeln!(
+            f,
+            "kernels: fast engine and PNG part: {}; counter runs: three counters, band lanes ({})",
+            self.ca_kernel, self.counter_kernel
+        )?;
         writeln!(
             f,
             "{:<34} {:>7} {:>9} {:>9} {:>9} {:>14} {:>11}",

@@ -49,6 +49,12 @@ cli_enum! {
         Avx2,
         /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
         Avx512,
+        /// The CA rule in band lanes with register blocking, plain Rust, for any CPU.
+        BandPortable,
+        /// The CA rule in band lanes with AVX2 (3 columns per register block).
+        BandAvx2,
+        /// The CA rule in band lanes with AVX-512VL (6 columns per register block).
+        BandAvx512,
     }
 }
 

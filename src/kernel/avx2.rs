@@ -334,7 +334,8 @@ fn transpose32(x: &mut [__m256i; L]) {
 
 /// Transposes the 16 x 16 byte matrix held in each 128-bit half of `x[0..16]`.
 #[target_feature(enable = "avx2")]
-fn transpose16_in_lanes(x: &mut [__m256i; 16]) {
+#[inline]
+pub(crate) fn transpose16_in_lanes(x: &mut [__m256i; 16]) {
     let mut a = [_mm256_setzero_si256(); 16];
     for i in 0..8 {
         a[2 * i] = _mm256_unpacklo_epi8(x[2 * i], x[2 * i + 1]);

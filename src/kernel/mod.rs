@@ -10,6 +10,10 @@
 //!   every value is small enough for its sign to be right (`docs/rule.md`, "Narrow integers"); the kernels check that every
 //!   value stays within [`NARROW_LIMIT`] and report failure otherwise, and the engine then
 //!   recomputes the tile with the wide kernel.
+//! * [`band`] holds the same rule under the same contract in the band-lane layout of the
+//!   three-counter kernels ([`counter`]): 32 horizontal bands of a tile in the lanes of one
+//!   vector, several columns per register block. Chosen only explicitly (`--kernel
+//!   band-avx2` and the like); see `docs/performance.md` for why `auto` does not pick it.
 //!
 //! The kernel is picked at run time ([`KernelChoice`]); shipped builds never assume a CPU
 //! feature at compile time.
@@ -18,6 +22,7 @@
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+pub mod band;
 pub mod counter;
 pub mod portable;
 pub mod wide;
@@ -493,16 +498,25 @@ pub enum KernelChoice {
     Avx2,
     /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
     Avx512,
+    /// The CA rule in band lanes ([`band`]), plain Rust, for any CPU.
+    BandPortable,
+    /// The CA rule in band lanes with AVX2, 3 columns per register block.
+    BandAvx2,
+    /// The CA rule in band lanes with AVX-512VL (256-bit, 32 registers), 6 columns per block.
+    BandAvx512,
 }
 
 impl KernelChoice {
     /// Every choice, `Auto` first.
-    pub const ALL: [KernelChoice; 5] = [
+    pub const ALL: [KernelChoice; 8] = [
         KernelChoice::Auto,
         KernelChoice::Wide,
         KernelChoice::Portable,
         KernelChoice::Avx2,
         KernelChoice::Avx512,
+        KernelChoice::BandPortable,
+        KernelChoice::BandAvx2,
+        KernelChoice::BandAvx512,
     ];
 
     /// A short name for reports.
@@ -513,19 +527,43 @@ impl KernelChoice {
             KernelChoice::Portable => "portable",
             KernelChoice::Avx2 => "avx2",
             KernelChoice::Avx512 => "avx512",
+            KernelChoice::BandPortable => "band-portable",
+            KernelChoice::BandAvx2 => "band-avx2",
+            KernelChoice::BandAvx512 => "band-avx512",
+        }
+    }
+
+    /// The CA kernel's layout and instruction set, in words, for reports (of the resolved
+    /// choice).
+    pub fn describe(self) -> String {
+        let k = self.resolve();
+        match k {
+            KernelChoice::Wide => "CA rule, exact 64-bit scalar (wide)".to_string(),
+            KernelChoice::Portable | KernelChoice::Avx2 | KernelChoice::Avx512 => {
+                format!("CA rule, anti-diagonal lanes ({})", k.name())
+            }
+            _ => format!("CA rule, band lanes with register blocking ({})", k.name()),
         }
     }
 
     /// Whether this CPU can run the kernel.
     pub fn available(self) -> bool {
         match self {
-            KernelChoice::Auto | KernelChoice::Wide | KernelChoice::Portable => true,
+            KernelChoice::Auto | KernelChoice::Wide | KernelChoice::Portable | KernelChoice::BandPortable => {
+                true
+            }
             #[cfg(target_arch = "x86_64")]
             KernelChoice::Avx2 => avx2::available(),
             #[cfg(target_arch = "x86_64")]
             KernelChoice::Avx512 => avx512::available(),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::BandAvx2 => band::x86::avx2_available(),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::BandAvx512 => band::x86::avx512vl_available(),
             #[cfg(not(target_arch = "x86_64"))]
-            KernelChoice::Avx2 | KernelChoice::Avx512 => false,
+            KernelChoice::Avx2 | KernelChoice::Avx512 | KernelChoice::BandAvx2 | KernelChoice::BandAvx512 => {
+                false
+            }
         }
     }
 
@@ -572,6 +610,20 @@ impl KernelChoice {
                 assert!(avx512::available(), "AVX-512 kernel requested on a CPU without AVX-512 BW/VBMI");
                 Some(avx512::narrow_tile as NarrowFn)
             }
+            KernelChoice::BandPortable => Some(band::portable::narrow_tile as NarrowFn),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::BandAvx2 => {
+                assert!(band::x86::avx2_available(), "AVX2 kernel requested on a CPU without AVX2");
+                Some(band::x86::narrow_tile_avx2 as NarrowFn)
+            }
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::BandAvx512 => {
+                assert!(
+                    band::x86::avx512vl_available(),
+                    "AVX-512 kernel requested on a CPU without AVX-512 F/VL/BW"
+                );
+                Some(band::x86::narrow_tile_avx512vl as NarrowFn)
+            }
             k => panic!("kernel {k:?} is not available on this CPU"),
         }
     }
@@ -586,14 +638,14 @@ impl KernelChoice {
         match self {
             KernelChoice::Auto => Some(counter::best()),
             KernelChoice::Wide => None,
-            KernelChoice::Portable => Some(counter::portable::PORTABLE),
+            KernelChoice::Portable | KernelChoice::BandPortable => Some(counter::portable::PORTABLE),
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx2 => {
+            KernelChoice::Avx2 | KernelChoice::BandAvx2 => {
                 assert!(counter::x86::avx2_available(), "AVX2 kernel requested on a CPU without AVX2");
                 Some(counter::x86::AVX2)
             }
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx512 => {
+            KernelChoice::Avx512 | KernelChoice::BandAvx512 => {
                 assert!(
                     counter::x86::avx512vl_available(),
                     "AVX-512 kernel requested on a CPU without AVX-512 F/VL/BW"

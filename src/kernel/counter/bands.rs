@@ -33,6 +33,31 @@ pub(crate) trait Vector: Copy {
     fn or3(self, a: Self, b: Self) -> Self {
         self.or(a).or(b)
     }
+    /// -1 (all ones) in the lanes holding a negative byte, else 0: the CA rule's palace test
+    /// (`docs/rule.md`, "The rule"), used by the CA band kernels ([`crate::kernel::band`]).
+    fn negative(self) -> Self;
+    /// `acc` with this vector's values folded into the narrow range check
+    /// ([`crate::kernel::NARROW_LIMIT`]); start from `splat(0)`, combine with
+    /// [`Vector::merge_narrow`] and read with [`Vector::narrow_ok`]. By default an OR of `u = v +
+    /// 24` and `u + 79`: `v` lies in `-24..=24` exactly when neither has its top bit set.
+    #[inline(always)]
+    fn track_narrow(self, acc: Self) -> Self {
+        let lim = crate::kernel::NARROW_LIMIT as u8;
+        let u = self.add(Self::splat(lim));
+        acc.or3(u, u.add(Self::splat(127 - 2 * lim)))
+    }
+    /// Two range checks in one.
+    #[inline(always)]
+    fn merge_narrow(self, o: Self) -> Self {
+        self.or(o)
+    }
+    /// Whether every value folded into `acc` by [`Vector::track_narrow`] lay within the limit.
+    #[inline(always)]
+    fn narrow_ok(acc: Self) -> bool {
+        let mut l = Lane::default();
+        acc.store(&mut l);
+        l.0.iter().fold(0, |a, &b| a | b) & 0x80 == 0
+    }
     /// Lane `j`.
     #[inline(always)]
     fn lane(self, j: usize) -> u8 {

@@ -57,6 +57,7 @@ pub mod portable;
 pub mod x86;
 
 pub use bands::Scratch;
+pub(crate) use bands::{Lane, Vector};
 
 /// Lanes per vector: bands per tile.
 pub const LANES: usize = 32;

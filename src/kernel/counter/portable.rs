@@ -32,7 +32,7 @@ const BIT6: u64 = 0x4040_4040_4040_4040;
 
 /// 32 byte lanes, lane `j` in byte `j % 8` (little-endian) of word `j / 8`.
 #[derive(Clone, Copy)]
-struct Words([u64; WORDS]);
+pub(crate) struct Words([u64; WORDS]);
 
 impl Words {
     #[inline(always)]
@@ -63,6 +63,13 @@ fn palace8(s: u64) -> u64 {
     // Bit 6 of each byte: bit 7 (shifted down), or neither bit 6 nor bit 5 (shifted up).
     let p = ((s >> 1) | !(s | (s << 1))) & BIT6;
     let ones = p >> 6;
+    (ones << 8).wrapping_sub(ones)
+}
+
+/// 0xFF in the bytes that are negative (top bit set), 0 elsewhere.
+#[inline(always)]
+fn negative8(s: u64) -> u64 {
+    let ones = (s & HIGH) >> 7;
     (ones << 8).wrapping_sub(ones)
 }
 
@@ -104,6 +111,10 @@ impl Vector for Words {
         Words(self.0.map(palace8))
     }
     #[inline(always)]
+    fn negative(self) -> Self {
+        Words(self.0.map(negative8))
+    }
+    #[inline(always)]
     fn shift_in(self, first: u8) -> Self {
         let w = self.0;
         Words(std::array::from_fn(|i| (w[i] << 8) | if i == 0 { u64::from(first) } else { w[i - 1] >> 56 }))
@@ -133,6 +144,9 @@ mod tests {
                     assert_eq!(get(sub8(at(a) | noise, at(b) | noise)), a.wrapping_sub(b));
                     let m = palace8(at(a) | noise);
                     assert_eq!(get(m), if (a as i8) < BIAS as i8 { 0xFF } else { 0 }, "{a}");
+                    let n = negative8(at(a) | noise);
+                    assert_eq!(get(n), if (a as i8) < 0 { 0xFF } else { 0 }, "{a}");
+                    assert_eq!(n & !(0xFFu64 << (8 * pos)), negative8(noise) & !(0xFFu64 << (8 * pos)));
                     // The other bytes' masks are their own.
                     let others = !(0xFFu64 << (8 * pos));
                     assert_eq!(m & others, palace8(noise) & others);

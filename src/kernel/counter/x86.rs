@@ -73,11 +73,12 @@ fn avx512vl(
 }
 
 /// A 256-bit register of 32 bytes. Its operations are AVX2 instructions, and with `VL` also
-/// AVX-512VL's three-input logic. The type is private to this module and only used inside the
-/// functions above, which enable those features (and are only called once they are detected),
-/// so the `unsafe` blocks below never run without them.
+/// AVX-512VL's three-input logic. The type is private to the kernels and only used inside the
+/// functions above and those of [`crate::kernel::band::x86`], which enable those features (and
+/// are only called once they are detected), so the `unsafe` blocks below never run without
+/// them.
 #[derive(Clone, Copy)]
-struct Ymm<const VL: bool>(__m256i);
+pub(crate) struct Ymm<const VL: bool>(__m256i);
 
 impl<const VL: bool> Vector for Ymm<VL> {
     // Pairing the sums pays with 32 registers and one instruction per pair; with AVX2's 16
@@ -131,6 +132,32 @@ impl<const VL: bool> Vector for Ymm<VL> {
             // pair right by 15 bytes per half moves every lane up by one.
             let below = _mm256_permute2x128_si256::<0x02>(self.0, _mm256_set1_epi8(first as i8));
             Ymm(_mm256_alignr_epi8::<15>(self.0, below))
+        }
+    }
+    #[inline(always)]
+    fn negative(self) -> Self {
+        // SAFETY: see the type's documentation.
+        Ymm(unsafe { _mm256_cmpgt_epi8(_mm256_setzero_si256(), self.0) })
+    }
+    #[inline(always)]
+    fn track_narrow(self, acc: Self) -> Self {
+        // SAFETY: see the type's documentation. `v + 24` as an unsigned byte is at most 48
+        // exactly when `v` lies in -24..=24: keep the largest.
+        Ymm(unsafe {
+            _mm256_max_epu8(acc.0, _mm256_add_epi8(self.0, _mm256_set1_epi8(crate::kernel::NARROW_LIMIT)))
+        })
+    }
+    #[inline(always)]
+    fn merge_narrow(self, o: Self) -> Self {
+        // SAFETY: see the type's documentation.
+        Ymm(unsafe { _mm256_max_epu8(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn narrow_ok(acc: Self) -> bool {
+        // SAFETY: see the type's documentation.
+        unsafe {
+            let limit = _mm256_set1_epi8(2 * crate::kernel::NARROW_LIMIT);
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(acc.0, limit), limit)) == -1
         }
     }
     #[inline(always)]
