@@ -22,6 +22,7 @@
 //! labels are computed in one lockstep sweep of the four games ([`crate::engine::lockstep`]) from row 0
 //! and column 0, in memory that grows with the width.
 
+use crate::analysis::region_map::{self, MapOutput};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::{Lane, lockstep};
@@ -595,21 +596,21 @@ pub fn run_reference(
     k: u32,
     window: Window,
     scale: u32,
-    out: Option<crate::output::atomic::AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
     let mut acc = RegionAcc::new(k, window);
-    let mut png = match out {
+    let (mut png, map) = match out {
         Some(o) => {
-            let (w, h) = crate::output::png::picture_size(window, scale);
             let text = vec![(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),
             )];
-            Some(PngStream::create(o, w, h, plte(), text, opts.threads)?)
+            let (png, map) = region_map::start(o, window, scale, text, opts.threads)?;
+            (Some(png), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let mut line = Vec::new();
     label(
@@ -635,8 +636,10 @@ pub fn run_reference(
             Ok(())
         },
     )?;
-    let path = png.map(PngStream::finish).transpose()?;
-    Ok((acc.finish(), path))
+    let drawn = png.map(PngStream::finish_file).transpose()?;
+    let report = acc.finish();
+    let path = map.zip(drawn).map(|(m, d)| m.finish(d, &report, opts)).transpose()?;
+    Ok((report, path))
 }
 
 // The labels computed by the sweep's workers, tile by tile.
@@ -1114,17 +1117,16 @@ pub fn run(
     k: u32,
     window: Window,
     scale: u32,
-    out: Option<crate::output::atomic::AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
-    let picture = match out {
+    let (picture, map) = match out {
         Some(o) => {
-            let (w, h) = crate::output::png::picture_size(window, scale);
-            let png = PngStream::create(o, w, h, plte(), map_text(k, window, scale), opts.threads)?;
-            Some(OrderedPicture::new(png, window, scale))
+            let (png, map) = region_map::start(o, window, scale, map_text(k, window, scale), opts.threads)?;
+            (Some(OrderedPicture::new(png, window, scale)), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let tiles = label_tiles(
         k,
@@ -1140,8 +1142,10 @@ pub fn run(
             }
         },
     )?;
-    let path = picture.map(OrderedPicture::finish).transpose()?;
-    Ok((RegionAcc::from_tiles(k, window, tiles).finish(), path))
+    let drawn = picture.map(OrderedPicture::finish_file).transpose()?;
+    let report = RegionAcc::from_tiles(k, window, tiles).finish();
+    let path = map.zip(drawn).map(|(m, d)| m.finish(d, &report, opts)).transpose()?;
+    Ok((report, path))
 }
 
 /// The region map's text chunk.

@@ -1,9 +1,11 @@
 //! What `palace` writes: files and folders that appear complete or not at all ([`atomic`]),
+//! plots and text drawn with the embedded font ([`canvas`]),
 //! PNG pictures streamed row by row ([`png`]) with a parallel encoder for large ones
 //! ([`pngpar`], [`deflate`]) or drawn by the sweep's workers tile by tile ([`ordered`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
 //! palette ([`palette`]) and NumPy export ([`npy`]).
 
 pub mod atomic;
+pub mod canvas;
 pub mod deflate;
 pub mod dzi;
 pub mod npy;
