@@ -12,7 +12,8 @@
 //! * **a ring on every junction** of the report (nose, shoulders, armpits, prism: whatever
 //!   [`RegionsReport::junctions`] holds), centred on the junction's pixel (the pixel of its
 //!   `scale x scale` block) and leaving that pixel itself uncovered, with the junction's name
-//!   beside it on a white halo. Rings and names are the only map pixels the legend changes.
+//!   beside it on a white halo (rings are drawn over names, and no mark covers a junction's
+//!   own pixel). Rings and names are the only map pixels the legend changes.
 //!
 //! The armpits and the prism are known only at the end of the sweep, when the map's rows are
 //! long written (the map streams, row by row, at any size). So the map is drawn in two passes:
@@ -336,7 +337,9 @@ pub fn layout(report: &RegionsReport, window: Window, scale: u32) -> Layout {
             }
         }
     }
-    // The markers on the map.
+    // The markers on the map: the names first (each beside its ring: right of it, or left
+    // where it would leave the map; on a halo of paper), then the rings over them, so that no
+    // name hides a ring; the junctions' own pixels stay uncovered.
     let mut overlay = Vec::new();
     let mut junctions = Vec::new();
     let halo = (s / 10).max(1) as i64;
@@ -344,26 +347,23 @@ pub fn layout(report: &RegionsReport, window: Window, scale: u32) -> Layout {
         let px = ((j.x - u64::from(window.x0)) / u64::from(scale)) as i64;
         let py = ((j.y - u64::from(window.y0)) / u64::from(scale)) as i64;
         junctions.push((j.name, px as u32, py as u32));
-        let mut put = |x: i64, y: i64, c: u8| {
-            if (0..i64::from(w)).contains(&x) && (0..i64::from(h)).contains(&y) {
-                overlay.push((y as u32, x as u32, c));
-            }
-        };
-        for (dy, dx, c) in ring(radius, inks) {
-            put(px + dx, py + dy, c);
+    }
+    let mut put = |x: i64, y: i64, c: u8| {
+        if (0..i64::from(w)).contains(&x) && (0..i64::from(h)).contains(&y) {
+            overlay.push((y as u32, x as u32, c));
         }
-        // The name beside the ring (right of it, or left where it would leave the map), on a
-        // halo of paper.
-        let m = text_mask(j.name, s);
+    };
+    for &(name, px, py) in &junctions {
+        let (px, py) = (i64::from(px), i64::from(py));
+        let m = text_mask(name, s);
         let (mw, mh) = (m.width as i64, m.height as i64);
         let off = i64::from(radius) + 2 + halo;
         let left = if px + off + mw <= i64::from(w) || px - off - mw < 0 { px + off } else { px - off - mw };
         let top = (py - mh / 2).clamp(0, (i64::from(h) - mh).max(0));
+        let inked = |x: i64, y: i64| x >= 0 && y >= 0 && m.at(x as usize, y as usize) >= 40;
         for y in -halo..mh + halo {
             for x in -halo..mw + halo {
-                let inked = |x: i64, y: i64| x >= 0 && y >= 0 && m.at(x as usize, y as usize) >= 40;
-                let near = (-halo..=halo).any(|dy| (-halo..=halo).any(|dx| inked(x + dx, y + dy)));
-                if !near {
+                if !(-halo..=halo).any(|dy| (-halo..=halo).any(|dx| inked(x + dx, y + dy))) {
                     continue;
                 }
                 let c = if x >= 0 && y >= 0 { inks.of(m.at(x as usize, y as usize)) } else { None };
@@ -371,6 +371,13 @@ pub fn layout(report: &RegionsReport, window: Window, scale: u32) -> Layout {
             }
         }
     }
+    let ring_px = ring(radius, inks);
+    for &(_, px, py) in &junctions {
+        for &(dy, dx, c) in &ring_px {
+            put(i64::from(px) + dx, i64::from(py) + dy, c);
+        }
+    }
+    overlay.retain(|&(y, x, _)| !junctions.iter().any(|&(_, jx, jy)| (jx, jy) == (x, y)));
     // By row, then column; a stable sort keeps the later of two marks on one pixel last.
     overlay.sort_by_key(|&(y, x, _)| (y, x));
     Layout {
