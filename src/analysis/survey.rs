@@ -708,7 +708,6 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
     let (w, ph, top) = (1400u32, 280u32, 40u32);
     let panels = 4u32;
     let h = top + ph * panels;
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
     let (k0, k1) = (rows.first().map_or(0, |r| r.k), rows.last().map_or(1, |r| r.k));
     let xr = f64::from(k0)..f64::from(k1.max(k0 + 1));
     let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
@@ -837,6 +836,5 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         legend!(c)?;
         Ok(())
     };
-    crate::output::canvas::draw_on(&mut rgb, w, h, out.path(), draw)?;
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::canvas::plot_png(out, w, h, draw)
 }

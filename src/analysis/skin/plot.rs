@@ -33,7 +33,6 @@ pub fn plot(r: &SkinReport, cols: &[Column], out: crate::output::atomic::AtomicO
     let panels = panels(r);
     let (w, ph, top) = (1400u32, 300u32, 40u32);
     let h = top + ph * panels.len() as u32;
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
     let k = u64::from(r.k);
     let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
         root.fill(&WHITE)?;
@@ -105,6 +104,5 @@ pub fn plot(r: &SkinReport, cols: &[Column], out: crate::output::atomic::AtomicO
         }
         Ok(())
     };
-    crate::output::canvas::draw_on(&mut rgb, w, h, out.path(), draw)?;
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::canvas::plot_png(out, w, h, draw)
 }
