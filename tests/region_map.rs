@@ -220,3 +220,11 @@ fn binary_draws_the_legend_unless_told_not_to() {
     let entries = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(entries, 2, "no scratch file left");
 }
+
+/// A map over 2^24 pixels: the sweep writes its scratch file with the parallel encoder (4 bits
+/// per pixel), which the second pass reads back.
+#[test]
+fn legend_on_a_map_from_the_parallel_encoder() {
+    const { assert!(4100u64 * 4100 > palace::output::png::PARALLEL_PIXELS) };
+    check(1000, Window::new(0, 0, 4100, 4100), 1);
+}
