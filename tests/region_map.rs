@@ -228,3 +228,32 @@ fn legend_on_a_map_from_the_parallel_encoder() {
     const { assert!(4100u64 * 4100 > palace::output::png::PARALLEL_PIXELS) };
     check(1000, Window::new(0, 0, 4100, 4100), 1);
 }
+
+/// Ctrl-C during the sweep of a map with a legend removes both the scratch file and the
+/// output's temporary file, and leaves the earlier file at the output path untouched.
+#[test]
+fn ctrl_c_leaves_no_scratch_file() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("map.png");
+    std::fs::write(&out, b"the earlier map").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_palace"))
+        .args(["regions", "--k", "9999", "--size", "200000", "--scale", "100", "-q", "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    assert!(
+        Command::new("sh").args(["-c", &format!("kill -INT {}", child.id())]).status().unwrap().success()
+    );
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", String::from_utf8_lossy(&o.stderr));
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["map.png"], "only the earlier file is left");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the earlier map");
+}

@@ -133,7 +133,8 @@ impl AtomicOutput {
     /// A hidden scratch file for a first draft of this output, to be read back and then
     /// dropped (which deletes it): beside the output (`.NAME.XXXXXX.tmp`, so an interrupted
     /// run leaves the same kind of leftover as any other), or in the system's temporary folder
-    /// where the output is written in place. [`AtomicOutput::commit`] on it only flushes it.
+    /// where the output is written in place. [`AtomicOutput::commit`] on it flushes it and
+    /// deletes it too: a scratch file never takes the output's name.
     pub fn scratch(&self) -> Result<AtomicOutput> {
         let (dir, name) = match &self.how {
             How::Replace { target, .. } => (
@@ -323,6 +324,28 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temporary file removed");
         let bad = AtomicOutput::create(Path::new("/nonexistent-dir/x.png"), "-o").unwrap_err();
         assert!(bad.is_usage() && bad.to_string().contains("-o"), "{bad}");
+    }
+
+    #[test]
+    fn a_scratch_file_lies_beside_the_output_and_goes_when_dropped() {
+        use std::io::{Read, Seek};
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("map.png");
+        let out = AtomicOutput::create(&p, "-o").unwrap();
+        let mut scratch = out.scratch().unwrap();
+        assert_eq!(scratch.path().parent(), Some(dir.path()));
+        let name = scratch.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".map.png.draft.") && name.ends_with(".tmp"), "{name}");
+        scratch.file().write_all(b"draft").unwrap();
+        scratch.file().rewind().unwrap();
+        let mut back = String::new();
+        scratch.file().read_to_string(&mut back).unwrap();
+        assert_eq!(back, "draft");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "the output's and the scratch's");
+        drop(scratch);
+        out.commit().unwrap();
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("map.png")]);
     }
 
     #[cfg(unix)]
