@@ -6,11 +6,12 @@
 mod common;
 
 use common::palace;
-use palace::analysis::region_map::{self, MapOutput};
+use palace::analysis::region_map;
 use palace::analysis::regions::{self, ALL, RegionsReport};
 use palace::engine::{EngineOptions, Silent};
 use palace::model::geometry::Window;
 use palace::output::atomic::AtomicOutput;
+use palace::output::legend::MapOutput;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -153,7 +154,7 @@ fn check(k: u32, window: Window, scale: u32) {
     for reg in ALL {
         let i = reg.index();
         let has_cells = report.regions.iter().any(|(r, st)| *r == reg && st.cells > 0);
-        let swatch = lay.swatches.iter().find(|(r, _)| *r == reg);
+        let swatch = lay.swatches.iter().find(|(c, _)| usize::from(*c) == i);
         assert_eq!(swatch.is_some(), has_cells, "{what}: {reg:?}");
         if let Some(&(_, (sx, sy, sw, sh))) = swatch {
             assert!(sw >= 8 && sh >= 8, "{what}: {reg:?} swatch {sw} x {sh}");

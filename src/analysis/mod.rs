@@ -1,6 +1,6 @@
 //! The measurements made on the sweep, one module per analysis: value statistics
 //! ([`stats`]), two games compared ([`compare`], the paper's Fig. 4), the paper's regions
-//! ([`regions`], its map with legend and junction markers [`region_map`]), the three fabrics ([`fabric`], its picture [`fabric_plot`]), the arm's skin
+//! ([`regions`], what its map's legend says [`region_map`]), the three fabrics ([`fabric`], its picture [`fabric_plot`]), the arm's skin
 //! ([`skin`]), the warp's threads ([`threads`]), the survey across k ([`survey`]), and the
 //! cross-check of the engine against the exact game solver ([`check`]).
 

@@ -22,7 +22,6 @@
 //! labels are computed in one lockstep sweep of the four games ([`crate::engine::lockstep`]) from row 0
 //! and column 0, in memory that grows with the width.
 
-use crate::analysis::region_map::{self, MapOutput};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::{Lane, lockstep};
@@ -31,6 +30,7 @@ use crate::engine::{LaneState, LaneTiles, LaneVisitor, TileView};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
+use crate::output::legend::{self, MapOutput};
 use crate::output::ordered::OrderedPicture;
 use crate::output::png::PngStream;
 use serde::Serialize;
@@ -607,7 +607,7 @@ pub fn run_reference(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),
             )];
-            let (png, map) = region_map::start(o, window, scale, text, opts.threads)?;
+            let (png, map) = legend::start(o, window, scale, plte(), text, opts.threads)?;
             (Some(png), Some(map))
         }
         None => (None, None),
@@ -1123,7 +1123,8 @@ pub fn run(
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
     let (picture, map) = match out {
         Some(o) => {
-            let (png, map) = region_map::start(o, window, scale, map_text(k, window, scale), opts.threads)?;
+            let (png, map) =
+                legend::start(o, window, scale, plte(), map_text(k, window, scale), opts.threads)?;
             (Some(OrderedPicture::new(png, window, scale)), Some(map))
         }
         None => (None, None),

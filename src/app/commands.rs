@@ -127,7 +127,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Regions { board, window, output, scale, json, run, reference, legend } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
-            let out = out.map(|o| palace::analysis::region_map::MapOutput::new(o, legend));
+            let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "regions", "rows");
             let go = if reference { regions::run_reference } else { regions::run };
             let (report, path) = go(board.k, window, scale, out, &run.engine, &pb)?;
