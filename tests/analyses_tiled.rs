@@ -31,10 +31,16 @@ fn read(p: Option<std::path::PathBuf>) -> Vec<u8> {
 /// The regions report (table and JSON) and map of both implementations.
 fn same_regions(k: u32, window: Window, scale: u32, o: &EngineOptions) {
     let dir = tempfile::tempdir().unwrap();
-    let reference =
-        regions::run_reference(k, window, scale, Some(out(dir.path(), "a.png")), &opts(2, None), &Silent)
-            .unwrap();
-    let fast = regions::run(k, window, scale, Some(out(dir.path(), "b.png")), o, &Silent).unwrap();
+    let reference = regions::run_reference(
+        k,
+        window,
+        scale,
+        Some(out(dir.path(), "a.png").into()),
+        &opts(2, None),
+        &Silent,
+    )
+    .unwrap();
+    let fast = regions::run(k, window, scale, Some(out(dir.path(), "b.png").into()), o, &Silent).unwrap();
     let what = format!("k = {k}, window {window}, scale {scale}, {o:?}");
     assert_eq!(fast.0.to_string(), reference.0.to_string(), "{what}");
     assert_eq!(

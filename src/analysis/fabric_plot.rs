@@ -3,7 +3,7 @@
 //! windows at one pixel per cell, the upper row the same noses zoomed in ([`ZOOM`] pixels per
 //! cell over the window's central part around the nose), and a legend of the colours.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::atomic::AtomicOutput;
 use crate::output::palette;
 
@@ -11,10 +11,6 @@ use crate::output::palette;
 pub const ZOOM: usize = 4;
 /// Height of the band of labels above each row, and of the legend.
 const BAND: usize = 28;
-
-/// The font of the plots (DejaVu Sans Mono, Bitstream Vera licence, see
-/// `src/assets/DejaVu-LICENSE`), embedded so plotting needs no system fonts.
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
 
 /// What each palette index means, for the legend.
 const LEGEND: [&str; palette::LEN - 1] =
@@ -56,10 +52,8 @@ pub fn draw(ks: &[u32], size: usize, gap: usize, picture: &[u8], out: AtomicOutp
             }
         }
     }
-    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-        let _ = plotters::style::register_font("palace-mono", FontStyle::Normal, FONT);
-        let root = BitMapBackend::with_buffer(&mut rgb, (w as u32, h as u32)).into_drawing_area();
-        let font = |size: u32| ("palace-mono", size).into_font();
+    let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
+        let font = crate::output::canvas::font;
         for (p, &k) in ks.iter().enumerate().take(3) {
             let x = (p * (n + gap) + 4) as i32;
             root.draw(&Text::new(
@@ -86,9 +80,8 @@ pub fn draw(ks: &[u32], size: usize, gap: usize, picture: &[u8], out: AtomicOutp
             root.draw(&Text::new(label.to_string(), (x + 20, y + 1), font(14)))?;
             x += 24 + 9 * label.len() as i32 + 14;
         }
-        root.present()?;
         Ok(())
     };
-    draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
+    crate::output::canvas::draw_on(&mut rgb, w as u32, h as u32, out.path(), draw)?;
     crate::output::png::write_rgb(out, w as u32, h as u32, &rgb)
 }

@@ -30,6 +30,7 @@ use crate::engine::{LaneState, LaneTiles, LaneVisitor, TileView};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
+use crate::output::legend::{self, MapOutput};
 use crate::output::ordered::OrderedPicture;
 use crate::output::png::PngStream;
 use serde::Serialize;
@@ -595,21 +596,21 @@ pub fn run_reference(
     k: u32,
     window: Window,
     scale: u32,
-    out: Option<crate::output::atomic::AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
     let mut acc = RegionAcc::new(k, window);
-    let mut png = match out {
+    let (mut png, map) = match out {
         Some(o) => {
-            let (w, h) = crate::output::png::picture_size(window, scale);
             let text = vec![(
                 "Comment".to_string(),
                 format!("palace regions, k = {k}, window {window}, scale {scale}"),
             )];
-            Some(PngStream::create(o, w, h, plte(), text, opts.threads)?)
+            let (png, map) = legend::start(o, window, scale, plte(), text, opts.threads)?;
+            (Some(png), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let mut line = Vec::new();
     label(
@@ -635,8 +636,10 @@ pub fn run_reference(
             Ok(())
         },
     )?;
-    let path = png.map(PngStream::finish).transpose()?;
-    Ok((acc.finish(), path))
+    let drawn = png.map(PngStream::finish_file).transpose()?;
+    let report = acc.finish();
+    let path = map.zip(drawn).map(|(m, d)| m.finish(d, &report, opts)).transpose()?;
+    Ok((report, path))
 }
 
 // The labels computed by the sweep's workers, tile by tile.
@@ -1187,17 +1190,17 @@ pub fn run(
     k: u32,
     window: Window,
     scale: u32,
-    out: Option<crate::output::atomic::AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(RegionsReport, Option<std::path::PathBuf>)> {
-    let picture = match out {
+    let (picture, map) = match out {
         Some(o) => {
-            let (w, h) = crate::output::png::picture_size(window, scale);
-            let png = PngStream::create(o, w, h, plte(), map_text(k, window, scale), opts.threads)?;
-            Some(OrderedPicture::new(png, window, scale))
+            let (png, map) =
+                legend::start(o, window, scale, plte(), map_text(k, window, scale), opts.threads)?;
+            (Some(OrderedPicture::new(png, window, scale)), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let tiles = label_tiles(
         k,
@@ -1213,8 +1216,10 @@ pub fn run(
             }
         },
     )?;
-    let path = picture.map(OrderedPicture::finish).transpose()?;
-    Ok((RegionAcc::from_tiles(k, window, tiles).finish(), path))
+    let drawn = picture.map(OrderedPicture::finish_file).transpose()?;
+    let report = RegionAcc::from_tiles(k, window, tiles).finish();
+    let path = map.zip(drawn).map(|(m, d)| m.finish(d, &report, opts)).transpose()?;
+    Ok((report, path))
 }
 
 /// The region map's text chunk.

@@ -705,18 +705,14 @@ impl std::fmt::Display for SurveySummary {
 /// clusters, and the skin's onsets; an RGB PNG.
 pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Result<()> {
     use plotters::prelude::*;
-    static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
     let (w, ph, top) = (1400u32, 280u32, 40u32);
     let panels = 4u32;
     let h = top + ph * panels;
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
     let (k0, k1) = (rows.first().map_or(0, |r| r.k), rows.last().map_or(1, |r| r.k));
     let xr = f64::from(k0)..f64::from(k1.max(k0 + 1));
-    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-        let _ = plotters::style::register_font("palace-mono", FontStyle::Normal, FONT);
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+    let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
         root.fill(&WHITE)?;
-        let font = |size: u32| ("palace-mono", size).into_font();
+        let font = crate::output::canvas::font;
         let (title, body) = root.split_vertically(top);
         title.draw(&Text::new(
             format!(
@@ -838,9 +834,7 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             .legend(move |(x, y)| Circle::new((x, y), 4, dot(col)));
         }
         legend!(c)?;
-        root.present()?;
         Ok(())
     };
-    draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::canvas::plot_png(out, w, h, draw)
 }

@@ -402,6 +402,10 @@ pub struct RegionsArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+    /// Draw the bare map: no legend strip below it and no junction rings (every pixel is its
+    /// region's palette index, written in one pass).
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
 }
 
 /// `palace fabric`.
@@ -827,6 +831,8 @@ pub enum Config {
         json: bool,
         /// Engine settings.
         run: RunConfig,
+        /// The legend and junction rings on the map.
+        legend: bool,
     },
     /// The three fabrics.
     Fabric {
@@ -1367,6 +1373,7 @@ impl Cli {
                     json: a.json,
                     run: a.run.resolve()?,
                     reference: a.reference,
+                    legend: !a.no_legend,
                 }
             }
             Command::Fabric(a) => {

@@ -133,8 +133,9 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             wrote(path, run.quiet);
             Ok(0)
         }
-        Config::Regions { board, window, output, scale, json, run, reference } => {
+        Config::Regions { board, window, output, scale, json, run, reference, legend } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "regions", "rows");
             let go = if reference { regions::run_reference } else { regions::run };
             let (report, path) = go(board.k, window, scale, out, &run.engine, &pb)?;

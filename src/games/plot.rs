@@ -1,5 +1,5 @@
-//! Pictures and data files of the games' tables: heatmaps drawn with `plotters` (the embedded
-//! DejaVu Sans Mono font, as the skin's plot), CSV tables, and the Grundy table as a `.npy`
+//! Pictures and data files of the games' tables: heatmaps drawn with `plotters` on the shared
+//! canvas ([`crate::output::canvas`]: the embedded DejaVu Sans Mono font), CSV tables, and the Grundy table as a `.npy`
 //! array. Every file goes through [`AtomicOutput`], so it appears whole or not at all.
 
 use super::fibonacci_nim::GrundyTable;
@@ -7,10 +7,6 @@ use super::zeckendorf::{Counts, MAX_COLUMNS, Solver};
 use crate::error::{Error, Result};
 use crate::output::atomic::AtomicOutput;
 use std::io::Write;
-
-/// The font of the plots (DejaVu Sans Mono, Bitstream Vera licence, see
-/// `src/assets/DejaVu-LICENSE`).
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
 
 /// One panel of a heatmap: `width x height` cells, cell `(x, y)` coloured by `cell` (`y = 0` at
 /// the bottom).
@@ -64,11 +60,9 @@ pub fn heatmap(
     let mut rgb = vec![255u8; (w * h * 3) as usize];
     let mut pixels: Vec<(i32, i32, [u8; 3])> = Vec::new();
     {
-        let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-            let _ = plotters::style::register_font("palace-mono", FontStyle::Normal, FONT);
-            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
             root.fill(&WHITE)?;
-            let font = |size: u32| ("palace-mono", size).into_font();
+            let font = crate::output::canvas::font;
             root.draw(&Text::new(title.to_string(), (16, 12), font(18)))?;
             root.draw(&Text::new(legend.to_string(), (16, (h - bottom + 6) as i32), font(14)))?;
             let body = root.margin(top, bottom, 0, 0);
@@ -101,10 +95,9 @@ pub fn heatmap(
                     }
                 }
             }
-            root.present()?;
             Ok(())
         };
-        draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
+        crate::output::canvas::draw_on(&mut rgb, w, h, out.path(), draw)?;
     }
     for (x, y, c) in pixels {
         if (0..w as i32).contains(&x) && (0..h as i32).contains(&y) {

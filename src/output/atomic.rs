@@ -42,6 +42,8 @@ enum How {
     Replace { target: PathBuf, tmp: NamedTempFile, mode: Option<Permissions> },
     /// Written where it is: a device, a FIFO, standard output.
     InPlace { file: File },
+    /// A scratch file ([`AtomicOutput::scratch`]): deleted when dropped, never renamed.
+    Scratch { tmp: NamedTempFile },
 }
 
 impl AtomicOutput {
@@ -128,6 +130,31 @@ impl AtomicOutput {
         )))
     }
 
+    /// A hidden scratch file for a first draft of this output, to be read back and then
+    /// dropped (which deletes it): beside the output (`.NAME.XXXXXX.tmp`, so an interrupted
+    /// run leaves the same kind of leftover as any other), or in the system's temporary folder
+    /// where the output is written in place. [`AtomicOutput::commit`] on it flushes it and
+    /// deletes it too: a scratch file never takes the output's name.
+    pub fn scratch(&self) -> Result<AtomicOutput> {
+        let (dir, name) = match &self.how {
+            How::Replace { target, .. } => (
+                match target.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                    _ => PathBuf::from("."),
+                },
+                target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            ),
+            _ => (std::env::temp_dir(), "palace".to_string()),
+        };
+        let prefix = if name.len() + 20 <= NAME_MAX { format!(".{name}.draft.") } else { ".palace.".into() };
+        let tmp = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(dir.join(&prefix), e))?;
+        Ok(AtomicOutput { path: tmp.path().to_path_buf(), how: How::Scratch { tmp } })
+    }
+
     /// The path as given.
     pub fn path(&self) -> &Path {
         &self.path
@@ -142,7 +169,7 @@ impl AtomicOutput {
     /// The file to write to.
     pub fn file(&mut self) -> &mut File {
         match &mut self.how {
-            How::Replace { tmp, .. } => tmp.as_file_mut(),
+            How::Replace { tmp, .. } | How::Scratch { tmp } => tmp.as_file_mut(),
             How::InPlace { file } => file,
         }
     }
@@ -153,6 +180,7 @@ impl AtomicOutput {
         let path = self.path;
         match self.how {
             How::InPlace { mut file } => file.flush().map_err(|e| Error::io(&path, e))?,
+            How::Scratch { mut tmp } => tmp.as_file_mut().flush().map_err(|e| Error::io(&path, e))?,
             How::Replace { target, mut tmp, mode } => {
                 tmp.as_file_mut().flush().map_err(|e| Error::io(&path, e))?;
                 if let Some(mode) = mode {
@@ -296,6 +324,28 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temporary file removed");
         let bad = AtomicOutput::create(Path::new("/nonexistent-dir/x.png"), "-o").unwrap_err();
         assert!(bad.is_usage() && bad.to_string().contains("-o"), "{bad}");
+    }
+
+    #[test]
+    fn a_scratch_file_lies_beside_the_output_and_goes_when_dropped() {
+        use std::io::{Read, Seek};
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("map.png");
+        let out = AtomicOutput::create(&p, "-o").unwrap();
+        let mut scratch = out.scratch().unwrap();
+        assert_eq!(scratch.path().parent(), Some(dir.path()));
+        let name = scratch.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".map.png.draft.") && name.ends_with(".tmp"), "{name}");
+        scratch.file().write_all(b"draft").unwrap();
+        scratch.file().rewind().unwrap();
+        let mut back = String::new();
+        scratch.file().read_to_string(&mut back).unwrap();
+        assert_eq!(back, "draft");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "the output's and the scratch's");
+        drop(scratch);
+        out.commit().unwrap();
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("map.png")]);
     }
 
     #[cfg(unix)]

@@ -107,11 +107,17 @@ impl OrderedPicture {
 
     /// Finishes the picture (every band must have been drawn) and returns its path.
     pub fn finish(self) -> Result<PathBuf> {
+        self.finish_file()?.commit()
+    }
+
+    /// Finishes the picture and hands back its output uncommitted
+    /// ([`PngStream::finish_file`]).
+    pub fn finish_file(self) -> Result<crate::output::atomic::AtomicOutput> {
         let mut g = self.inner.into_inner().expect("picture lock");
         if let Some(e) = g.error.take() {
             return Err(e);
         }
         assert!(g.held.is_empty(), "every band drawn and written");
-        g.png.take().expect("open").finish()
+        g.png.take().expect("open").finish_file()
     }
 }

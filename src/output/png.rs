@@ -217,10 +217,16 @@ impl PngStream {
     }
 
     /// Finishes the PNG and renames it into place.
-    pub fn finish(mut self) -> Result<PathBuf> {
+    pub fn finish(self) -> Result<PathBuf> {
+        self.finish_file()?.commit()
+    }
+
+    /// Finishes the PNG and hands back its output uncommitted (a scratch file to read back,
+    /// see [`AtomicOutput::scratch`]).
+    pub fn finish_file(mut self) -> Result<AtomicOutput> {
         assert_eq!(self.rows, self.height, "PNG finished before all its rows were written");
         self.flush_batch()?;
-        self.join()?.commit()
+        self.join()
     }
 }
 

@@ -1,11 +1,7 @@
 //! The skin's picture: the vertical thickness against the column, one panel per level.
 
 use super::{Column, SkinReport, fib};
-use crate::error::{Error, Result};
-
-/// The font of the plots (DejaVu Sans Mono, Bitstream Vera licence, see
-/// `src/assets/DejaVu-LICENSE`), embedded so plotting needs no system fonts.
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSansMono.ttf");
+use crate::error::Result;
 
 /// The columns `[lo, hi)` (counted from the shoulder) each panel shows, and the level it is
 /// for: a level from a tenth of its length before it begins (the thickening) to where the next
@@ -37,13 +33,10 @@ pub fn plot(r: &SkinReport, cols: &[Column], out: crate::output::atomic::AtomicO
     let panels = panels(r);
     let (w, ph, top) = (1400u32, 300u32, 40u32);
     let h = top + ph * panels.len() as u32;
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
     let k = u64::from(r.k);
-    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-        let _ = plotters::style::register_font("palace-mono", FontStyle::Normal, FONT);
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+    let draw = |root: &crate::output::canvas::Area<'_>| -> crate::output::canvas::Drawn {
         root.fill(&WHITE)?;
-        let font = |size: u32| ("palace-mono", size).into_font();
+        let font = crate::output::canvas::font;
         let (title, body) = root.split_vertically(top);
         title.draw(&Text::new(
             format!(
@@ -109,9 +102,7 @@ pub fn plot(r: &SkinReport, cols: &[Column], out: crate::output::atomic::AtomicO
                 Circle::new((x, t), 2, ShapeStyle::from(&RGBColor(40, 70, 200)).filled())
             }))?;
         }
-        root.present()?;
         Ok(())
     };
-    draw().map_err(|e| Error::Plot { path: out.path().to_path_buf(), source: e.to_string().into() })?;
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::canvas::plot_png(out, w, h, draw)
 }
