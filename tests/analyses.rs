@@ -66,7 +66,7 @@ fn regions_have_the_papers_properties() {
     let k = 150u32;
     let (w, h) = (464usize, 464usize);
     let win = Window::new(0, 0, w as u32, h as u32);
-    let mut labels = vec![Region::Rest; w * h];
+    let mut labels = vec![Region::InnerSector; w * h];
     regions::label(
         k,
         win,
@@ -100,14 +100,7 @@ fn regions_have_the_papers_properties() {
                 assert_eq!(l == Region::OuterSpace, from_top || from_left, "outer space at ({x},{y})");
             }
             // Mirror symmetry of the labels (blocks align with rows and columns).
-            let mirror = match l {
-                Region::EpauletteUpper => Region::EpauletteLower,
-                Region::EpauletteLower => Region::EpauletteUpper,
-                Region::ArmUpper => Region::ArmLower,
-                Region::ArmLower => Region::ArmUpper,
-                other => other,
-            };
-            assert_eq!(lab(y, x), mirror, "symmetry at ({x},{y})");
+            assert_eq!(lab(y, x), l.mirror(), "symmetry at ({x},{y})");
             match l {
                 Region::EpauletteLower => {
                     // Periods (5, 1) and (4, 3), palace numbers k-1, k, k+1.

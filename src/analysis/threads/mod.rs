@@ -15,7 +15,7 @@
 pub mod fit;
 pub mod trace;
 
-use crate::analysis::regions::{self, Region};
+use crate::analysis::regions;
 use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
 use crate::model::geometry::Window;
@@ -524,11 +524,8 @@ pub fn run(
             let y = r.y;
             let lo = x0.max(y.saturating_add(1));
             cells.clear();
-            cells.extend(
-                (lo..x1).filter(|&x| r.labels[x as usize] == Region::Rest && r.cells[x as usize] < 0),
-            );
-            let rest =
-                |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize] == Region::Rest;
+            cells.extend((lo..x1).filter(|&x| r.labels[x as usize].is_rest() && r.cells[x as usize] < 0));
+            let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
             let e = i64::from(EDGE);
             let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
             if let Some((p, down)) = &mut png {
