@@ -76,10 +76,10 @@ pub const RIFT_DY: usize = 31;
 pub const FRAY_WIDTH: u64 = 12;
 
 /// Side of the square of cells (ending at a cell) whose palaces decide the inner sector.
-pub const INNER_WINDOW: usize = 32;
+pub const INNER_WINDOW: usize = 64;
 
 /// The most palaces an [`INNER_WINDOW`] square of the inner sector holds.
-pub const INNER_MAX: u32 = 2;
+pub const INNER_MAX: u32 = 4;
 
 /// Rows and columns before a cell that its tests reach back to: the lower rift's period.
 const HALO: usize = RIFT_DX;
@@ -1632,4 +1632,129 @@ pub fn run(
 /// The region map's text chunk.
 fn map_text(k: u32, window: Window, scale: u32) -> Vec<(String, String)> {
     vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Refines a 4 x 4 block whose cell flags are given row by row.
+    fn refine(
+        block: u8,
+        left: Option<u8>,
+        above: Option<u8>,
+        at: (u64, u64),
+        flags: [[u16; 4]; 4],
+    ) -> [[u8; 4]; 4] {
+        let flat: Vec<u16> = flags.iter().flatten().copied().collect();
+        let mut out = [0u8; 16];
+        refine_block(block, left, above, at, (4, 4), &flat, 4, &mut out, 4);
+        std::array::from_fn(|r| std::array::from_fn(|c| out[r * 4 + c]))
+    }
+
+    #[test]
+    fn runs_from_the_left_stop_at_the_first_failing_cell() {
+        const P: u16 = F_PLUS3;
+        let flags = [[P, P, 0, P], [0, P, P, P], [P, P, P, P], [P, 0, 0, 0]];
+        let got = refine(REST, Some(FABRIC), None, (100, 0), flags);
+        let (f, r) = (FABRIC, REST);
+        assert_eq!(got, [[f, f, r, r], [r, r, r, r], [f, f, f, f], [f, r, r, r]]);
+        // No neighbour of a region: the block keeps its label.
+        assert_eq!(refine(REST, None, None, (100, 0), flags), [[r; 4]; 4]);
+        // A run into a block of the same region changes nothing.
+        assert_eq!(refine(FABRIC, Some(FABRIC), None, (100, 0), flags), [[f; 4]; 4]);
+    }
+
+    #[test]
+    fn down_from_the_upper_epaulette_the_run_goes_on_through_the_rift() {
+        // Column 0: épaulette, épaulette, rift, fabric. Column 1: épaulette, rift, rift, rift.
+        // Column 2: a cell passing neither ends the run at once. Column 3: épaulette to the end.
+        const E: u16 = F_PER_UPPER | F_RIFT_UPPER | F_PLUS3;
+        const R: u16 = F_RIFT_UPPER | F_PLUS3;
+        const F: u16 = F_PLUS3;
+        let flags = [[E, E, F, E], [E, R, E, E], [R, R, E, E], [F, R, R, E]];
+        let got = refine(FABRIC, None, Some(EP_UP), (100, 0), flags);
+        let (e, r, f) = (EP_UP, RIFT_UP, FABRIC);
+        assert_eq!(got, [[e, e, f, e], [e, r, f, e], [r, r, f, e], [f, r, f, e]]);
+        // Going right from the upper épaulette there is no rift.
+        let got = refine(FABRIC, Some(EP_UP), None, (100, 0), flags);
+        assert_eq!(got[1], [e, f, f, f]);
+        // The lower épaulette's rift goes right.
+        let lo = |f: u16| {
+            let mut g = f & F_PLUS3;
+            if f & F_PER_UPPER != 0 {
+                g |= F_PER_LOWER;
+            }
+            if f & F_RIFT_UPPER != 0 {
+                g |= F_RIFT_LOWER;
+            }
+            g
+        };
+        let mirrored: [[u16; 4]; 4] = std::array::from_fn(|r| std::array::from_fn(|c| lo(flags[c][r])));
+        let got = refine(FABRIC, Some(EP_LO), None, (0, 100), mirrored);
+        let (e, r) = (EP_LO, RIFT_LO);
+        let want: [[u8; 4]; 4] = [[e, e, r, f], [e, r, r, r], [f, f, f, f], [e, e, e, e]];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn ranks_decide_between_runs_and_the_block() {
+        // A rift block: a fabric run from the left does not take cells the rift's test passes.
+        const R: u16 = F_RIFT_UPPER | F_PLUS3;
+        let got = refine(RIFT_UP, Some(FABRIC), None, (100, 0), [[R; 4]; 4]);
+        assert_eq!(got, [[RIFT_UP; 4]; 4]);
+        // An arm run from above takes a fabric block's cells only where the arm's test passes
+        // (arms rank above fabric), and a fabric cell failing nothing stays fabric.
+        const A: u16 = F_UPPER | F_PLUS3;
+        let got = refine(FABRIC, None, Some(ARM_UP), (100, 0), [[A, F_PLUS3, A, A]; 4]);
+        assert_eq!(got[3], [ARM_UP, FABRIC, ARM_UP, ARM_UP]);
+        // Hood and outer-space cells keep their labels and stop runs.
+        let got = refine(REST, Some(FABRIC), None, (100, 0), [[F_HOOD, F_PLUS3, F_OUTER, F_PLUS3]; 4]);
+        assert_eq!(got[0], [HOOD, REST, OUTER, REST]);
+    }
+
+    #[test]
+    fn the_rest_splits_into_fray_warps_and_inner_sector() {
+        // Row 5 of a board, columns 0..40: fabric at column 3, then rest.
+        let mut labels = vec![REST; 40];
+        labels[3] = FABRIC;
+        let mut flags = vec![0u16; 40];
+        flags[30] = F_SPARSE;
+        let (mut last, mut cols) = (None, vec![None; 40]);
+        cols[1] = Some(0); // fabric at (1, 0): four rows up, within the fray's width
+        split_rest(&mut labels, &flags, 0, 5, &mut last, &mut cols);
+        let r = |reg: Region| reg as u8;
+        // Below the diagonal (x < 5) the column decides: only column 1 had fabric above.
+        assert_eq!(
+            &labels[..5],
+            &[r(Region::WarpLower), r(Region::Fray), r(Region::WarpLower), FABRIC, r(Region::WarpLower)]
+        );
+        // On the diagonal and past it the row decides: columns 5..=15 are within 12 of column 3.
+        assert!(labels[5..=15].iter().all(|&l| l == r(Region::Fray)));
+        assert_eq!(labels[16], r(Region::WarpUpper));
+        assert_eq!(labels[30], r(Region::InnerSector));
+        assert_eq!((last, cols[3]), (Some(3), Some(5)));
+    }
+
+    #[test]
+    fn rift_widths_by_hand() {
+        // k = 7: the nose's column is 2. Columns 12..=15 hold 1, 2, 3, 4 cells.
+        let mut cols = RiftColumns::new();
+        for (x, n) in [(12u64, 1u64), (13, 2), (14, 3), (15, 4)] {
+            for y in 0..n {
+                add_rift(&mut cols, x, 20 + y);
+            }
+        }
+        let r = RiftReport::new(7, &cols);
+        assert_eq!((r.columns, r.cells, r.span, r.end), (4, 10, Some((10, 13)), Some((15, 23))));
+        // Width rises by exactly one cell a column: 1000 per 1000 columns.
+        assert!((r.widening_per_1000.unwrap() - 1000.0).abs() < 1e-9);
+        // Four columns in 16 stretches of one column each.
+        assert_eq!(r.bins.len(), 4);
+        assert_eq!((r.bins[3].from, r.bins[3].to, r.bins[3].columns, r.bins[3].max_width), (13, 14, 1, 4));
+        assert!((r.bins[1].mean_width - 2.0).abs() < 1e-12);
+        // An empty rift.
+        let e = RiftReport::new(7, &RiftColumns::new());
+        assert!(e.span.is_none() && e.bins.is_empty() && e.widening_per_1000.is_none());
+    }
 }
