@@ -226,8 +226,8 @@ fn built_periodic_thread() {
     assert_eq!(near.matches, (897 - 2, 897));
 }
 
-/// `threads::run` traces exactly the palaces above the diagonal that `regions` labels warps +
-/// inner sector, with values by the direct definition: the same threads as a tracer fed by
+/// `threads::run` traces exactly the palaces above the diagonal that `regions` labels as the
+/// rest (fray, warp, inner sector), with values by the direct definition: the same threads as a tracer fed by
 /// hand.
 #[test]
 fn run_traces_the_labelled_palaces() {

@@ -462,9 +462,21 @@ fn refine_block(
                     }),
                     (a, b) => a.or(b),
                 };
-                match run {
+                let l = match run {
                     Some(l) if l != block && (rank(l) > rank(block) || !passes(block, f)) => l,
                     _ => block,
+                };
+                // A cell of the diagonal is its own mirror image: it takes no upper or lower
+                // label, so that the labels keep the picture's symmetry.
+                match l {
+                    EP_UP | EP_LO | RIFT_UP | RIFT_LO | ARM_UP | ARM_LO if x == y => {
+                        if f & F_PLUS3 != 0 {
+                            FABRIC
+                        } else {
+                            REST
+                        }
+                    }
+                    l => l,
                 }
             };
         }
