@@ -441,6 +441,24 @@ fn refine_block(
 ) {
     let mut down = [run_from(above, true); BLOCK];
     let across = run_from(left, false);
+    // Most blocks have no run into them that could change a cell (neighbours of the rest, or
+    // of their own region) and do not meet the diagonal: their cells take the block's label.
+    let inert = |run: Run| run.is_none_or(|(l, next)| l == block && next == REST);
+    let diagonal = x0 < y0 + rows as u64 && y0 < x0 + cols as u64;
+    if inert(across) && inert(down[0]) && !diagonal {
+        for r in 0..rows {
+            for (o, &f) in out[r * os..r * os + cols].iter_mut().zip(&flags[r * fs..r * fs + cols]) {
+                *o = if f & F_HOOD != 0 {
+                    HOOD
+                } else if f & F_OUTER != 0 {
+                    OUTER
+                } else {
+                    block
+                };
+            }
+        }
+        return;
+    }
     for r in 0..rows {
         let mut right = across;
         for c in 0..cols {
@@ -1351,7 +1369,9 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
             *cp = *cp + u32::from(a < 0) - u32::from(b < 0);
         }
         let mut pal: u32 = col_pal[HALO + 1 - INNER_WINDOW..HALO].iter().sum();
-        for (i, f) in f_row.iter_mut().enumerate() {
+        // Past the hood and where both rift partners are testable, branch-free on slices.
+        let first = (hood.max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
+        for (i, f) in f_row.iter_mut().enumerate().take(first) {
             pal += col_pal[HALO + i];
             let x = u64::from(x0) + i as u64;
             if *f & F_HOOD == 0 {
@@ -1359,6 +1379,24 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
                 *f |= rift_flags(buf[c], x, t_up, t_lo, |dx, dy| buf[c - dy * ww - dx], pal);
             }
             pal -= col_pal[HALO + i + 1 - INNER_WINDOW];
+        }
+        if first < w {
+            let n = w - first;
+            let c = now + HALO + first;
+            let v = &buf[c..c + n];
+            let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
+            let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
+            let add = &col_pal[HALO + first..HALO + first + n];
+            let sub = &col_pal[HALO + first + 1 - INNER_WINDOW..HALO + first + 1 - INNER_WINDOW + n];
+            for i in 0..n {
+                pal += add[i];
+                let vi = v[i];
+                f_row[first + i] |= (u16::from(qu[i] == vi) * F_RIFT_UPPER)
+                    | (u16::from(ql[i] == vi) * F_RIFT_LOWER)
+                    | (u16::from(pal <= INNER_MAX) * F_SPARSE)
+                    | (u16::from((vi as u8).wrapping_add(1) <= 2) * F_SMALL);
+                pal -= sub[i];
+            }
         }
     }
     // The blocks, row-major: the decisions of `Labeler::decide`, refined to the cells.
@@ -1371,12 +1409,29 @@ fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState {
         let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
         for cb in 0..bw {
             let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
-            let mut s = BlockStats::new();
+            // Most blocks hold no hood, outer or untestable cell: AND, min and max of all.
+            let (mut any, mut and, mut lo, mut hi) = (0u16, !0u16, i8::MAX, i8::MIN);
             for r in ra..rz {
                 let fr = &flags[r * w + ca..r * w + cz];
                 let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
                 for (&f, &v) in fr.iter().zip(vr) {
-                    s.add(f, v);
+                    any |= f;
+                    and &= f;
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+            let mut s = BlockStats::new();
+            if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
+                let cand = ((rz - ra) * (cz - ca)) as u32;
+                s = BlockStats { cand, tested: cand, all: and, per: and, lo, hi, hood: false };
+            } else {
+                for r in ra..rz {
+                    let fr = &flags[r * w + ca..r * w + cz];
+                    let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
+                    for (&f, &v) in fr.iter().zip(vr) {
+                        s.add(f, v);
+                    }
                 }
             }
             let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
