@@ -66,7 +66,7 @@ fn regions_have_the_papers_properties() {
     let k = 150u32;
     let (w, h) = (464usize, 464usize);
     let win = Window::new(0, 0, w as u32, h as u32);
-    let mut labels = vec![Region::Rest; w * h];
+    let mut labels = vec![Region::InnerSector; w * h];
     regions::label(
         k,
         win,
@@ -100,14 +100,7 @@ fn regions_have_the_papers_properties() {
                 assert_eq!(l == Region::OuterSpace, from_top || from_left, "outer space at ({x},{y})");
             }
             // Mirror symmetry of the labels (blocks align with rows and columns).
-            let mirror = match l {
-                Region::EpauletteUpper => Region::EpauletteLower,
-                Region::EpauletteLower => Region::EpauletteUpper,
-                Region::ArmUpper => Region::ArmLower,
-                Region::ArmLower => Region::ArmUpper,
-                other => other,
-            };
-            assert_eq!(lab(y, x), mirror, "symmetry at ({x},{y})");
+            assert_eq!(lab(y, x), l.mirror(), "symmetry at ({x},{y})");
             match l {
                 Region::EpauletteLower => {
                     // Periods (5, 1) and (4, 3), palace numbers k-1, k, k+1.
@@ -138,6 +131,90 @@ fn regions_have_the_papers_properties() {
         counts[(s.first().unwrap() + 1) as usize] += 1;
     }
     assert_eq!(counts, [5, 3, 3], "palace numbers k-1, k, k+1 over one period");
+    // The rift: the épaulette's period (81, 31) (mirrored (31, 81)) holds, its partner off the
+    // hood; the rest: fray within 12 cells past a fabric cell (along the row above the
+    // diagonal, the column below it), inner sector with at most 4 palaces in the 64 x 64 square
+    // ending at the cell (palaces counted here from the direct definition), warps otherwise.
+    let (dx, dy) = (regions::RIFT_DX, regions::RIFT_DY);
+    let mut pal = vec![0u32; (w + 1) * (h + 1)];
+    for y in 0..h {
+        for x in 0..w {
+            pal[(y + 1) * (w + 1) + x + 1] =
+                u32::from(n(x, y) < i64::from(k)) + pal[y * (w + 1) + x + 1] + pal[(y + 1) * (w + 1) + x]
+                    - pal[y * (w + 1) + x];
+        }
+    }
+    let q = regions::INNER_WINDOW;
+    let square = |x: usize, y: usize| {
+        let (xa, ya) = ((x + 1).saturating_sub(q), (y + 1).saturating_sub(q));
+        let at = |x: usize, y: usize| pal[y * (w + 1) + x];
+        at(x + 1, y + 1) + at(xa, ya) - at(xa, y + 1) - at(x + 1, ya)
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    for y in 0..h {
+        for x in 0..w {
+            let l = lab(x, y);
+            *seen.entry(l).or_insert(0u64) += 1;
+            match l {
+                Region::RiftUpper => {
+                    assert!(x >= dx && y >= dy && !in_hood(k, (x - dx) as u64, (y - dy) as u64));
+                    assert_eq!(v(x, y), v(x - dx, y - dy), "upper rift at ({x},{y})");
+                }
+                Region::RiftLower => {
+                    assert!(x >= dy && y >= dx && !in_hood(k, (x - dy) as u64, (y - dx) as u64));
+                    assert_eq!(v(x, y), v(x - dy, y - dx), "lower rift at ({x},{y})");
+                }
+                l if l.is_rest() => {
+                    let f = regions::FRAY_WIDTH as usize;
+                    let row = (x.saturating_sub(f)..x).any(|xx| lab(xx, y) == Region::Fabric);
+                    let col = (y.saturating_sub(f)..y).any(|yy| lab(x, yy) == Region::Fabric);
+                    let want = if (x >= y && row) || (x <= y && col) {
+                        Region::Fray
+                    } else if square(x, y) <= regions::INNER_MAX || x == y {
+                        Region::InnerSector
+                    } else if x > y {
+                        Region::WarpUpper
+                    } else {
+                        Region::WarpLower
+                    };
+                    assert_eq!(l, want, "rest at ({x},{y})");
+                }
+                _ => {}
+            }
+        }
+    }
+    // Every region is there (the checks above are not empty).
+    for r in ALL {
+        assert!(seen.get(&r).copied().unwrap_or(0) > 0, "no {r:?} on the board");
+    }
+    // Refined to the cell, the fabric, the épaulettes and the arms are each one piece (no stray
+    // blocks): one 4-connected component per label. (The rift is not: near the nose it is a
+    // cell or two wide and breaks into pieces, 11 of them here.)
+    for r in
+        [Region::Fabric, Region::EpauletteUpper, Region::EpauletteLower, Region::ArmUpper, Region::ArmLower]
+    {
+        let mut comp = vec![false; w * h];
+        let mut pieces = 0;
+        for start in 0..w * h {
+            if labels[start] != r || comp[start] {
+                continue;
+            }
+            pieces += 1;
+            let mut stack = vec![start];
+            comp[start] = true;
+            while let Some(i) = stack.pop() {
+                let (x, y) = (i % w, i / w);
+                let nb = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+                for (a, b) in nb {
+                    if a < w && b < h && labels[b * w + a] == r && !comp[b * w + a] {
+                        comp[b * w + a] = true;
+                        stack.push(b * w + a);
+                    }
+                }
+            }
+        }
+        assert_eq!(pieces, 1, "{r:?} in {pieces} pieces");
+    }
     for r in ALL {
         assert!(labels.contains(&r), "{r:?} present");
     }

@@ -96,10 +96,10 @@ fn from_whole_labels(k: u32, n: u32, hx: u64, hy: u64) -> (Region, Option<u64>) 
                     own = Some(reg);
                 }
                 let kind = match reg {
-                    Region::Fabric => 0,
+                    Region::Fabric | Region::RiftUpper | Region::RiftLower => 0,
                     Region::EpauletteUpper | Region::EpauletteLower => 1,
                     Region::ArmUpper | Region::ArmLower => 2,
-                    Region::Rest => 3,
+                    Region::Fray | Region::WarpUpper | Region::WarpLower | Region::InnerSector => 3,
                     _ => continue,
                 };
                 near[kind] = near[kind].min(x.abs_diff(hx).max(y.abs_diff(hy)));

@@ -4,7 +4,7 @@
 //! end.
 
 use assert_cmd::Command;
-use palace::analysis::regions::{self, Region};
+use palace::analysis::regions;
 use palace::analysis::threads::{self, ThreadsReport, fit, trace};
 use palace::engine::{EngineOptions, Silent};
 use palace::model::geometry::Window;
@@ -226,8 +226,8 @@ fn built_periodic_thread() {
     assert_eq!(near.matches, (897 - 2, 897));
 }
 
-/// `threads::run` traces exactly the palaces above the diagonal that `regions` labels warps +
-/// inner sector, with values by the direct definition: the same threads as a tracer fed by
+/// `threads::run` traces exactly the palaces above the diagonal that `regions` labels as the
+/// rest (fray, warp, inner sector), with values by the direct definition: the same threads as a tracer fed by
 /// hand.
 #[test]
 fn run_traces_the_labelled_palaces() {
@@ -249,8 +249,8 @@ fn run_traces_the_labelled_palaces() {
             let y = r.y;
             let at = |x: u32| v[(y * n + x) as usize];
             let cells: Vec<u32> =
-                (y + 1..n).filter(|&x| r.labels[x as usize] == Region::Rest && at(x) < 0).collect();
-            let rest = |x: i64| x > i64::from(y) && x < i64::from(n) && r.labels[x as usize] == Region::Rest;
+                (y + 1..n).filter(|&x| r.labels[x as usize].is_rest() && at(x) < 0).collect();
+            let rest = |x: i64| x > i64::from(y) && x < i64::from(n) && r.labels[x as usize].is_rest();
             t.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
             Ok(())
         },

@@ -7,6 +7,10 @@
 //!   values `k-1, k, k+1` (§3.2): `v(x, y) = v(x-5, y-1) = v(x-4, y-3)` with `|v| <= 1` for the
 //!   lower épaulette, and the mirrored periods (1, 5) and (3, 4) for the upper one (the picture
 //!   is symmetric, `v(x, y) = v(y, x)`);
+//! * **rift**: the band between an épaulette and the fabric that keeps the épaulette's period
+//!   (81, 31) (§3.2) without being épaulette: `v(x, y) = v(x-81, y-31)` for the upper rift (below
+//!   the upper épaulette) and `v(x, y) = v(x-31, y-81)` for the lower one, the partner off the
+//!   hood and on the board;
 //! * **fabric**: the part that game `k + 3` reproduces shifted by (1, 1) with palace numbers
 //!   raised by 3 (Fig. 4 left: hood, épaulettes and fabric match; the fabric depends on
 //!   `k mod 3` only, §3.3);
@@ -14,13 +18,34 @@
 //!   (lower arm) with palace numbers raised by 1 (Fig. 4 right: épaulette and arm match). The
 //!   fabric and arm labels are thus *defined* by the invariances the paper observed; that the
 //!   matching cells form the connected regions of the pictures is what the labels show;
-//! * **rest**: everything else — the warps and the inner sector (not separated).
+//! * the cells left over (the *rest*) are split three ways:
+//!   * **fray**: the fabric's frayed edge, the first [`FRAY_WIDTH`] cells of the rest past the
+//!     fabric — along the row for cells above the diagonal (the upper warp lies right of the
+//!     fabric), along the column below it. Past the fabric's last cell the share of cells that
+//!     game `k + 3` still reproduces falls from 0.97 to the chance level (about 0.45) within about
+//!     a dozen cells (`docs/regions.md`): there the threads unravel;
+//!   * **inner sector**: the rest where the warp has run out of threads: at most [`INNER_MAX`]
+//!     palaces in the [`INNER_WINDOW`] x [`INNER_WINDOW`] square that ends at the cell (its
+//!     lower-right corner), and every rest cell on the diagonal;
+//!   * **warps**: the rest of the rest, upper above the diagonal, lower below it.
 //!
-//! The tests other than the closed form and the quiet prefix are decided on blocks of
-//! [`BLOCK`] x [`BLOCK`] cells, all of whose cells (outside hood and outer space) must pass:
-//! single cells of chaotic regions agree by chance, whole blocks practically never do. The
-//! labels are computed in one lockstep sweep of the four games ([`crate::engine::lockstep`]) from row 0
-//! and column 0, in memory that grows with the width.
+//! The invariance and periodicity tests are decided on blocks of [`BLOCK`] x [`BLOCK`] cells,
+//! all of whose cells (outside hood and outer space) must pass: single cells of chaotic regions
+//! agree by chance, whole blocks practically never do. A block without a palace (quiet blocks
+//! of the warps pass the invariance tests by chance) only continues the region of the block to
+//! its left or above it. The labels are then refined to the cell where a block is mixed: from
+//! the block to the left, each row of the block keeps that block's region while its cells pass
+//! the region's test, and from the block above each column does (runs of passing cells from
+//! the border; a run of chance agreements ends after a cell or two). Going down from the upper
+//! épaulette the run goes on through the rift (cells keeping the (81, 31) period), going right
+//! from the lower épaulette through the lower rift. A region of higher rank (épaulette, rift,
+//! arm, fabric, rest) or one whose test the block's own region fails at the cell wins the cell.
+//! Refinement looks only left and up, so the labels of a row are final once its block row is
+//! done: a border where the region that continues lies right of or below a mixed block keeps
+//! the block's edge there.
+//!
+//! The labels are computed in one lockstep sweep of the four games
+//! ([`crate::engine::lockstep`]) from row 0 and column 0, in memory that grows with the width.
 
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
@@ -41,6 +66,25 @@ use std::sync::Mutex;
 /// that whole blocks of the chaotic regions do not pass by chance.
 pub const BLOCK: usize = 8;
 
+/// The rift's period (§3.2): the upper rift repeats under `(RIFT_DX, RIFT_DY)`, the lower one
+/// under `(RIFT_DY, RIFT_DX)`.
+pub const RIFT_DX: usize = 81;
+/// See [`RIFT_DX`].
+pub const RIFT_DY: usize = 31;
+
+/// Width of the fray: rest cells at most this many cells past the fabric (along the row above
+/// the diagonal, along the column below it).
+pub const FRAY_WIDTH: u64 = 12;
+
+/// Side of the square of cells (ending at a cell) whose palaces decide the inner sector.
+pub const INNER_WINDOW: usize = 64;
+
+/// The most palaces an [`INNER_WINDOW`] square of the inner sector holds.
+pub const INNER_MAX: u32 = 4;
+
+/// Rows and columns before a cell that its tests reach back to: the lower rift's period.
+const HALO: usize = RIFT_DX;
+
 /// A region of the picture (paper §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -59,12 +103,23 @@ pub enum Region {
     ArmUpper,
     /// The lower arm: what game k+1 reproduces shifted by (0,1).
     ArmLower,
-    /// Everything else: warps and inner sector.
-    Rest,
+    /// The upper rift: the (81,31)-periodic band below the upper épaulette that is no épaulette.
+    RiftUpper,
+    /// The lower rift: the (31,81)-periodic band right of the lower épaulette.
+    RiftLower,
+    /// The fray: the first [`FRAY_WIDTH`] cells of the rest past the fabric.
+    Fray,
+    /// The upper warp: the rest above the diagonal, with threads.
+    WarpUpper,
+    /// The lower warp: the rest below the diagonal, with threads.
+    WarpLower,
+    /// The inner sector: the rest without threads (at most [`INNER_MAX`] palaces in the
+    /// [`INNER_WINDOW`] square ending at the cell).
+    InnerSector,
 }
 
 /// All regions, in palette order.
-pub const ALL: [Region; 8] = [
+pub const ALL: [Region; 13] = [
     Region::Hood,
     Region::OuterSpace,
     Region::EpauletteUpper,
@@ -72,7 +127,12 @@ pub const ALL: [Region; 8] = [
     Region::Fabric,
     Region::ArmUpper,
     Region::ArmLower,
-    Region::Rest,
+    Region::RiftUpper,
+    Region::RiftLower,
+    Region::Fray,
+    Region::WarpUpper,
+    Region::WarpLower,
+    Region::InnerSector,
 ];
 
 impl Region {
@@ -86,13 +146,44 @@ impl Region {
             Region::Fabric => "fabric",
             Region::ArmUpper => "arm (upper)",
             Region::ArmLower => "arm (lower)",
-            Region::Rest => "warps + inner sector",
+            Region::RiftUpper => "rift (upper)",
+            Region::RiftLower => "rift (lower)",
+            Region::Fray => "fray",
+            Region::WarpUpper => "warp (upper)",
+            Region::WarpLower => "warp (lower)",
+            Region::InnerSector => "inner sector",
         }
     }
 
     /// Index into [`ALL`] and the region map's palette.
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The region of an index into [`ALL`].
+    pub fn from_index(i: u8) -> Region {
+        ALL[usize::from(i)]
+    }
+
+    /// The mirror image's region (the picture is symmetric, `v(x, y) = v(y, x)`).
+    pub fn mirror(self) -> Region {
+        match self {
+            Region::EpauletteUpper => Region::EpauletteLower,
+            Region::EpauletteLower => Region::EpauletteUpper,
+            Region::ArmUpper => Region::ArmLower,
+            Region::ArmLower => Region::ArmUpper,
+            Region::RiftUpper => Region::RiftLower,
+            Region::RiftLower => Region::RiftUpper,
+            Region::WarpUpper => Region::WarpLower,
+            Region::WarpLower => Region::WarpUpper,
+            other => other,
+        }
+    }
+
+    /// Whether the region is part of the rest: no invariance or period holds on it (fray,
+    /// warps, inner sector).
+    pub fn is_rest(self) -> bool {
+        matches!(self, Region::Fray | Region::WarpUpper | Region::WarpLower | Region::InnerSector)
     }
 }
 
@@ -106,7 +197,12 @@ pub fn plte() -> Vec<u8> {
         [0x3a, 0x6e, 0xe8], // fabric: blue
         [0xff, 0xd7, 0x00], // upper arm: gold
         [0xe8, 0xb0, 0x00], // lower arm: dark gold
-        [0x8a, 0x3f, 0xa8], // warps + inner sector: purple
+        [0x1f, 0x9e, 0x89], // upper rift: teal
+        [0x17, 0x80, 0x6e], // lower rift: dark teal
+        [0x7f, 0xd4, 0xff], // fray: light blue
+        [0x8a, 0x3f, 0xa8], // upper warp: purple
+        [0x70, 0x30, 0x8c], // lower warp: dark purple
+        [0xe0, 0x6f, 0x9f], // inner sector: pink
         [0xff, 0xff, 0xff], // masked
     ]
     .iter()
@@ -127,14 +223,320 @@ pub fn lanes(k: u32, x1: u32, y1: u32) -> [Lane; 4] {
     ]
 }
 
-const F_HOOD: u8 = 1;
-const F_OUTER: u8 = 2;
-const F_UPPER: u8 = 4; // matches k+1 shifted (1,0)
-const F_LOWER: u8 = 8; // matches k+1 shifted (0,1)
-const F_PLUS3: u8 = 16; // matches k+3 shifted (1,1)
-const F_PER_LOWER: u8 = 32; // the lower épaulette's periods (5,1), (4,3) hold and |v| <= 1
-const F_PER_UPPER: u8 = 64; // the upper épaulette's periods (1,5), (3,4) hold and |v| <= 1
-const F_UNTESTABLE: u8 = 128; // a period partner lies in the hood or off the board
+const F_HOOD: u16 = 1;
+const F_OUTER: u16 = 2;
+const F_UPPER: u16 = 4; // matches k+1 shifted (1,0)
+const F_LOWER: u16 = 8; // matches k+1 shifted (0,1)
+const F_PLUS3: u16 = 16; // matches k+3 shifted (1,1)
+const F_PER_LOWER: u16 = 32; // the lower épaulette's periods (5,1), (4,3) hold and |v| <= 1
+const F_PER_UPPER: u16 = 64; // the upper épaulette's periods (1,5), (3,4) hold and |v| <= 1
+const F_UNTESTABLE: u16 = 128; // a period partner lies in the hood or off the board
+const F_RIFT_UPPER: u16 = 256; // v(x, y) = v(x-81, y-31), the partner testable
+const F_RIFT_LOWER: u16 = 512; // v(x, y) = v(x-31, y-81), the partner testable
+const F_SPARSE: u16 = 1024; // at most INNER_MAX palaces in the INNER_WINDOW square ending here
+const F_SMALL: u16 = 2048; // |v| <= 1
+
+/// Cell and block labels while they are decided: an index into [`ALL`], or the rest.
+const REST: u8 = u8::MAX;
+const HOOD: u8 = Region::Hood as u8;
+const OUTER: u8 = Region::OuterSpace as u8;
+const EP_UP: u8 = Region::EpauletteUpper as u8;
+const EP_LO: u8 = Region::EpauletteLower as u8;
+const FABRIC: u8 = Region::Fabric as u8;
+const ARM_UP: u8 = Region::ArmUpper as u8;
+const ARM_LO: u8 = Region::ArmLower as u8;
+const RIFT_UP: u8 = Region::RiftUpper as u8;
+const RIFT_LO: u8 = Region::RiftLower as u8;
+
+/// The flags of the épaulettes' and the rift's tests that need cells before the cell: the rift
+/// partners `(x-81, y-31)` and `(x-31, y-81)`, and the palaces of the inner sector's square.
+/// `at(dx, dy)` is the cell `dx` columns left of and `dy` rows above `(x, y)`; `t_up` and
+/// `t_lo` the first columns whose rift partners are testable; `pal` the palaces in the square.
+fn rift_flags(v: i8, x: u64, t_up: u64, t_lo: u64, at: impl Fn(usize, usize) -> i8, pal: u32) -> u16 {
+    let mut f = 0;
+    if x >= t_up && at(RIFT_DX, RIFT_DY) == v {
+        f |= F_RIFT_UPPER;
+    }
+    if x >= t_lo && at(RIFT_DY, RIFT_DX) == v {
+        f |= F_RIFT_LOWER;
+    }
+    if pal <= INNER_MAX {
+        f |= F_SPARSE;
+    }
+    if v.abs() <= 1 {
+        f |= F_SMALL;
+    }
+    f
+}
+
+/// The first columns of row `y` whose upper and lower rift partners are on the board and off
+/// the hood.
+fn rift_testable(k: u32, y: u64) -> (u64, u64) {
+    let t = |dx: usize, dy: usize| {
+        if y >= dy as u64 { hood_len(k, y - dy as u64) + dx as u64 } else { u64::MAX }
+    };
+    (t(RIFT_DX, RIFT_DY), t(RIFT_DY, RIFT_DX))
+}
+
+/// What a block's label is decided on: its cells outside hood and outer space.
+#[derive(Clone, Copy)]
+struct BlockStats {
+    cand: u32,
+    tested: u32,
+    /// AND of the flags of all candidate cells, and of the testable ones.
+    all: u16,
+    per: u16,
+    lo: i8,
+    hi: i8,
+    hood: bool,
+}
+
+impl BlockStats {
+    fn new() -> Self {
+        BlockStats { cand: 0, tested: 0, all: !0, per: !0, lo: i8::MAX, hi: i8::MIN, hood: false }
+    }
+
+    fn add(&mut self, f: u16, v: i8) {
+        if f & F_HOOD != 0 {
+            self.hood = true;
+            return;
+        }
+        if f & F_OUTER != 0 {
+            return;
+        }
+        self.cand += 1;
+        (self.lo, self.hi) = (self.lo.min(v), self.hi.max(v));
+        self.all &= f;
+        if f & F_UNTESTABLE == 0 {
+            self.tested += 1;
+            self.per &= f;
+        }
+    }
+}
+
+/// A block's label from its statistics, its side of the diagonal and the labels of the blocks
+/// to its left and above it.
+fn block_label(s: &BlockStats, upper_side: bool, left: Option<u8>, above: Option<u8>) -> u8 {
+    if s.cand == 0 {
+        return REST;
+    }
+    let has = |flag: u16| s.all & flag != 0;
+    let (per_lo, per_up) = (s.per & F_PER_LOWER != 0, s.per & F_PER_UPPER != 0);
+    // The épaulette pattern has palaces and k+1 cells in every block: a uniform block is
+    // periodic with any period and is no épaulette. Along the casing a block keeps few cells
+    // off the hood; there the values need only stay within k-1..k+1.
+    let periodic =
+        if s.hood { s.lo >= -1 && s.hi <= 1 } else { 2 * s.tested >= s.cand && s.lo == -1 && s.hi == 1 };
+    // Where a block passes both mirrored tests, its side of the diagonal decides, so the labels
+    // keep the picture's symmetry.
+    if periodic && per_lo && (!per_up || !upper_side) {
+        return EP_LO;
+    }
+    if periodic && per_up {
+        return EP_UP;
+    }
+    if s.lo == s.hi || s.lo >= 0 {
+        // A block without a palace (a quiet patch) passes the invariance tests easily: it
+        // belongs to the region it continues — the block to its left or the one above (the
+        // left first above the diagonal, the one above first below it) — if it passes that
+        // region's test.
+        let continues = |b: Option<u8>| match b {
+            Some(FABRIC) if has(F_PLUS3) => Some(FABRIC),
+            Some(ARM_UP) if has(F_UPPER) => Some(ARM_UP),
+            Some(ARM_LO) if has(F_LOWER) => Some(ARM_LO),
+            Some(RIFT_UP | EP_UP) if has(F_RIFT_UPPER) => Some(RIFT_UP),
+            Some(RIFT_LO | EP_LO) if has(F_RIFT_LOWER) => Some(RIFT_LO),
+            _ => None,
+        };
+        let (first, second) = if upper_side { (left, above) } else { (above, left) };
+        return continues(first).or_else(|| continues(second)).unwrap_or(REST);
+    }
+    // The warps' threads run at about the rift's slope 31/81 and often keep its period over a
+    // block: the rift only continues an épaulette or the rift (from the left or above).
+    let after = |a: u8, b: u8| [left, above].iter().any(|&n| n == Some(a) || n == Some(b));
+    if upper_side && has(F_RIFT_UPPER) && after(EP_UP, RIFT_UP) {
+        RIFT_UP
+    } else if !upper_side && has(F_RIFT_LOWER) && after(EP_LO, RIFT_LO) {
+        RIFT_LO
+    } else if has(F_PLUS3) {
+        FABRIC
+    } else if has(F_UPPER) && (!has(F_LOWER) || upper_side) {
+        ARM_UP
+    } else if has(F_LOWER) {
+        ARM_LO
+    } else {
+        REST
+    }
+}
+
+/// The rank of a label when two claim a cell.
+fn rank(l: u8) -> u8 {
+    match l {
+        EP_UP | EP_LO => 5,
+        RIFT_UP | RIFT_LO => 4,
+        ARM_UP | ARM_LO => 3,
+        FABRIC => 2,
+        _ => 0,
+    }
+}
+
+/// Whether a cell with flags `f` passes the test of the region `l`.
+fn passes(l: u8, f: u16) -> bool {
+    let need = match l {
+        EP_UP => return f & F_PER_UPPER != 0 || f & (F_UNTESTABLE | F_SMALL) == F_UNTESTABLE | F_SMALL,
+        EP_LO => return f & F_PER_LOWER != 0 || f & (F_UNTESTABLE | F_SMALL) == F_UNTESTABLE | F_SMALL,
+        RIFT_UP => F_RIFT_UPPER,
+        RIFT_LO => F_RIFT_LOWER,
+        FABRIC => F_PLUS3,
+        ARM_UP => F_UPPER,
+        ARM_LO => F_LOWER,
+        _ => return false,
+    };
+    f & need != 0
+}
+
+/// A run of cells keeping a neighbour block's region into a block: the region, and the region
+/// it may go on into once the cells stop passing the first one's test.
+type Run = Option<(u8, u8)>;
+
+/// The run a neighbour block labelled `l` starts, going right (`down == false`) or down.
+fn run_from(l: Option<u8>, down: bool) -> Run {
+    match l? {
+        EP_UP if down => Some((EP_UP, RIFT_UP)),
+        EP_LO if !down => Some((EP_LO, RIFT_LO)),
+        l @ (EP_UP | EP_LO | RIFT_UP | RIFT_LO | FABRIC | ARM_UP | ARM_LO) => Some((l, REST)),
+        _ => None,
+    }
+}
+
+/// Advances a run over a cell with flags `f`: the region it gives the cell, if any.
+fn step(run: &mut Run, f: u16) -> Option<u8> {
+    let (cur, next) = (*run)?;
+    if f & (F_HOOD | F_OUTER) == 0 {
+        if passes(cur, f) {
+            return Some(cur);
+        }
+        if next != REST && passes(next, f) {
+            *run = Some((next, REST));
+            return Some(next);
+        }
+    }
+    *run = None;
+    None
+}
+
+/// Refines a block labelled `block` to its cells: the runs from the blocks to its left and
+/// above (see the module's documentation). `flags` and `out` hold the block's rows at strides
+/// `fs` and `os`; `(x0, y0)` is its top-left cell. Hood and outer-space cells get their labels.
+#[allow(clippy::too_many_arguments)]
+fn refine_block(
+    block: u8,
+    left: Option<u8>,
+    above: Option<u8>,
+    (x0, y0): (u64, u64),
+    (rows, cols): (usize, usize),
+    flags: &[u16],
+    fs: usize,
+    out: &mut [u8],
+    os: usize,
+) {
+    let mut down = [run_from(above, true); BLOCK];
+    let across = run_from(left, false);
+    // Most blocks have no run into them that could change a cell (neighbours of the rest, or
+    // of their own region) and do not meet the diagonal: their cells take the block's label.
+    let inert = |run: Run| run.is_none_or(|(l, next)| l == block && next == REST);
+    let diagonal = x0 < y0 + rows as u64 && y0 < x0 + cols as u64;
+    if inert(across) && inert(down[0]) && !diagonal {
+        for r in 0..rows {
+            for (o, &f) in out[r * os..r * os + cols].iter_mut().zip(&flags[r * fs..r * fs + cols]) {
+                *o = if f & F_HOOD != 0 {
+                    HOOD
+                } else if f & F_OUTER != 0 {
+                    OUTER
+                } else {
+                    block
+                };
+            }
+        }
+        return;
+    }
+    for r in 0..rows {
+        let mut right = across;
+        for c in 0..cols {
+            let f = flags[r * fs + c];
+            let (rl, cl) = (step(&mut right, f), step(&mut down[c], f));
+            out[r * os + c] = if f & F_HOOD != 0 {
+                HOOD
+            } else if f & F_OUTER != 0 {
+                OUTER
+            } else {
+                let (x, y) = (x0 + c as u64, y0 + r as u64);
+                let run = match (rl, cl) {
+                    (Some(a), Some(b)) if a != b => Some(if rank(a) != rank(b) {
+                        if rank(a) > rank(b) { a } else { b }
+                    } else if x > y {
+                        b
+                    } else {
+                        a
+                    }),
+                    (a, b) => a.or(b),
+                };
+                let l = match run {
+                    Some(l) if l != block && (rank(l) > rank(block) || !passes(block, f)) => l,
+                    _ => block,
+                };
+                // A cell of the diagonal is its own mirror image: it takes no upper or lower
+                // label, so that the labels keep the picture's symmetry.
+                match l {
+                    EP_UP | EP_LO | RIFT_UP | RIFT_LO | ARM_UP | ARM_LO if x == y => {
+                        if f & F_PLUS3 != 0 {
+                            FABRIC
+                        } else {
+                            REST
+                        }
+                    }
+                    l => l,
+                }
+            };
+        }
+    }
+}
+
+/// Splits the rest of a row into fray, warps and inner sector (see the module's
+/// documentation). `last_fab` is the row's last fabric cell so far, `last_fab_col[i]` the last
+/// fabric row of column `x0 + i` so far; both are updated.
+fn split_rest(
+    labels: &mut [u8],
+    flags: &[u16],
+    x0: u64,
+    y: u64,
+    last_fab: &mut Option<u64>,
+    last_fab_col: &mut [Option<u64>],
+) {
+    for (i, (l, &f)) in labels.iter_mut().zip(flags).enumerate() {
+        let x = x0 + i as u64;
+        if *l == FABRIC {
+            *last_fab = Some(x);
+            last_fab_col[i] = Some(y);
+            continue;
+        }
+        if *l != REST {
+            continue;
+        }
+        let near_row = last_fab.is_some_and(|fx| x - fx <= FRAY_WIDTH);
+        let near_col = last_fab_col[i].is_some_and(|fy| y - fy <= FRAY_WIDTH);
+        let r = if (x >= y && near_row) || (x <= y && near_col) {
+            Region::Fray
+        } else if f & F_SPARSE != 0 || x == y {
+            Region::InnerSector
+        } else if x > y {
+            Region::WarpUpper
+        } else {
+            Region::WarpLower
+        };
+        *l = r as u8;
+    }
+}
 
 /// A labelled row of the game `k`, from column 0.
 pub struct LabelledRow<E> {
@@ -153,12 +555,18 @@ pub struct LabelledRow<E> {
 pub struct Labeler<E> {
     k: u32,
     width: usize,
-    /// The last six rows of game k (for the periods reaching five rows up).
-    ring: [Vec<i8>; 6],
+    /// The last `HALO + 1` rows of game k (for the rift's period reaching 81 rows up).
+    ring: Vec<Vec<i8>>,
     col_zero: Vec<bool>,
-    pending: Vec<(u32, Vec<i8>, Vec<u8>, E)>,
+    /// Per column, the palaces among its last `INNER_WINDOW` rows.
+    col_pal: Vec<u32>,
+    pending: Vec<(u32, Vec<i8>, E)>,
+    /// The flags of the pending rows, row after row.
+    flags: Vec<u16>,
     /// The block labels of the previous block row.
-    above: Vec<Region>,
+    above: Vec<u8>,
+    /// Per column, the last row with a fabric cell.
+    last_fab_col: Vec<Option<u64>>,
 }
 
 impl<E> Labeler<E> {
@@ -167,10 +575,13 @@ impl<E> Labeler<E> {
         Labeler {
             k,
             width,
-            ring: std::array::from_fn(|_| vec![0; width]),
+            ring: vec![vec![0; width]; HALO + 1],
             col_zero: vec![true; width],
+            col_pal: vec![0; width],
             pending: Vec::with_capacity(BLOCK),
+            flags: Vec::with_capacity(BLOCK * width),
             above: Vec::new(),
+            last_fab_col: vec![None; width],
         }
     }
 
@@ -182,9 +593,16 @@ impl<E> Labeler<E> {
         let y = a.y;
         let yy = u64::from(y);
         let hood = (hood_len(k, yy) as usize).min(n);
-        let mut flags = vec![0u8; n];
-        // ring[y % 6] will hold this row; row y - d is at (y + 6 - d) % 6.
-        let back = |d: u32| ((y + 6 - d) % 6) as usize;
+        let ring_len = self.ring.len() as u32;
+        // ring[y % len] will hold this row; row y - d is at (y + len - d) % len.
+        let back = |d: usize| ((y + ring_len - d as u32) % ring_len) as usize;
+        // The inner sector's square: palaces per column over the last INNER_WINDOW rows.
+        let gone = back(INNER_WINDOW);
+        for x in 0..n {
+            let (now, old) = (a.cells[x] < 0, self.ring[gone][x] < 0);
+            self.col_pal[x] = self.col_pal[x] + u32::from(now) - u32::from(old);
+        }
+        let mut pal = 0u32;
         let mut row_zero = yy >= u64::from(k);
         // Where any of the four games is in its hood, compare exact palace numbers; beyond,
         // the lanes' stored values compare directly (N_{k+d} = N_k + d <=> equal values).
@@ -192,9 +610,15 @@ impl<E> Labeler<E> {
         // Hood widths of the rows the period partners lie in.
         let hood_of = |dy: u32| if y >= dy { hood_len(k, yy - u64::from(dy)) as usize } else { usize::MAX };
         let partner_hood = [hood_of(1), hood_of(3), hood_of(5), hood_of(4)];
-        for (x, flag) in flags.iter_mut().enumerate() {
+        let (t_up, t_lo) = rift_testable(k, yy);
+        for x in 0..n {
+            // The square's palaces: columns x - INNER_WINDOW + 1 ..= x.
+            pal += self.col_pal[x];
+            if x >= INNER_WINDOW {
+                pal -= self.col_pal[x - INNER_WINDOW];
+            }
             let v = a.cells[x];
-            let mut f = 0u8;
+            let mut f = 0u16;
             if x < hood {
                 f |= F_HOOD;
             } else {
@@ -235,11 +659,13 @@ impl<E> Labeler<E> {
                 } else {
                     f |= F_UNTESTABLE;
                 }
+                let ring = &self.ring;
+                f |= rift_flags(v, x as u64, t_up, t_lo, |dx, dy| ring[back(dy)][x - dx], pal);
             }
-            *flag = f;
+            self.flags.push(f);
         }
-        self.ring[(y % 6) as usize].copy_from_slice(a.cells);
-        self.pending.push((y, a.cells.to_vec(), flags, extra));
+        self.ring[back(0)].copy_from_slice(a.cells);
+        self.pending.push((y, a.cells.to_vec(), extra));
         if self.pending.len() == BLOCK { self.decide() } else { Vec::new() }
     }
 
@@ -250,93 +676,59 @@ impl<E> Labeler<E> {
 
     fn decide(&mut self) -> Vec<LabelledRow<E>> {
         let n = self.width;
+        let rows = self.pending.len();
         let blocks = n.div_ceil(BLOCK);
-        let mut block_labels = vec![Region::Rest; blocks];
-        let y_mid = 2 * u64::from(self.pending[0].0) + self.pending.len() as u64;
+        let mut block_labels = vec![REST; blocks];
+        let y0 = self.pending[0].0;
+        let y_mid = 2 * u64::from(y0) + rows as u64;
+        let mut labels = vec![0u8; rows * n];
         for (bi, bx) in (0..n).step_by(BLOCK).enumerate() {
             let xs = bx..(bx + BLOCK).min(n);
-            let (mut cand, mut all_up, mut all_lo, mut all3) = (0, true, true, true);
-            let (mut tested, mut per_lo, mut per_up) = (0, true, true);
-            let (mut lo_v, mut hi_v) = (i8::MAX, i8::MIN);
-            for (_, cells, flags, _) in &self.pending {
+            let mut s = BlockStats::new();
+            for (r, (_, cells, _)) in self.pending.iter().enumerate() {
                 for x in xs.clone() {
-                    let f = flags[x];
-                    if f & (F_HOOD | F_OUTER) != 0 {
-                        continue;
-                    }
-                    cand += 1;
-                    (lo_v, hi_v) = (lo_v.min(cells[x]), hi_v.max(cells[x]));
-                    all_up &= f & F_UPPER != 0;
-                    all_lo &= f & F_LOWER != 0;
-                    all3 &= f & F_PLUS3 != 0;
-                    if f & F_UNTESTABLE == 0 {
-                        tested += 1;
-                        per_lo &= f & F_PER_LOWER != 0;
-                        per_up &= f & F_PER_UPPER != 0;
-                    }
+                    s.add(self.flags[r * n + x], cells[x]);
                 }
             }
-            // The épaulette pattern has palaces and k+1 cells in every block: a uniform block
-            // is periodic with any period and is no épaulette.
-            let periodic = 2 * tested >= cand && tested > 0 && lo_v == -1 && hi_v == 1;
-            // Where a block passes both mirrored tests, its side of the diagonal decides, so
-            // the labels keep the picture's symmetry.
             let upper_side = 2 * bx as u64 + (xs.end - xs.start) as u64 >= y_mid;
-            let label = if cand == 0 {
-                Region::Rest
-            } else if periodic && per_lo && (!per_up || !upper_side) {
-                Region::EpauletteLower
-            } else if periodic && per_up {
-                Region::EpauletteUpper
-            } else if lo_v == hi_v {
-                // A uniform block (a quiet patch) passes the invariance tests trivially: it
-                // belongs to the region it continues — the block to its left above the
-                // diagonal, the block above it below the diagonal — if it passes that test.
-                let before = if upper_side {
-                    bi.checked_sub(1).map(|b| block_labels[b])
-                } else {
-                    self.above.get(bi).copied()
-                };
-                match before {
-                    Some(Region::Fabric) if all3 => Region::Fabric,
-                    Some(Region::ArmUpper) if all_up => Region::ArmUpper,
-                    Some(Region::ArmLower) if all_lo => Region::ArmLower,
-                    _ => Region::Rest,
-                }
-            } else if all3 {
-                Region::Fabric
-            } else if all_up && (!all_lo || upper_side) {
-                Region::ArmUpper
-            } else if all_lo {
-                Region::ArmLower
-            } else {
-                Region::Rest
-            };
+            let left = bi.checked_sub(1).map(|b| block_labels[b]);
+            let above = self.above.get(bi).copied();
+            let label = block_label(&s, upper_side, left, above);
             block_labels[bi] = label;
+            refine_block(
+                label,
+                left,
+                above,
+                (bx as u64, u64::from(y0)),
+                (rows, xs.len()),
+                &self.flags[bx..],
+                n,
+                &mut labels[bx..],
+                n,
+            );
         }
-        let mut labels: Vec<Vec<Region>> = Vec::with_capacity(self.pending.len());
-        for (_, _, flags, _) in &self.pending {
-            labels.push(
-                flags
-                    .iter()
-                    .enumerate()
-                    .map(|(x, &f)| {
-                        if f & F_HOOD != 0 {
-                            Region::Hood
-                        } else if f & F_OUTER != 0 {
-                            Region::OuterSpace
-                        } else {
-                            block_labels[x / BLOCK]
-                        }
-                    })
-                    .collect(),
+        for r in 0..rows {
+            let mut last_fab = None;
+            split_rest(
+                &mut labels[r * n..(r + 1) * n],
+                &self.flags[r * n..(r + 1) * n],
+                0,
+                u64::from(y0) + r as u64,
+                &mut last_fab,
+                &mut self.last_fab_col,
             );
         }
         self.above = block_labels;
+        self.flags.clear();
         self.pending
             .drain(..)
-            .zip(labels)
-            .map(|((y, cells, _, extra), labels)| LabelledRow { y, cells, labels, extra })
+            .zip(labels.chunks(n))
+            .map(|((y, cells, extra), l)| LabelledRow {
+                y,
+                cells,
+                labels: l.iter().map(|&i| Region::from_index(i)).collect(),
+                extra,
+            })
             .collect()
     }
 }
@@ -382,6 +774,101 @@ pub struct RegionsReport {
     pub regions: Vec<(Region, RegionStats)>,
     /// The junctions that could be located.
     pub junctions: Vec<Junction>,
+    /// The upper rift's width along its length (the lower rift is its mirror image).
+    pub rift: RiftReport,
+}
+
+/// Per column, the upper rift's cells in the window: (cells, top row, bottom row).
+type RiftColumns = BTreeMap<u64, (u64, u64, u64)>;
+
+/// Adds a cell of the upper rift to its column.
+fn add_rift(cols: &mut RiftColumns, x: u64, y: u64) {
+    let e = cols.entry(x).or_insert((0, y, y));
+    *e = (e.0 + 1, e.1.min(y), e.2.max(y));
+}
+
+/// Merges the rift columns `b` into `a`.
+fn merge_rift(a: &mut RiftColumns, b: RiftColumns) {
+    for (x, (c, t, d)) in b {
+        let e = a.entry(x).or_insert((0, t, d));
+        *e = (e.0 + c, e.1.min(t), e.2.max(d));
+    }
+}
+
+/// How many stretches [`RiftReport::bins`] cuts the rift into.
+pub const RIFT_BINS: u64 = 16;
+
+/// The upper rift's vertical width (its cells per column) along its length.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RiftReport {
+    /// Columns of the window holding a cell of the upper rift.
+    pub columns: u64,
+    /// The upper rift's cells in the window.
+    pub cells: u64,
+    /// Its first and last column, as offsets from the nose's column `(k-1)/3`.
+    pub span: Option<(u64, u64)>,
+    /// Its lowest cell in its last column: where it ends.
+    pub end: Option<(u64, u64)>,
+    /// The span cut into [`RIFT_BINS`] stretches of equal length.
+    pub bins: Vec<RiftBin>,
+    /// Least-squares slope of the width against the offset, in cells per 1000 columns.
+    pub widening_per_1000: Option<f64>,
+}
+
+/// One stretch of the upper rift.
+#[derive(Debug, Clone, Serialize)]
+pub struct RiftBin {
+    /// First and one past the last column offset from the nose.
+    pub from: u64,
+    /// See `from`.
+    pub to: u64,
+    /// Columns of the stretch holding a rift cell.
+    pub columns: u64,
+    /// Mean cells per such column.
+    pub mean_width: f64,
+    /// Most cells in one column.
+    pub max_width: u64,
+}
+
+impl RiftReport {
+    /// The report of the upper rift's columns for game `k` (offsets from the nose's column).
+    fn new(k: u32, cols: &RiftColumns) -> Self {
+        let m = u64::from(k.saturating_sub(1) / 3);
+        let mut r = RiftReport { columns: cols.len() as u64, ..Default::default() };
+        let (Some((&first, _)), Some((&last, &(_, _, bottom)))) =
+            (cols.first_key_value(), cols.last_key_value())
+        else {
+            return r;
+        };
+        let off = |x: u64| x.saturating_sub(m);
+        r.cells = cols.values().map(|c| c.0).sum();
+        r.span = Some((off(first), off(last)));
+        r.end = Some((last, bottom));
+        let len = (off(last) - off(first) + 1).div_ceil(RIFT_BINS);
+        let mut bins: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
+        let (mut sx, mut sy, mut sxx, mut sxy) = (0f64, 0f64, 0f64, 0f64);
+        for (&x, &(c, _, _)) in cols {
+            let b = (off(x) - off(first)) / len;
+            let e = bins.entry(b).or_insert((0, 0, 0));
+            *e = (e.0 + 1, e.1 + c, e.2.max(c));
+            let (fx, fy) = (off(x) as f64, c as f64);
+            (sx, sy, sxx, sxy) = (sx + fx, sy + fy, sxx + fx * fx, sxy + fx * fy);
+        }
+        let n = cols.len() as f64;
+        let d = n * sxx - sx * sx;
+        r.widening_per_1000 = (cols.len() > 1 && d > 0.0).then(|| 1000.0 * (n * sxy - sx * sy) / d);
+        r.bins = bins
+            .into_iter()
+            .map(|(b, (columns, cells, max_width))| RiftBin {
+                from: off(first) + b * len,
+                to: off(first) + (b + 1) * len,
+                columns,
+                mean_width: cells as f64 / columns as f64,
+                max_width,
+            })
+            .collect();
+        r
+    }
 }
 
 /// Accumulates per-region statistics and the junctions over labelled rows.
@@ -398,6 +885,7 @@ pub struct RegionAcc {
     /// (a gap of more than two blocks).
     prism: Option<u64>,
     prism_ended: bool,
+    rift: RiftColumns,
 }
 
 impl RegionAcc {
@@ -412,6 +900,7 @@ impl RegionAcc {
             hottest: [None; 2],
             prism: None,
             prism_ended: false,
+            rift: RiftColumns::new(),
         }
     }
 
@@ -433,6 +922,9 @@ impl RegionAcc {
         for x in x0.max(hood)..x1 {
             let v = r.cells[x];
             self.hist[r.labels[x].index()][v as u8 as usize] += 1;
+            if r.labels[x] == Region::RiftUpper {
+                add_rift(&mut self.rift, x as u64, y);
+            }
             let v = i64::from(v);
             let side = usize::from((x as u64) < y);
             if self.hottest[side].is_none_or(|(h, _, _)| v > h) {
@@ -519,7 +1011,8 @@ impl RegionAcc {
             });
         }
         let w = self.window;
-        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions }
+        let rift = RiftReport::new(k, &self.rift);
+        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions, rift }
     }
 }
 
@@ -586,6 +1079,34 @@ impl std::fmt::Display for RegionsReport {
         for j in &self.junctions {
             writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
         }
+        let r = &self.rift;
+        match (r.span, r.end) {
+            (Some((a, b)), Some((ex, ey))) => {
+                writeln!(
+                    f,
+                    "upper rift: {} cells in {} columns, offsets {a}..={b} from the nose's column; ends at ({ex}, {ey})",
+                    r.cells, r.columns
+                )?;
+                if let Some(s) = r.widening_per_1000 {
+                    writeln!(
+                        f,
+                        "  width (cells per column) grows by {s:.3} per 1000 columns (least squares)"
+                    )?;
+                }
+                writeln!(f, "  {:>17} {:>8} {:>11} {:>9}", "offsets", "columns", "mean width", "max width")?;
+                for bin in &r.bins {
+                    writeln!(
+                        f,
+                        "  {:>17} {:>8} {:>11.2} {:>9}",
+                        format!("{}..{}", bin.from, bin.to),
+                        bin.columns,
+                        bin.mean_width,
+                        bin.max_width
+                    )?;
+                }
+            }
+            _ => writeln!(f, "upper rift: none in the window")?,
+        }
         Ok(())
     }
 }
@@ -646,11 +1167,13 @@ pub fn run_reference(
 //
 // The same labels as [`Labeler`], from the aligned tiles of the four games of [`lanes`]
 // ([`crate::engine::sweep_lanes`]). What a label needs beyond its tile travels with the tiles
-// as a wavefront state ([`LabelState`]): the last five rows and columns of game k (the
-// épaulettes' period partners reach five rows up and five columns left), whether each column
-// and row is still 0 from the border (outer space), and the block labels along the bottom and
-// right edges (a uniform block continues the block to its left or above it). Tiles are cut
-// on the 8 x 8 block grid, so that every block lies in one tile.
+// as a wavefront state ([`LabelState`]): the last 81 rows and columns of game k (the lower
+// rift's period partner reaches 81 rows up, the upper one's 81 columns left, the épaulettes'
+// five, the inner sector's square 31), whether each column and row is still 0 from the border
+// (outer space), the block labels along the bottom and right edges (a block continues or
+// refines from the block to its left or above it), and the last fabric cell of every row and
+// column (the fray). Tiles are cut on the 8 x 8 block grid, so that every block lies in one
+// tile.
 
 /// A tile of game k with its labels, as [`label_tiles`] shows it.
 pub struct LabelledTile<'a> {
@@ -667,7 +1190,7 @@ pub struct LabelledTile<'a> {
     /// One past the last row.
     pub y1: u32,
     stride: usize,
-    /// Game k's stored cells (with the five columns and rows before the tile).
+    /// Game k's stored cells (with the `HALO` columns and rows before the tile).
     buf: &'a [i8],
     labels: &'a [u8],
     /// The extra lanes' views of this tile, aligned with it.
@@ -677,8 +1200,8 @@ pub struct LabelledTile<'a> {
 impl LabelledTile<'_> {
     /// Game k's stored cells of row `y` (hood cells as their stand-in), columns `x0..x1`.
     pub fn cells(&self, y: u32) -> &[i8] {
-        let r = (y - self.y0) as usize + 5;
-        &self.buf[r * self.stride + 5..(r + 1) * self.stride]
+        let r = (y - self.y0) as usize + HALO;
+        &self.buf[r * self.stride + HALO..(r + 1) * self.stride]
     }
 
     /// The region index ([`Region::index`]) of every cell of row `y`, columns `x0..x1`.
@@ -691,33 +1214,31 @@ impl LabelledTile<'_> {
 
 /// What a labelled tile leaves to the tiles below it and to its right.
 struct LabelState {
-    /// The last five rows of game k over columns `x0 - 5 .. x1`.
+    /// The last `HALO` rows of game k over columns `x0 - HALO .. x1`.
     bottom: Vec<i8>,
-    /// The last five columns of game k, five per row.
+    /// The last `HALO` columns of game k, `HALO` per row.
     right: Vec<i8>,
     /// Per column: all 0 from row 0 down to the tile's last row.
     col_zero: Vec<bool>,
     /// Per row: all 0 from column 0 across to the tile's last column (rows `>= k` only).
     row_zero: Vec<bool>,
     /// The block labels of the tile's last block row and last block column.
-    last_row: Vec<Region>,
-    last_col: Vec<Region>,
+    last_row: Vec<u8>,
+    last_col: Vec<u8>,
+    /// Per column, the last row with a fabric cell; per row, the last column with one.
+    fab_col: Vec<Option<u64>>,
+    fab_row: Vec<Option<u64>>,
 }
 
 /// A worker's buffers.
 #[derive(Default)]
 struct TileScratch {
     buf: Vec<i8>,
-    flags: Vec<u8>,
+    flags: Vec<u16>,
     labels: Vec<u8>,
     rows: [Vec<i8>; 4],
-    blocks: Vec<Region>,
-    /// Per block: the OR of its cells' flags.
-    block_any: Vec<u8>,
-    /// Per column of a block row: the OR and AND of the flags, as bytes.
-    cols: [Vec<u8>; 2],
-    /// Per column of a block row: the least and greatest value.
-    vals: [Vec<i8>; 2],
+    blocks: Vec<u8>,
+    col_pal: Vec<u32>,
 }
 
 /// The label state a neighbour left, if there is one.
@@ -727,8 +1248,8 @@ fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelSt
 
 crate::avx2_version! {
     /// Labels one tile of the four [`lanes`] (`views[0..4]`); fills `sc.buf` (game k's cells
-    /// with the five rows and columns before the tile) and `sc.labels`. The per-cell tests are
-    /// written to vectorise (byte-wide, over whole rows).
+    /// with the `HALO` rows and columns before the tile) and `sc.labels`. The per-cell tests
+    /// are written to vectorise.
     fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState = label_tile_body;
 }
 
@@ -738,13 +1259,19 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     let (x0, x1, y0, y1) = (a.x0, a.x1, a.y0, a.y1);
     let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
     let (above, left) = (label_state(t.above), label_state(t.left));
-    let ww = w + 5;
-    let TileScratch { buf, flags, labels, rows, blocks, block_any, cols, vals } = sc;
+    let ww = w + HALO;
+    let TileScratch { buf, flags, labels, rows, blocks, col_pal } = sc;
     buf.clear();
-    buf.resize((h + 5) * ww, 0);
+    buf.resize((h + HALO) * ww, 0);
     if let Some(ab) = above {
-        buf[..5 * ww].copy_from_slice(&ab.bottom);
+        buf[..HALO * ww].copy_from_slice(&ab.bottom);
     }
+    // The inner sector's square: palaces per column over the INNER_WINDOW rows above (each
+    // row then adds its own and drops the first).
+    col_pal.clear();
+    col_pal.extend(
+        (0..ww).map(|c| (HALO - INNER_WINDOW..HALO).map(|r| u32::from(buf[r * ww + c] < 0)).sum::<u32>()),
+    );
     let mut col_zero = above.map_or_else(|| vec![true; w], |ab| ab.col_zero.clone());
     let mut row_zero = Vec::with_capacity(h);
     flags.clear();
@@ -753,12 +1280,12 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     for r in 0..h {
         let y = y0 + r as u32;
         let yy = u64::from(y);
-        let line = &mut buf[(5 + r) * ww..(6 + r) * ww];
+        let line = &mut buf[(HALO + r) * ww..(HALO + 1 + r) * ww];
         if let Some(l) = left {
-            line[..5].copy_from_slice(&l.right[5 * r..5 * r + 5]);
+            line[..HALO].copy_from_slice(&l.right[HALO * r..HALO * (r + 1)]);
         }
         let [ra, ru, rl, r3] = rows;
-        line[5..].copy_from_slice(a.row_or(y, ra));
+        line[HALO..].copy_from_slice(a.row_or(y, ra));
         let up = t.views[1].row_or(t.views[1].y0 + r as u32, ru);
         let lo = t.views[2].row_or(t.views[2].y0 + r as u32, rl);
         let p3 = t.views[3].row_or(t.views[3].y0 + r as u32, r3);
@@ -780,7 +1307,7 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 f_row[i] = F_HOOD;
                 continue;
             }
-            let v = buf[(5 + r) * ww + 5 + i];
+            let v = buf[(HALO + r) * ww + HALO + i];
             col_zero[i] &= v == 0;
             rz &= v == 0;
             let mut f = if (x >= ku && col_zero[i]) || rz { F_OUTER } else { 0 };
@@ -800,13 +1327,13 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             f |= if mu { F_UPPER } else { 0 } | if ml { F_LOWER } else { 0 } | if m3 { F_PLUS3 } else { 0 };
             if x >= testable {
                 // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4), in `buf`.
-                let c = 5 + i;
+                let c = HALO + i;
                 let small = v.abs() <= 1;
                 let p = |row: usize, dx: usize| buf[row + c - dx];
-                if small && p((r + 4) * ww, 5) == v && p((r + 2) * ww, 4) == v {
+                if small && p((HALO + r - 1) * ww, 5) == v && p((HALO + r - 3) * ww, 4) == v {
                     f |= F_PER_LOWER;
                 }
-                if small && p(r * ww, 1) == v && p((r + 1) * ww, 3) == v {
+                if small && p((HALO + r - 5) * ww, 1) == v && p((HALO + r - 4) * ww, 3) == v {
                     f |= F_PER_UPPER;
                 }
             } else {
@@ -816,7 +1343,7 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
         }
         if fast < w {
             let n = w - fast;
-            let c = (5 + r) * ww + 5 + fast;
+            let c = (HALO + r) * ww + HALO + fast;
             let v = &buf[c..c + n];
             // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4).
             let q1 = &buf[c - ww - 5..c - ww - 5 + n];
@@ -830,167 +1357,138 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             let run = if rz { v.iter().position(|&c| c != 0).unwrap_or(n) } else { 0 };
             rz &= run == n;
             let kx = (ku.saturating_sub(u64::from(x0) + fast as u64)).min(n as u64) as usize;
-            // Byte-wide tests only (an index comparison in the loop would widen the vectors to
-            // 64-bit lanes); outer space is marked after, over its ranges of columns.
             for i in 0..n {
                 let vi = v[i];
                 cz[i] &= vi == 0;
                 let small = (vi as u8).wrapping_add(1) <= 2;
-                out[i] = (u8::from(u[i] == vi) * F_UPPER)
-                    | (u8::from(l[i] == vi) * F_LOWER)
-                    | (u8::from(p[i] == vi) * F_PLUS3)
-                    | (u8::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
-                    | (u8::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
-            }
-            for (o, &z) in out[kx..].iter_mut().zip(&cz[kx..]) {
-                *o |= u8::from(z) * F_OUTER;
-            }
-            for o in &mut out[..run] {
-                *o |= F_OUTER;
+                let outer = (i < run) | ((i >= kx) & cz[i]);
+                out[i] = (u16::from(outer) * F_OUTER)
+                    | (u16::from(u[i] == vi) * F_UPPER)
+                    | (u16::from(l[i] == vi) * F_LOWER)
+                    | (u16::from(p[i] == vi) * F_PLUS3)
+                    | (u16::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
+                    | (u16::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
             }
         }
         row_zero.push(rz);
+        // The rift's periods and the inner sector's square, for every cell off the hood.
+        let (t_up, t_lo) = rift_testable(k, yy);
+        let (now, gone) = ((HALO + r) * ww, (HALO + r - INNER_WINDOW) * ww);
+        for (cp, (&a, &b)) in col_pal.iter_mut().zip(buf[now..now + ww].iter().zip(&buf[gone..gone + ww])) {
+            *cp = *cp + u32::from(a < 0) - u32::from(b < 0);
+        }
+        let mut pal: u32 = col_pal[HALO + 1 - INNER_WINDOW..HALO].iter().sum();
+        // Past the hood and where both rift partners are testable, branch-free on slices.
+        let first = (hood.max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
+        for (i, f) in f_row.iter_mut().enumerate().take(first) {
+            pal += col_pal[HALO + i];
+            let x = u64::from(x0) + i as u64;
+            if *f & F_HOOD == 0 {
+                let c = now + HALO + i;
+                *f |= rift_flags(buf[c], x, t_up, t_lo, |dx, dy| buf[c - dy * ww - dx], pal);
+            }
+            pal -= col_pal[HALO + i + 1 - INNER_WINDOW];
+        }
+        if first < w {
+            let n = w - first;
+            let c = now + HALO + first;
+            let v = &buf[c..c + n];
+            let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
+            let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
+            let add = &col_pal[HALO + first..HALO + first + n];
+            let sub = &col_pal[HALO + first + 1 - INNER_WINDOW..HALO + first + 1 - INNER_WINDOW + n];
+            for i in 0..n {
+                pal += add[i];
+                let vi = v[i];
+                f_row[first + i] |= (u16::from(qu[i] == vi) * F_RIFT_UPPER)
+                    | (u16::from(ql[i] == vi) * F_RIFT_LOWER)
+                    | (u16::from(pal <= INNER_MAX) * F_SPARSE)
+                    | (u16::from((vi as u8).wrapping_add(1) <= 2) * F_SMALL);
+                pal -= sub[i];
+            }
+        }
     }
-    // The blocks, row-major: the decisions of `Labeler::decide`.
+    // The blocks, row-major: the decisions of `Labeler::decide`, refined to the cells.
     let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
     blocks.clear();
-    blocks.resize(bw * bh, Region::Rest);
-    block_any.clear();
-    block_any.resize(bw * bh, 0);
-    let ([c_or, c_and], [c_min, c_max]) = (cols, vals);
-    for rb in 0..bh {
-        let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
-        // Most blocks hold no hood, outer or untestable cell: OR, AND, min and max of all, per
-        // column over the block row first (whole rows at a time, in vectors), then per block.
-        c_or.clear();
-        c_and.clear();
-        c_min.clear();
-        c_max.clear();
-        c_or.extend_from_slice(&flags[ra * w..(ra + 1) * w]);
-        c_and.extend_from_slice(&flags[ra * w..(ra + 1) * w]);
-        c_min.extend_from_slice(&buf[(5 + ra) * ww + 5..(6 + ra) * ww]);
-        c_max.extend_from_slice(&buf[(5 + ra) * ww + 5..(6 + ra) * ww]);
-        for r in ra + 1..rz {
-            let (fr, vr) = (&flags[r * w..(r + 1) * w], &buf[(5 + r) * ww + 5..(6 + r) * ww]);
-            let it = c_or.iter_mut().zip(c_and.iter_mut()).zip(c_min.iter_mut().zip(c_max.iter_mut()));
-            for (((o, a), (mn, mx)), (&f, &v)) in it.zip(fr.iter().zip(vr)) {
-                *o |= f;
-                *a &= f;
-                *mn = (*mn).min(v);
-                *mx = (*mx).max(v);
-            }
-        }
-        for cb in 0..bw {
-            let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
-            let (mut cand, mut all, mut tested, mut per) = (0u32, 0xffu8, 0u32, 0xffu8);
-            let any = c_or[ca..cz].iter().fold(0u8, |a, &f| a | f);
-            let and = c_and[ca..cz].iter().fold(0xffu8, |a, &f| a & f);
-            let mut lo_v = c_min[ca..cz].iter().fold(i8::MAX, |a, &v| a.min(v));
-            let mut hi_v = c_max[ca..cz].iter().fold(i8::MIN, |a, &v| a.max(v));
-            block_any[rb * bw + cb] = any;
-            // Blocks wholly in the hood or in outer space (common on big boards) hold no
-            // candidate; only blocks that mix are gone through cell by cell.
-            let mixed = any & (F_HOOD | F_OUTER | F_UNTESTABLE) != 0 && and & (F_HOOD | F_OUTER) == 0;
-            if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
-                cand = ((rz - ra) * (cz - ca)) as u32;
-                (all, tested, per) = (and, cand, and);
-            } else {
-                (lo_v, hi_v) = (i8::MAX, i8::MIN);
-            }
-            for r in (ra..rz).filter(|_| mixed) {
-                let fr = &flags[r * w + ca..r * w + cz];
-                let vr = &buf[(5 + r) * ww + 5 + ca..(5 + r) * ww + 5 + cz];
-                for (&f, &v) in fr.iter().zip(vr) {
-                    if f & (F_HOOD | F_OUTER) != 0 {
-                        continue;
-                    }
-                    cand += 1;
-                    (lo_v, hi_v) = (lo_v.min(v), hi_v.max(v));
-                    all &= f;
-                    if f & F_UNTESTABLE == 0 {
-                        tested += 1;
-                        per &= f;
-                    }
-                }
-            }
-            let (all_up, all_lo, all3) = (all & F_UPPER != 0, all & F_LOWER != 0, all & F_PLUS3 != 0);
-            let (per_lo, per_up) = (per & F_PER_LOWER != 0, per & F_PER_UPPER != 0);
-            let periodic = 2 * tested >= cand && tested > 0 && lo_v == -1 && hi_v == 1;
-            let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
-            let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
-            let label = if cand == 0 {
-                Region::Rest
-            } else if periodic && per_lo && (!per_up || !upper_side) {
-                Region::EpauletteLower
-            } else if periodic && per_up {
-                Region::EpauletteUpper
-            } else if lo_v == hi_v {
-                let before = if upper_side {
-                    if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) }
-                } else if rb > 0 {
-                    Some(blocks[(rb - 1) * bw + cb])
-                } else {
-                    above.map(|ab| ab.last_row[cb])
-                };
-                match before {
-                    Some(Region::Fabric) if all3 => Region::Fabric,
-                    Some(Region::ArmUpper) if all_up => Region::ArmUpper,
-                    Some(Region::ArmLower) if all_lo => Region::ArmLower,
-                    _ => Region::Rest,
-                }
-            } else if all3 {
-                Region::Fabric
-            } else if all_up && (!all_lo || upper_side) {
-                Region::ArmUpper
-            } else if all_lo {
-                Region::ArmLower
-            } else {
-                Region::Rest
-            };
-            blocks[rb * bw + cb] = label;
-        }
-    }
+    blocks.resize(bw * bh, REST);
     labels.clear();
     labels.resize(w * h, 0);
     for rb in 0..bh {
         let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
-        let brow = &blocks[rb * bw..(rb + 1) * bw];
-        let bany = &block_any[rb * bw..(rb + 1) * bw];
-        // The block row's labels, built once and copied to its rows; blocks holding hood or
-        // outer-space cells are then patched cell by cell.
-        let (first, rest) = labels[ra * w..rz * w].split_at_mut(w);
-        for (ls, &b) in first.chunks_mut(BLOCK).zip(brow) {
-            let b = b.index() as u8;
-            // A whole block is one 8-byte store; the board's last block may be narrower.
-            match <&mut [u8; BLOCK]>::try_from(&mut *ls) {
-                Ok(ls) => *ls = [b; BLOCK],
-                Err(_) => ls.fill(b),
-            }
-        }
-        for row in rest.chunks_exact_mut(w) {
-            row.copy_from_slice(first);
-        }
-        // Rows with hood or outer-space cells: a branch-free pass over the whole row (the hood
-        // before outer space before the block's label), in vectors.
-        if bany.iter().any(|&a| a & (F_HOOD | F_OUTER) != 0) {
-            let (hood, outer) = (Region::Hood.index() as u8, Region::OuterSpace.index() as u8);
+        for cb in 0..bw {
+            let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
+            // Most blocks hold no hood, outer or untestable cell: AND, min and max of all.
+            let (mut any, mut and, mut lo, mut hi) = (0u16, !0u16, i8::MAX, i8::MIN);
             for r in ra..rz {
-                for (l, &f) in labels[r * w..(r + 1) * w].iter_mut().zip(&flags[r * w..(r + 1) * w]) {
-                    let o = 0u8.wrapping_sub(u8::from(f & F_OUTER != 0));
-                    let hd = 0u8.wrapping_sub(u8::from(f & F_HOOD != 0));
-                    let l1 = (outer & o) | (*l & !o);
-                    *l = (hood & hd) | (l1 & !hd);
+                let fr = &flags[r * w + ca..r * w + cz];
+                let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
+                for (&f, &v) in fr.iter().zip(vr) {
+                    any |= f;
+                    and &= f;
+                    lo = lo.min(v);
+                    hi = hi.max(v);
                 }
             }
+            let mut s = BlockStats::new();
+            if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
+                let cand = ((rz - ra) * (cz - ca)) as u32;
+                s = BlockStats { cand, tested: cand, all: and, per: and, lo, hi, hood: false };
+            } else {
+                for r in ra..rz {
+                    let fr = &flags[r * w + ca..r * w + cz];
+                    let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
+                    for (&f, &v) in fr.iter().zip(vr) {
+                        s.add(f, v);
+                    }
+                }
+            }
+            let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
+            let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
+            let left_label =
+                if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) };
+            let above_label =
+                if rb > 0 { Some(blocks[(rb - 1) * bw + cb]) } else { above.map(|ab| ab.last_row[cb]) };
+            let label = block_label(&s, upper_side, left_label, above_label);
+            blocks[rb * bw + cb] = label;
+            refine_block(
+                label,
+                left_label,
+                above_label,
+                (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64),
+                (rz - ra, cz - ca),
+                &flags[ra * w + ca..],
+                w,
+                &mut labels[ra * w + ca..],
+                w,
+            );
         }
     }
+    let mut fab_col = above.map_or_else(|| vec![None; w], |ab| ab.fab_col.clone());
+    let mut fab_row = Vec::with_capacity(h);
+    for r in 0..h {
+        let mut last = left.and_then(|l| l.fab_row[r]);
+        split_rest(
+            &mut labels[r * w..(r + 1) * w],
+            &flags[r * w..(r + 1) * w],
+            u64::from(x0),
+            u64::from(y0) + r as u64,
+            &mut last,
+            &mut fab_col,
+        );
+        fab_row.push(last);
+    }
     LabelState {
-        bottom: buf[h * ww..(h + 5) * ww].to_vec(),
-        right: (0..h).flat_map(|r| buf[(6 + r) * ww - 5..(6 + r) * ww].iter().copied()).collect(),
+        bottom: buf[h * ww..(h + HALO) * ww].to_vec(),
+        right: (0..h)
+            .flat_map(|r| buf[(HALO + 1 + r) * ww - HALO..(HALO + 1 + r) * ww].iter().copied())
+            .collect(),
         col_zero,
         row_zero,
         last_row: blocks[(bh - 1) * bw..].to_vec(),
         last_col: (0..bh).map(|rb| blocks[rb * bw + bw - 1]).collect(),
+        fab_col,
+        fab_row,
     }
 }
 
@@ -1014,7 +1512,7 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
             x1: a.x1,
             y0: a.y0,
             y1: a.y1,
-            stride: (a.x1 - a.x0) as usize + 5,
+            stride: (a.x1 - a.x0) as usize + HALO,
             buf: &sc.buf,
             labels: &sc.labels,
             extra: &t.views[4..],
@@ -1085,6 +1583,7 @@ struct TileAcc {
     hottest: [Option<(i64, u64, u64)>; 2],
     /// Rows of the diagonal's fabric cells in the window.
     diagonal: Vec<u64>,
+    rift: RiftColumns,
 }
 
 impl RegionAcc {
@@ -1107,6 +1606,11 @@ impl RegionAcc {
                 let l = labels[i];
                 let end = i + run_len(&labels[i..ib]);
                 let run = &cells[i..end];
+                if l == RIFT_UP {
+                    for x in i..end {
+                        add_rift(&mut acc.rift, u64::from(t.x0) + x as u64, yy);
+                    }
+                }
                 let hist = &mut acc.hist[l as usize];
                 if run.len() >= 64 {
                     crate::simd::histogram::count(std::iter::once(run), hist);
@@ -1158,6 +1662,7 @@ impl RegionAcc {
                 }
             }
             diagonal.extend(t.diagonal);
+            merge_rift(&mut acc.rift, t.rift);
         }
         diagonal.sort_unstable();
         for y in diagonal {
@@ -1208,7 +1713,12 @@ pub fn run(
         opts,
         progress,
         &[],
-        || TileAcc { hist: vec![[0; 256]; ALL.len()], hottest: [None; 2], diagonal: Vec::new() },
+        || TileAcc {
+            hist: vec![[0; 256]; ALL.len()],
+            hottest: [None; 2],
+            diagonal: Vec::new(),
+            rift: RiftColumns::new(),
+        },
         |acc, t| {
             add_tile(k, window, acc, t);
             if let Some(p) = &picture {
@@ -1225,6 +1735,131 @@ pub fn run(
 /// The region map's text chunk.
 fn map_text(k: u32, window: Window, scale: u32) -> Vec<(String, String)> {
     vec![("Comment".to_string(), format!("palace regions, k = {k}, window {window}, scale {scale}"))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Refines a 4 x 4 block whose cell flags are given row by row.
+    fn refine(
+        block: u8,
+        left: Option<u8>,
+        above: Option<u8>,
+        at: (u64, u64),
+        flags: [[u16; 4]; 4],
+    ) -> [[u8; 4]; 4] {
+        let flat: Vec<u16> = flags.iter().flatten().copied().collect();
+        let mut out = [0u8; 16];
+        refine_block(block, left, above, at, (4, 4), &flat, 4, &mut out, 4);
+        std::array::from_fn(|r| std::array::from_fn(|c| out[r * 4 + c]))
+    }
+
+    #[test]
+    fn runs_from_the_left_stop_at_the_first_failing_cell() {
+        const P: u16 = F_PLUS3;
+        let flags = [[P, P, 0, P], [0, P, P, P], [P, P, P, P], [P, 0, 0, 0]];
+        let got = refine(REST, Some(FABRIC), None, (100, 0), flags);
+        let (f, r) = (FABRIC, REST);
+        assert_eq!(got, [[f, f, r, r], [r, r, r, r], [f, f, f, f], [f, r, r, r]]);
+        // No neighbour of a region: the block keeps its label.
+        assert_eq!(refine(REST, None, None, (100, 0), flags), [[r; 4]; 4]);
+        // A run into a block of the same region changes nothing.
+        assert_eq!(refine(FABRIC, Some(FABRIC), None, (100, 0), flags), [[f; 4]; 4]);
+    }
+
+    #[test]
+    fn down_from_the_upper_epaulette_the_run_goes_on_through_the_rift() {
+        // Column 0: épaulette, épaulette, rift, fabric. Column 1: épaulette, rift, rift, rift.
+        // Column 2: a cell passing neither ends the run at once. Column 3: épaulette to the end.
+        const E: u16 = F_PER_UPPER | F_RIFT_UPPER | F_PLUS3;
+        const R: u16 = F_RIFT_UPPER | F_PLUS3;
+        const F: u16 = F_PLUS3;
+        let flags = [[E, E, F, E], [E, R, E, E], [R, R, E, E], [F, R, R, E]];
+        let got = refine(FABRIC, None, Some(EP_UP), (100, 0), flags);
+        let (e, r, f) = (EP_UP, RIFT_UP, FABRIC);
+        assert_eq!(got, [[e, e, f, e], [e, r, f, e], [r, r, f, e], [f, r, f, e]]);
+        // Going right from the upper épaulette there is no rift.
+        let got = refine(FABRIC, Some(EP_UP), None, (100, 0), flags);
+        assert_eq!(got[1], [e, f, f, f]);
+        // The lower épaulette's rift goes right.
+        let lo = |f: u16| {
+            let mut g = f & F_PLUS3;
+            if f & F_PER_UPPER != 0 {
+                g |= F_PER_LOWER;
+            }
+            if f & F_RIFT_UPPER != 0 {
+                g |= F_RIFT_LOWER;
+            }
+            g
+        };
+        let mirrored: [[u16; 4]; 4] = std::array::from_fn(|r| std::array::from_fn(|c| lo(flags[c][r])));
+        let got = refine(FABRIC, Some(EP_LO), None, (0, 100), mirrored);
+        let (e, r) = (EP_LO, RIFT_LO);
+        let want: [[u8; 4]; 4] = [[e, e, r, f], [e, r, r, r], [f, f, f, f], [e, e, e, e]];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn ranks_decide_between_runs_and_the_block() {
+        // A rift block: a fabric run from the left does not take cells the rift's test passes.
+        const R: u16 = F_RIFT_UPPER | F_PLUS3;
+        let got = refine(RIFT_UP, Some(FABRIC), None, (100, 0), [[R; 4]; 4]);
+        assert_eq!(got, [[RIFT_UP; 4]; 4]);
+        // An arm run from above takes a fabric block's cells only where the arm's test passes
+        // (arms rank above fabric), and a fabric cell failing nothing stays fabric.
+        const A: u16 = F_UPPER | F_PLUS3;
+        let got = refine(FABRIC, None, Some(ARM_UP), (100, 0), [[A, F_PLUS3, A, A]; 4]);
+        assert_eq!(got[3], [ARM_UP, FABRIC, ARM_UP, ARM_UP]);
+        // Hood and outer-space cells keep their labels and stop runs.
+        let got = refine(REST, Some(FABRIC), None, (100, 0), [[F_HOOD, F_PLUS3, F_OUTER, F_PLUS3]; 4]);
+        assert_eq!(got[0], [HOOD, REST, OUTER, REST]);
+    }
+
+    #[test]
+    fn the_rest_splits_into_fray_warps_and_inner_sector() {
+        // Row 5 of a board, columns 0..40: fabric at column 3, then rest.
+        let mut labels = vec![REST; 40];
+        labels[3] = FABRIC;
+        let mut flags = vec![0u16; 40];
+        flags[30] = F_SPARSE;
+        let (mut last, mut cols) = (None, vec![None; 40]);
+        cols[1] = Some(0); // fabric at (1, 0): four rows up, within the fray's width
+        split_rest(&mut labels, &flags, 0, 5, &mut last, &mut cols);
+        let r = |reg: Region| reg as u8;
+        // Below the diagonal (x < 5) the column decides: only column 1 had fabric above.
+        assert_eq!(
+            &labels[..5],
+            &[r(Region::WarpLower), r(Region::Fray), r(Region::WarpLower), FABRIC, r(Region::WarpLower)]
+        );
+        // On the diagonal and past it the row decides: columns 5..=15 are within 12 of column 3.
+        assert!(labels[5..=15].iter().all(|&l| l == r(Region::Fray)));
+        assert_eq!(labels[16], r(Region::WarpUpper));
+        assert_eq!(labels[30], r(Region::InnerSector));
+        assert_eq!((last, cols[3]), (Some(3), Some(5)));
+    }
+
+    #[test]
+    fn rift_widths_by_hand() {
+        // k = 7: the nose's column is 2. Columns 12..=15 hold 1, 2, 3, 4 cells.
+        let mut cols = RiftColumns::new();
+        for (x, n) in [(12u64, 1u64), (13, 2), (14, 3), (15, 4)] {
+            for y in 0..n {
+                add_rift(&mut cols, x, 20 + y);
+            }
+        }
+        let r = RiftReport::new(7, &cols);
+        assert_eq!((r.columns, r.cells, r.span, r.end), (4, 10, Some((10, 13)), Some((15, 23))));
+        // Width rises by exactly one cell a column: 1000 per 1000 columns.
+        assert!((r.widening_per_1000.unwrap() - 1000.0).abs() < 1e-9);
+        // Four columns in 16 stretches of one column each.
+        assert_eq!(r.bins.len(), 4);
+        assert_eq!((r.bins[3].from, r.bins[3].to, r.bins[3].columns, r.bins[3].max_width), (13, 14, 1, 4));
+        assert!((r.bins[1].mean_width - 2.0).abs() < 1e-12);
+        // An empty rift.
+        let e = RiftReport::new(7, &RiftColumns::new());
+        assert!(e.span.is_none() && e.bins.is_empty() && e.widening_per_1000.is_none());
+    }
 }
 
 #[cfg(test)]

@@ -134,7 +134,12 @@ pub fn region_slug(r: Region) -> &'static str {
         Region::Fabric => "fabric",
         Region::ArmUpper => "arm-upper",
         Region::ArmLower => "arm-lower",
-        Region::Rest => "warps",
+        Region::RiftUpper => "rift-upper",
+        Region::RiftLower => "rift-lower",
+        Region::Fray => "fray",
+        Region::WarpUpper => "warp-upper",
+        Region::WarpLower => "warp-lower",
+        Region::InnerSector => "inner-sector",
     }
 }
 
@@ -383,14 +388,15 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     let end = |c: u64| ((c + r + 1).div_ceil(b) * b).min(u64::from(n)) as u32;
     let window = Window::new(hx.saturating_sub(r) as u32, hy.saturating_sub(r) as u32, end(hx), end(hy));
     let kinds = |reg: Region| match reg {
-        Region::Fabric => Some(0),
+        // The rift lies in the part game k+3 reproduces: it counts with the fabric.
+        Region::Fabric | Region::RiftUpper | Region::RiftLower => Some(0),
         Region::EpauletteUpper | Region::EpauletteLower => Some(1),
         Region::ArmUpper | Region::ArmLower => Some(2),
-        Region::Rest => Some(3),
+        Region::Fray | Region::WarpUpper | Region::WarpLower | Region::InnerSector => Some(3),
         Region::Hood | Region::OuterSpace => None,
     };
     let mut near = [u64::MAX; 4];
-    let mut own = Region::Rest;
+    let mut own = Region::InnerSector;
     regions::label(
         k,
         window,

@@ -182,13 +182,18 @@ pub enum Command {
     /// white. The paper's cases: --k 497 --k2 500 --shift 1,1 --offset 3 and --k 499 --k2 500
     /// --shift 1,0 --offset 1.
     Compare(CompareArgs),
-    /// Label every cell with its region (hood, outer space, épaulettes, fabric, arms, rest).
+    /// Label every cell with its region (hood, outer space, épaulettes, fabric, arms, rifts,
+    /// fray, warps, inner sector).
     ///
     /// Hood: closed form. Outer space: quiet v = 0 columns/rows beyond the shoulders.
-    /// Épaulettes: the (5,1)/(4,3)-periodic pattern. Fabric: reproduced by game k+3 shifted
-    /// (1,1). Arms: reproduced by game k+1 shifted (1,0) or (0,1). Rest: warps and inner
-    /// sector. The last three are decided on 8 x 8 blocks. Prints per-region counts, palace
-    /// densities and histograms, and the junctions it can locate; draws the region map.
+    /// Épaulettes: the (5,1)/(4,3)-periodic pattern. Rifts: the bands between épaulette and
+    /// fabric that keep the period (81,31). Fabric: reproduced by game k+3 shifted (1,1).
+    /// Arms: reproduced by game k+1 shifted (1,0) or (0,1). The rest: the fray (12 cells past
+    /// the fabric), the inner sector (at most 4 palaces in the 64 x 64 square ending at the
+    /// cell), the warps. The tests are decided on 8 x 8 blocks and refined to the cell where a
+    /// block is mixed. Prints per-region counts, palace densities and histograms, the
+    /// junctions it can locate and the upper rift's width along its length; draws the region
+    /// map.
     Regions(RegionsArgs),
     /// The three fabrics (paper Fig. 7): the nose of one k of each class mod 3, side by side.
     ///
@@ -216,8 +221,8 @@ pub enum Command {
     Game(GameArgs),
     /// Find, follow and measure the threads of the upper warp (paper §3.2, §4 questions 5-7).
     ///
-    /// Traces the palaces above the diagonal labelled warps + inner sector (as `regions` labels
-    /// them, on 8 x 8 blocks) row by row: cells on the same or the next row at most 4 columns
+    /// Traces the palaces above the diagonal labelled fray, warp or inner sector (the rest, as
+    /// `regions` labels it) row by row: cells on the same or the next row at most 4 columns
     /// apart belong to one thread. Reports the threads' thicknesses (palaces per row, the
     /// left warp's vertical thickness by symmetry) and how many are Fibonacci numbers, whether
     /// thicknesses add where threads merge, which threads running to the edge are periodic,

@@ -1,8 +1,8 @@
 //! The threads of the upper warp (paper §3.2 and §4, questions 5 to 7): found, followed and
 //! measured (`docs/threads.md`).
 //!
-//! The region traced is the upper warp with the upper half of the inner sector: the cells
-//! above the main diagonal (`x > y`) that `palace regions` labels *warps + inner sector*
+//! The region traced is the upper warp with the fray and the upper half of the inner sector:
+//! the cells above the main diagonal (`x > y`) that `palace regions` labels as the rest
 //! ([`crate::analysis::regions`]). Its palace cells are traced row by row by the
 //! [`trace::Tracer`]: a row of the upper warp is, by the picture's symmetry `v(x, y) = v(y, x)`,
 //! a column of the left warp, so a thread's cells per row here are the paper's vertical
@@ -15,7 +15,7 @@
 pub mod fit;
 pub mod trace;
 
-use crate::analysis::regions::{self, Region};
+use crate::analysis::regions;
 use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
 use crate::model::geometry::Window;
@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use trace::{End, Thread, Traced, Tracer};
 
 /// A section within this many cells of the region's edge (the diagonal, a region label other
-/// than warps + inner sector, the window's side) is not clear: the edge may cut it.
+/// than the rest's, the window's side) is not clear: the edge may cut it.
 pub const EDGE: u32 = 16;
 
 /// Largest period searched for.
@@ -354,7 +354,7 @@ impl std::fmt::Display for ThreadsReport {
         let [x0, y0, x1, y1] = self.window;
         writeln!(
             f,
-            "k = {}, window [{x0}, {x1}) x [{y0}, {y1}): the upper warp and inner sector (x > y, labelled warps + inner sector)",
+            "k = {}, window [{x0}, {x1}) x [{y0}, {y1}): the upper warp and inner sector (x > y, labelled fray, warp or inner sector)",
             self.k
         )?;
         writeln!(
@@ -524,11 +524,8 @@ pub fn run(
             let y = r.y;
             let lo = x0.max(y.saturating_add(1));
             cells.clear();
-            cells.extend(
-                (lo..x1).filter(|&x| r.labels[x as usize] == Region::Rest && r.cells[x as usize] < 0),
-            );
-            let rest =
-                |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize] == Region::Rest;
+            cells.extend((lo..x1).filter(|&x| r.labels[x as usize].is_rest() && r.cells[x as usize] < 0));
+            let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
             let e = i64::from(EDGE);
             let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
             if let Some((p, down)) = &mut png {
