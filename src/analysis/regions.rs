@@ -1239,6 +1239,8 @@ struct TileScratch {
     rows: [Vec<i8>; 4],
     blocks: Vec<u8>,
     col_pal: Vec<u32>,
+    /// Per cell of a row: 1 where the inner sector's square holds few enough palaces.
+    sparse: Vec<u8>,
 }
 
 /// The label state a neighbour left, if there is one.
@@ -1260,7 +1262,7 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
     let (above, left) = (label_state(t.above), label_state(t.left));
     let ww = w + HALO;
-    let TileScratch { buf, flags, labels, rows, blocks, col_pal } = sc;
+    let TileScratch { buf, flags, labels, rows, blocks, col_pal, sparse } = sc;
     buf.clear();
     buf.resize((h + HALO) * ww, 0);
     if let Some(ab) = above {
@@ -1397,14 +1399,21 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
             let add = &col_pal[HALO + first..HALO + first + n];
             let sub = &col_pal[HALO + first + 1 - INNER_WINDOW..HALO + first + 1 - INNER_WINDOW + n];
-            for i in 0..n {
-                pal += add[i];
-                let vi = v[i];
-                f_row[first + i] |= (u16::from(qu[i] == vi) * F_RIFT_UPPER)
-                    | (u16::from(ql[i] == vi) * F_RIFT_LOWER)
-                    | (u16::from(pal <= INNER_MAX) * F_SPARSE)
+            // The square's running count is a serial scan: done alone, with the test as bytes,
+            // so that the flags below are a loop the compiler vectorises.
+            sparse.clear();
+            sparse.extend(add.iter().zip(sub).map(|(&a, &b)| {
+                pal += a;
+                let s = u8::from(pal <= INNER_MAX);
+                pal -= b;
+                s
+            }));
+            let (out, sp) = (&mut f_row[first..first + n], &sparse[..n]);
+            for (((o, &vi), (&u, &l)), &sp) in out.iter_mut().zip(v).zip(qu.iter().zip(ql)).zip(sp) {
+                *o |= (u16::from(u == vi) * F_RIFT_UPPER)
+                    | (u16::from(l == vi) * F_RIFT_LOWER)
+                    | (u16::from(sp) * F_SPARSE)
                     | (u16::from((vi as u8).wrapping_add(1) <= 2) * F_SMALL);
-                pal -= sub[i];
             }
         }
     }
