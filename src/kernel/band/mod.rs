@@ -137,17 +137,10 @@ impl BandKernel {
 
 /// Every band kernel this CPU can run.
 pub fn available() -> Vec<BandKernel> {
-    let mut all = vec![portable::PORTABLE];
     #[cfg(target_arch = "x86_64")]
-    {
-        if x86::avx2_available() {
-            all.push(x86::AVX2);
-        }
-        if x86::avx512vl_available() {
-            all.push(x86::AVX512VL);
-        }
-    }
-    all
+    return crate::kernel::counter::runnable(portable::PORTABLE, x86::AVX2, x86::AVX512VL);
+    #[cfg(not(target_arch = "x86_64"))]
+    vec![portable::PORTABLE]
 }
 
 /// [`RowsFn`] cell by cell, for any CPU.

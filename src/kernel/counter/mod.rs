@@ -162,15 +162,23 @@ pub fn best() -> CounterKernel {
 
 /// Every counter kernel this CPU can run (regardless of `PALACE_ISA`).
 pub fn available() -> Vec<CounterKernel> {
-    let mut all = vec![portable::PORTABLE];
     #[cfg(target_arch = "x86_64")]
-    {
-        if x86::avx2_available() {
-            all.push(x86::AVX2);
-        }
-        if x86::avx512vl_available() {
-            all.push(x86::AVX512VL);
-        }
+    return runnable(portable::PORTABLE, x86::AVX2, x86::AVX512VL);
+    #[cfg(not(target_arch = "x86_64"))]
+    vec![portable::PORTABLE]
+}
+
+/// Of a family of band-lane kernels (these counters, and the CA rule's in
+/// [`crate::kernel::band`]), the ones this CPU can run: the portable one, then the AVX2 and the
+/// AVX-512VL ones where it has them.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn runnable<T>(portable: T, avx2: T, avx512vl: T) -> Vec<T> {
+    let mut all = vec![portable];
+    if x86::avx2_available() {
+        all.push(avx2);
+    }
+    if x86::avx512vl_available() {
+        all.push(avx512vl);
     }
     all
 }
@@ -378,4 +386,4 @@ fn check_sizes(w: usize, h: usize, edges: &Edges, values: &EdgeValues) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
