@@ -299,29 +299,7 @@ pub fn run_reference(
         },
     )?;
     let path = png.map(PngStream::finish).transpose()?;
-    let frac = |m: u64, n: u64| if n > 0 { m as f64 / n as f64 } else { 0.0 };
-    let cells: u64 = counts.iter().map(|c| c.0).sum();
-    let matched: u64 = counts.iter().map(|c| c.1).sum();
-    let per_region = ALL
-        .iter()
-        .zip(&counts)
-        .map(|(&region, &(n, m))| RegionMatch { region, cells: n, matched: m, fraction: frac(m, n) })
-        .collect();
-    let w = window;
-    Ok((
-        CompareReport {
-            a: c.a,
-            b: c.b,
-            shift: c.shift,
-            offset: c.offset,
-            window: [w.x0, w.y0, w.x1, w.y1],
-            cells,
-            matched,
-            fraction: frac(matched, cells),
-            per_region,
-        },
-        path,
-    ))
+    Ok((report(c, window, &counts), path))
 }
 
 impl std::fmt::Display for CompareReport {

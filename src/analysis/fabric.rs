@@ -67,11 +67,7 @@ pub fn run(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(FabricReport, Option<PathBuf>)> {
-    if size == 0 || size > 8192 {
-        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
-    }
-    let mut ks: Vec<u32> = (k0..k0 + 3).collect();
-    ks.sort_by_key(|k| k % 3);
+    let ks = panel_games(k0, size)?;
     let n = size as usize;
     let gap = 8usize;
     let stride = 3 * n + 2 * gap;
@@ -159,6 +155,16 @@ pub fn run(
     Ok((FabricReport { size, classes }, path))
 }
 
+/// The three games `k0, k0 + 1, k0 + 2`, ordered by class `k mod 3`, once `size` is checked.
+fn panel_games(k0: u32, size: u32) -> Result<Vec<u32>> {
+    if size == 0 || size > 8192 {
+        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
+    }
+    let mut ks: Vec<u32> = (k0..k0 + 3).collect();
+    ks.sort_by_key(|k| k % 3);
+    Ok(ks)
+}
+
 /// The window drawn for game `k`: `size x size` around its nose.
 fn window_of(k: u32, size: u32) -> Window {
     let x0 = ((k - 1) / 3).saturating_sub(size / 8);
@@ -207,35 +213,21 @@ pub fn run_reference(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(FabricReport, Option<PathBuf>)> {
-    if size == 0 || size > 8192 {
-        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
-    }
-    let mut ks: Vec<u32> = (k0..k0 + 3).collect();
-    ks.sort_by_key(|k| k % 3);
+    let ks = panel_games(k0, size)?;
     let n = size as usize;
     let gap = 8usize;
     let mut picture = vec![palette::MASKED; (3 * n + 2 * gap) * n];
     let mut classes = Vec::new();
     // Each panel's labels are swept from row 0 to the bottom of its window: one bar for all.
-    let window_of = |k: u32| {
-        let x0 = ((k - 1) / 3).saturating_sub(size / 8);
-        Window::new(x0, x0, x0 + size, x0 + size)
-    };
-    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k).y1)).sum();
+    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k, size).y1)).sum();
     progress.set_length(total);
     let mut done = 0u64;
     for (panel, &k) in ks.iter().enumerate() {
         let nose = (k - 1) / 3;
-        let window = window_of(k);
+        let window = window_of(k, size);
         let panel_progress = Offset { inner: progress, offset: done };
         done += u64::from(window.y1);
-        let extra: Vec<Lane> = PREFIX_STEPS
-            .iter()
-            .map(|&s| {
-                let d = s / 3;
-                Lane { k: k + s, window: Window::new(d, d, window.x1 + d, window.y1 + d) }
-            })
-            .collect();
+        let extra = prefix_lanes(k, window);
         let mut fabric = 0u64;
         let mut agree = vec![0u64; PREFIX_STEPS.len()];
         let mut diag_end = None;
