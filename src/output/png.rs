@@ -678,6 +678,20 @@ pub fn unpack(data: &[u8], width: usize, depth: u8) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// Every picture row `d` gives for the rows of `px` (`w` wide), then what it flushes.
+    fn downscale_all(mut d: Downscale, px: &[u8], w: usize) -> Vec<u8> {
+        let mut got = Vec::new();
+        for row in px.chunks_exact(w) {
+            if let Some(r) = d.push(row) {
+                got.extend_from_slice(r);
+            }
+        }
+        if let Some(r) = d.flush() {
+            got.extend_from_slice(r);
+        }
+        got
+    }
+
     fn decode(path: &std::path::Path) -> (u32, u32, Vec<u8>, Vec<u8>) {
         let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
         let mut reader = dec.read_info().unwrap();
@@ -851,16 +865,7 @@ mod tests {
                 })
                 .collect();
             for agg in [Aggregate::Min, Aggregate::Max, Aggregate::Mean] {
-                let mut d = Downscale::new(2, agg, w);
-                let mut got = Vec::new();
-                for row in px.chunks_exact(w) {
-                    if let Some(r) = d.push(row) {
-                        got.extend_from_slice(r);
-                    }
-                }
-                if let Some(r) = d.flush() {
-                    got.extend_from_slice(r);
-                }
+                let got = downscale_all(Downscale::new(2, agg, w), &px, w);
                 let want: Vec<u8> = (0..h.div_ceil(2))
                     .flat_map(|by| (0..w.div_ceil(2)).map(move |bx| (bx, by)))
                     .map(|(bx, by)| {
@@ -911,16 +916,7 @@ mod tests {
         for (w, h, s) in [(1usize, 1usize, 1usize), (7, 5, 2), (10, 10, 3), (23, 9, 4), (40, 13, 7)] {
             for range in [9u64, 255] {
                 let px: Vec<u8> = (0..w * h).map(|_| next(range) as u8).collect();
-                let mut d = Downscale::new(s as u32, Aggregate::Mean, w);
-                let mut got = Vec::new();
-                for row in px.chunks_exact(w) {
-                    if let Some(r) = d.push(row) {
-                        got.extend_from_slice(r);
-                    }
-                }
-                if let Some(r) = d.flush() {
-                    got.extend_from_slice(r);
-                }
+                let got = downscale_all(Downscale::new(s as u32, Aggregate::Mean, w), &px, w);
                 let want: Vec<u8> = (0..h.div_ceil(s))
                     .flat_map(|by| (0..w.div_ceil(s)).map(move |bx| (bx, by)))
                     .map(|(bx, by)| {
