@@ -23,13 +23,11 @@
 
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
-use palace::engine::{
-    Cancel, EngineOptions, Silent, SweepReport, TileKind, TileView, TileVisitor, sweep, sweep_tiles,
-};
+use palace::engine::{Cancel, EngineOptions, Silent, SweepReport, TileView, TileVisitor, sweep, sweep_tiles};
 use palace::error::{Error, Result};
 use palace::model::geometry::Window;
 use palace::model::reference::DirectDp;
-use palace::model::rule::{hood_len, hood_sentinel};
+use palace::model::rule::hood_len;
 use palace::output::atomic::AtomicOutput;
 use palace::output::palette;
 use palace::output::png::{PngOptions, PngWriter};
@@ -86,21 +84,9 @@ struct DigestVisitor {
 impl TileVisitor for DigestVisitor {
     fn visit(&self, worker: usize, t: &TileView<'_>) {
         let mut digest = self.digests[worker].lock().expect("digest lock");
-        let w = (t.x1 - t.x0) as usize;
         let mut scratch = Vec::new();
         for y in t.y0..t.y1 {
-            let cells: &[i8] = match t.kind {
-                TileKind::Cells { .. } => t.row(y).expect("cells"),
-                TileKind::Zero => {
-                    scratch.resize(w, 0);
-                    &scratch
-                }
-                TileKind::Hood => {
-                    scratch.clear();
-                    scratch.extend((t.x0..t.x1).map(|x| hood_sentinel(t.k, u64::from(x), u64::from(y))));
-                    &scratch
-                }
-            };
+            let cells = t.row_or(y, &mut scratch);
             *digest = digest.wrapping_add(digest_row(u64::from(y), u64::from(t.x0), cells));
         }
     }
