@@ -61,10 +61,16 @@ fn same_regions(k: u32, window: Window, scale: u32, o: &EngineOptions) {
 
 fn same_compare(c: Comparison, window: Window, scale: u32, o: &EngineOptions) {
     let dir = tempfile::tempdir().unwrap();
-    let reference =
-        compare::run_reference(c, window, scale, Some(out(dir.path(), "a.png")), &opts(2, None), &Silent)
-            .unwrap();
-    let fast = compare::run(c, window, scale, Some(out(dir.path(), "b.png")), o, &Silent).unwrap();
+    let reference = compare::run_reference(
+        c,
+        window,
+        scale,
+        Some(out(dir.path(), "a.png").into()),
+        &opts(2, None),
+        &Silent,
+    )
+    .unwrap();
+    let fast = compare::run(c, window, scale, Some(out(dir.path(), "b.png").into()), o, &Silent).unwrap();
     let what = format!("{c:?}, window {window}, scale {scale}, {o:?}");
     assert_eq!(fast.0.to_string(), reference.0.to_string(), "{what}");
     assert_eq!(

@@ -258,3 +258,49 @@ fn ctrl_c_leaves_no_scratch_file() {
     assert_eq!(left, ["map.png"], "only the earlier file is left");
     assert_eq!(std::fs::read(&out).unwrap(), b"the earlier map");
 }
+
+/// `palace compare`'s picture: the bare mask above, the legend of its colours below (every
+/// value's colour and white for no match, with the report's share), nothing else changed.
+#[test]
+fn compare_pictures_carry_a_legend_of_their_colours() {
+    use palace::analysis::compare::{self, Comparison};
+    use palace::output::{legend, palette};
+    let dir = tempfile::tempdir().unwrap();
+    let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
+    let c = Comparison { a: 47, b: 50, shift: (1, 1), offset: 3 };
+    for (window, scale) in [(Window::new(0, 0, 150, 150), 1), (Window::new(10, 20, 300, 250), 3)] {
+        let what = format!("window {window}, scale {scale}");
+        let out = |name: &str, legend: bool| {
+            Some(MapOutput::new(AtomicOutput::create(&dir.path().join(name), "--output").unwrap(), legend))
+        };
+        let (report, with) = compare::run(c, window, scale, out("legend.png", true), &opts, &Silent).unwrap();
+        let (_, bare) = compare::run(c, window, scale, out("bare.png", false), &opts, &Silent).unwrap();
+        let (with, bare) = (decode(&with.unwrap()), decode(&bare.unwrap()));
+        assert_eq!(bare.plte, palette::plte(), "{what}");
+        assert_eq!(with.plte, legend::palette(&palette::plte()), "{what}");
+        let lay = legend::layout(&legend::MapKey::key(&report), &palette::plte(), window, scale);
+        assert_eq!((with.width, with.height), (lay.width as usize, lay.height as usize), "{what}");
+        assert!(with.height > bare.height, "{what}: the legend is appended");
+        assert!(lay.points.is_empty() && lay.overlay.is_empty(), "{what}: nothing drawn over the picture");
+        let inks = legend::inks(&palette::plte());
+        for y in 0..bare.height {
+            for x in 0..with.width {
+                let want = if x < bare.width { bare.at(x, y) } else { inks.paper };
+                assert_eq!(with.at(x, y), want, "{what}: picture pixel ({x}, {y})");
+            }
+        }
+        // Both kinds of cell are in the picture, and every colour of the picture has its
+        // swatch, filled with that colour.
+        assert!(bare.px.contains(&palette::MASKED) && bare.px.contains(&palette::HOOD), "{what}");
+        let swatched: BTreeSet<u8> = lay.swatches.iter().map(|s| s.0).collect();
+        assert!(bare.px.iter().all(|p| swatched.contains(p)), "{what}: a colour without a swatch");
+        for &(i, (l, t, w, h)) in &lay.swatches {
+            for (x, y) in [(l, t), (l + w - 1, t + h - 1)] {
+                assert_eq!(with.at(x as usize, y as usize), i, "{what}: swatch of colour {i}");
+            }
+        }
+        let key = legend::MapKey::key(&report);
+        let no_match = &key.entries.iter().find(|e| e.0 == palette::MASKED).unwrap().1;
+        assert!(no_match.contains(&format!("{:.2}%", 100.0 * (1.0 - report.fraction))), "{what}: {no_match}");
+    }
+}

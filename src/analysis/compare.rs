@@ -15,9 +15,10 @@ use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
 use crate::output::atomic::AtomicOutput;
+use crate::output::legend::{self, Key, MapDraft, MapKey, MapOutput};
 use crate::output::ordered::OrderedPicture;
 use crate::output::palette;
-use crate::output::png::{PngStream, picture_size};
+use crate::output::png::PngStream;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -72,25 +73,26 @@ pub struct CompareReport {
 
 /// Compares `window` of game `c.a` with game `c.b`; draws the mask picture to `out` if given
 /// (game A's palette, non-matching cells white, `scale` x `scale` cells per pixel taking each
-/// block's top-left cell). On the sweep's workers ([`regions::label_tiles`]), with the same
+/// block's top-left cell; with a legend strip of the colours below it unless `out` says
+/// otherwise, [`crate::output::legend`]). On the sweep's workers ([`regions::label_tiles`]), with the same
 /// report and picture as [`run_reference`].
 pub fn run(
     c: Comparison,
     window: Window,
     scale: u32,
-    out: Option<AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(CompareReport, Option<PathBuf>)> {
     let (dx, dy) = c.shift;
     let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
-    let picture = match out {
+    let (picture, map) = match out {
         Some(o) => {
-            let (w, h) = picture_size(window, scale);
-            let png = PngStream::create(o, w, h, palette::plte(), picture_text(c, window), opts.threads)?;
-            Some(OrderedPicture::new(png, window, scale))
+            let (png, map) =
+                legend::start(o, window, scale, palette::plte(), picture_text(c, window), opts.threads)?;
+            (Some(OrderedPicture::new(png, window, scale)), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let accs = regions::label_tiles(
         c.a,
@@ -126,14 +128,48 @@ pub fn run(
             }
         },
     )?;
-    let path = picture.map(OrderedPicture::finish).transpose()?;
+    let drawn = picture.map(OrderedPicture::finish_file).transpose()?;
     let mut counts = vec![(0u64, 0u64); ALL.len()];
     for (a, _, _) in accs {
         for (c, d) in counts.iter_mut().zip(a) {
             (c.0, c.1) = (c.0 + d.0, c.1 + d.1);
         }
     }
-    Ok((report(c, window, &counts), path))
+    finish(report(c, window, &counts), map.zip(drawn), opts)
+}
+
+/// The report, and the picture finished with its legend (`map`: the draft and what the sweep
+/// drew).
+fn finish(
+    report: CompareReport,
+    map: Option<(MapDraft, AtomicOutput)>,
+    opts: &EngineOptions,
+) -> Result<(CompareReport, Option<PathBuf>)> {
+    let path = map.map(|(m, d)| m.finish(d, &report, opts)).transpose()?;
+    Ok((report, path))
+}
+
+impl MapKey for CompareReport {
+    /// The comparison, every colour of game A's matching cells, and white for the cells that
+    /// do not match, with their share of the window.
+    fn key(&self) -> Key {
+        let [x0, y0, x1, y1] = self.window;
+        let (dx, dy) = self.shift;
+        let mut entries: Vec<(u8, String)> =
+            palette::NAMES.iter().enumerate().map(|(i, name)| (i as u8, name.to_string())).collect();
+        entries.push((palette::MASKED, format!("no match  {:.2}%", 100.0 * (1.0 - self.fraction))));
+        Key {
+            title: format!(
+                "palace compare: N_{}(x+{dx}, y+{dy}) = N_{}(x, y) {} {}, window [{x0}, {x1}) x [{y0}, {y1})",
+                self.b,
+                self.a,
+                if self.offset < 0 { '-' } else { '+' },
+                self.offset.unsigned_abs()
+            ),
+            entries,
+            points: Vec::new(),
+        }
+    }
 }
 
 /// A worker's accumulator: per region `(cells, matched)`, the matches of the tile's part of
@@ -237,25 +273,19 @@ pub fn run_reference(
     c: Comparison,
     window: Window,
     scale: u32,
-    out: Option<AtomicOutput>,
+    out: Option<MapOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(CompareReport, Option<PathBuf>)> {
     let (dx, dy) = c.shift;
     let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
-    let mut png = match out {
+    let (mut png, map) = match out {
         Some(o) => {
-            let (w, h) = picture_size(window, scale);
-            let text = vec![(
-                "Comment".to_string(),
-                format!(
-                    "palace compare: k = {} vs {}, shift ({dx}, {dy}), offset {}; white = no match; window {window}",
-                    c.a, c.b, c.offset
-                ),
-            )];
-            Some(PngStream::create(o, w, h, palette::plte(), text, opts.threads)?)
+            let (png, map) =
+                legend::start(o, window, scale, palette::plte(), picture_text(c, window), opts.threads)?;
+            (Some(png), Some(map))
         }
-        None => None,
+        None => (None, None),
     };
     let mut counts = vec![(0u64, 0u64); ALL.len()];
     let mut line = Vec::new();
@@ -298,8 +328,8 @@ pub fn run_reference(
             Ok(())
         },
     )?;
-    let path = png.map(PngStream::finish).transpose()?;
-    Ok((report(c, window, &counts), path))
+    let drawn = png.map(PngStream::finish_file).transpose()?;
+    finish(report(c, window, &counts), map.zip(drawn), opts)
 }
 
 impl std::fmt::Display for CompareReport {

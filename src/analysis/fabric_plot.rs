@@ -12,10 +12,6 @@ pub const ZOOM: usize = 4;
 /// Height of the band of labels above each row, and of the legend.
 const BAND: usize = 28;
 
-/// What each palette index means, for the legend.
-const LEGEND: [&str; palette::LEN - 1] =
-    ["hood", "v <= -4", "v = -3", "v = -2", "v = -1", "v = 0", "v = 1", "v = 2", "v >= 3"];
-
 /// Where the zoomed-in part of a panel begins (cells from the window's corner) and its side:
 /// a quarter of the window, centred on the nose, which lies `size / 8` from the corner.
 pub fn zoom_part(size: usize) -> (usize, usize) {
@@ -73,7 +69,7 @@ pub fn draw(ks: &[u32], size: usize, gap: usize, picture: &[u8], out: AtomicOutp
         // The legend along the bottom.
         let mut x = 4i32;
         let y = (h - BAND + 6) as i32;
-        for (i, label) in LEGEND.iter().enumerate() {
+        for (i, label) in palette::NAMES.iter().enumerate() {
             let [r, g, b] = palette::RGB[i];
             root.draw(&Rectangle::new([(x, y), (x + 16, y + 16)], RGBColor(r, g, b).filled()))?;
             root.draw(&Rectangle::new([(x, y), (x + 16, y + 16)], BLACK.stroke_width(1)))?;

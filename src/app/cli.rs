@@ -384,6 +384,10 @@ pub struct CompareArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+    /// Draw the bare picture: no legend strip of the colours below it (every pixel is a
+    /// cell's, written in one pass).
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
 }
 
 /// `palace regions`.
@@ -819,6 +823,8 @@ pub enum Config {
         search_shift: Option<u32>,
         /// Engine settings.
         run: RunConfig,
+        /// The legend strip below the picture.
+        legend: bool,
     },
     /// Region map.
     Regions {
@@ -1359,6 +1365,7 @@ impl Cli {
                     search_shift: a.search_shift,
                     run: a.run.resolve()?,
                     reference: a.reference,
+                    legend: !a.no_legend,
                 }
             }
             Command::Regions(a) => {

@@ -123,8 +123,19 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
-        Config::Compare { window, comparison, output, scale, json, run, reference, search_shift: None } => {
+        Config::Compare {
+            window,
+            comparison,
+            output,
+            scale,
+            json,
+            run,
+            reference,
+            search_shift: None,
+            legend,
+        } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "compare", "rows");
             let go = if reference { compare::run_reference } else { compare::run };
             let (report, path) = go(comparison, window, scale, out, &run.engine, &pb)?;

@@ -26,6 +26,10 @@ pub const RGB: [[u8; 3]; LEN] = [
     [0xff, 0xff, 0xff], // 9 masked: white
 ];
 
+/// What each index below [`MASKED`] shows, for legends.
+pub const NAMES: [&str; LEN - 1] =
+    ["hood", "v <= -4", "v = -3", "v = -2", "v = -1", "v = 0", "v = 1", "v = 2", "v >= 3"];
+
 /// The palette as the flat `R G B R G B ...` bytes a PNG `PLTE` chunk holds.
 pub fn plte() -> Vec<u8> {
     RGB.iter().flatten().copied().collect()
