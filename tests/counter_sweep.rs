@@ -121,6 +121,8 @@ fn larger_games_use_the_lane_kernels() {
                 (Some(120), Some(64), 1),
                 (Some(96), Some(160), 3),
                 (Some(250), Some(100), 2),
+                // Casing tiles taller than a sub-band, crossed by both slopes of the hood.
+                (Some(700), Some(1100), 2),
             ] {
                 let opts =
                     EngineOptions { threads, kernel, tile_width: tw, band_height: bh, ..Default::default() };

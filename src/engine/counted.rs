@@ -253,15 +253,19 @@ fn quiet_tile(w: usize, h: usize, mut e: Edges) -> Tile {
     }
 }
 
-/// Rows per block of a casing tile.
+/// Rows per block of a casing tile's exact part.
 const CASING_BLOCK: usize = 64;
 
-/// A tile that touches the hood or the corner, in blocks of [`CASING_BLOCK`] rows. In each
-/// block the columns up to two past the widest hood row among the block's rows and the two
-/// above them are computed exactly (the hood by the closed form, the rest by the rule in 64-bit
-/// arithmetic: `kernel::wide::casing_tile`), the columns right of them by the counter kernel
-/// (its halo, two columns past the hood, is clear of it), or exactly where the kernel finds a
-/// value out of its range. The counters run through both parts row block by row block.
+/// Rows per sub-band of a casing tile (see [`casing`]).
+const CASING_SUB_BAND: usize = 512;
+
+/// A tile that touches the hood or the corner. Its rows are cut into sub-bands of at most
+/// [`CASING_SUB_BAND`] rows, and each sub-band at the column `cm` two past its widest hood
+/// row (its first, or the one two above it: the hood is closed under moving up): the columns
+/// from `cm` on are clear of the hood in every row of the sub-band and take one counter kernel
+/// call ([`casing_part`] without a hood), the columns left of `cm` go through
+/// [`casing_part`] in blocks of [`CASING_BLOCK`] rows. The counters and the edge values run
+/// from the left part into the right one and from sub-band to sub-band.
 fn casing(
     nb: &Neighbourhood<'_>,
     e: Edges,
@@ -277,15 +281,163 @@ fn casing(
     let (x0, y0) = (u64::from(r.x0), u64::from(r.y0));
     let (mut top, mut left) = (Vec::new(), Vec::new());
     nb.halo_exact(&r, &mut top, &mut left);
-    // The exact values of the two rows above the current block over columns x0 - 2 .. x1 (the
-    // layout of a `top` halo), and their stored values over x0 .. x1.
+    // The exact values of the two rows above the current sub-band over columns x0 - 2 .. x1
+    // (the layout of a `top` halo), and their stored values over x0 .. x1.
     let mut above = top;
     let mut last2 = vec![0i8; 2 * w];
+    // The counters C and D' on the current sub-band's first row.
+    let mut c_run = e.c.clone();
+    let mut d_run = e.d_top.clone();
+    let mut out = Edges { r: vec![0; h], d_left: vec![0; h], c: Vec::new(), d_top: Vec::new() };
+    let mut right = vec![0i8; 2 * h];
+    let (mut made, mut palaces) = (Made::default(), 0u64);
+    let mut a = 0;
+    while a < h {
+        let b = if h - a < CASING_SUB_BAND + 2 { h } else { a + CASING_SUB_BAND };
+        let rb = b - a;
+        let ya = y0 + a as u64;
+        if a > 0 {
+            d_run[0] = e.d_left[a];
+        }
+        let widest = hood_len(k, ya.saturating_sub(2));
+        let cm = if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) };
+        // A right part at least two columns wide (the rule's halo), or none.
+        let cuts: &[(usize, usize)] = if cm == 0 || w - cm < 2 { &[(0, w)] } else { &[(0, cm), (cm, w)] };
+        let (mut er, mut edl) = (e.r[a..b].to_vec(), e.d_left[a..b].to_vec());
+        let mut lhalo = left[2 * a..2 * b].to_vec();
+        let mut d_bottom = vec![0u8; w];
+        let mut rows2 = vec![0i8; 2 * w];
+        for &(ca, cb) in cuts {
+            let pw = cb - ca;
+            if ca > 0 {
+                // D' entering the right part's first column: the top's, then the diagonals
+                // leaving the left part's rows.
+                edl = std::iter::once(d_run[ca]).chain(edl[..rb - 1].iter().copied()).collect();
+            }
+            let pe = Edges { r: er, d_left: edl, c: c_run[ca..cb].to_vec(), d_top: d_run[ca..cb].to_vec() };
+            let ptop: Vec<i64> =
+                (0..2).flat_map(|q| above[q * (w + 2) + ca..q * (w + 2) + cb + 2].iter().copied()).collect();
+            let plast2: Vec<i8> =
+                (0..2).flat_map(|q| last2[q * w + ca..q * w + cb].iter().copied()).collect();
+            let part = Part { k, x0: x0 + ca as u64, y0: ya, w: pw, h: rb, top: &ptop, left: &lhalo };
+            let done = casing_part(&part, pe, plast2, kernel, pool, cs, keep, &mut pieces)?;
+            made.add(done.made);
+            palaces += done.palaces;
+            (er, edl) = (done.edges.r, done.edges.d_left);
+            c_run[ca..cb].copy_from_slice(&done.edges.c);
+            d_bottom[ca..cb].copy_from_slice(&done.edges.d_top);
+            for q in 0..2 {
+                rows2[q * w + ca..q * w + cb].copy_from_slice(&done.last2[q * pw..(q + 1) * pw]);
+            }
+            // Its last two columns: the next part's left halo (clear of the hood), or the
+            // tile's last two columns.
+            lhalo = done.right.iter().map(|&v| i64::from(v)).collect();
+            if cb == w {
+                right[2 * a..2 * b].copy_from_slice(&done.right);
+            }
+        }
+        out.r[a..b].copy_from_slice(&er);
+        out.d_left[a..b].copy_from_slice(&edl);
+        last2 = rows2;
+        if b == h {
+            out.c = std::mem::take(&mut c_run);
+            out.d_top = d_bottom;
+        } else {
+            d_run[1..].copy_from_slice(&d_bottom[..w - 1]);
+            exact_above(k, x0, y0, b, &left, &last2, &mut above);
+        }
+        a = b;
+    }
+    let values = EdgeValues { bottom: last2, right };
+    let (bottom, right) = edge_values(w, h, &values);
+    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces, pieces))
+}
+
+/// The exact values of the two rows above row `b` of a casing tile at `(x0, y0)` (`b >= 2`),
+/// into `above` (the layout of a `top` halo, columns x0 - 2 .. x1): the tile's left halo
+/// `left`, then the hood by its closed form and the stored values `last2` (rows b - 2 and
+/// b - 1) past it.
+fn exact_above(k: u32, x0: u64, y0: u64, b: usize, left: &[i64], last2: &[i8], above: &mut [i64]) {
+    let w = last2.len() / 2;
+    for q in 0..2 {
+        let row = b + q - 2;
+        let y = y0 + row as u64;
+        let dst = &mut above[q * (w + 2)..(q + 1) * (w + 2)];
+        dst[0] = left[2 * row];
+        dst[1] = left[2 * row + 1];
+        let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
+        // The rows below read the hood at most `HOOD_READ` columns left of its edge here.
+        let deep = hl.saturating_sub(HOOD_READ);
+        dst[2..2 + deep].fill(DEEP_HOOD);
+        for (col, d) in dst[2..].iter_mut().enumerate().skip(deep) {
+            *d = if col < hl { hood_value(k, x0 + col as u64, y) } else { i64::from(last2[q * w + col]) };
+        }
+    }
+}
+
+/// How far left of the hood's edge in a row the exact parts of the next block read: the edge
+/// moves at most two columns a row, so a block of [`CASING_BLOCK`] rows starts its exact part
+/// at most `2 (CASING_BLOCK + 2)` columns left of it, and its halo two more (and a margin).
+const HOOD_READ: usize = 2 * CASING_BLOCK + 8;
+
+/// What [`exact_above`] leaves in the hood's cells that no block reads: far from any real value,
+/// so that a read would show in every test.
+const DEEP_HOOD: i64 = i64::MIN / 4;
+
+/// A rectangle of a casing tile, with its exact halo.
+struct Part<'a> {
+    k: u32,
+    /// Its top-left cell on the board.
+    x0: u64,
+    y0: u64,
+    w: usize,
+    h: usize,
+    /// The exact values of the two rows above it, columns x0 - 2 .. x0 + w.
+    top: &'a [i64],
+    /// The exact values of the two columns left of it, two per row.
+    left: &'a [i64],
+}
+
+/// What [`casing_part`] leaves.
+struct PartDone {
+    /// The counters leaving it.
+    edges: Edges,
+    /// Its last two rows' values (`2 w`; with one row, the row above it first).
+    last2: Vec<i8>,
+    /// Its last two columns' values, two per row (the first unused where `w < 2`).
+    right: Vec<i8>,
+    made: Made,
+    palaces: u64,
+}
+
+/// A rectangle of a casing tile, entered by the counters `e`, in blocks of [`CASING_BLOCK`]
+/// rows. In each block the columns up to two past the widest hood row among the block's rows
+/// and the two above them are computed exactly (the hood by the closed form, the rest by the
+/// rule in 64-bit arithmetic: `kernel::wide::casing_tile`), the columns right of them by the
+/// counter kernel (its halo, two columns past the hood, is clear of it), or exactly where the
+/// kernel finds a value out of its range. Once the hood is out of reach, the rest is one block
+/// without an exact part. `last2`: the values of the two rows above it (used where it has one
+/// row). With `keep`, the exactly computed pieces go to `pieces`.
+#[allow(clippy::too_many_arguments)]
+fn casing_part(
+    part: &Part<'_>,
+    e: Edges,
+    mut last2: Vec<i8>,
+    kernel: Option<CounterKernel>,
+    pool: &Arc<BufPool>,
+    cs: &mut CounterScratch,
+    keep: bool,
+    pieces: &mut Pieces,
+) -> Result<PartDone> {
+    let &Part { k, x0, y0, w, h, top, left } = part;
+    // The exact values of the two rows above the current block over columns x0 - 2 .. x1 (the
+    // layout of a `top` halo), and their stored values over x0 .. x1.
+    let mut above = top.to_vec();
     // The counters C and D' on the current block's first row.
     let mut c_run = e.c.clone();
     let mut d_run = e.d_top.clone();
     let mut out = Edges { r: vec![0; h], d_left: vec![0; h], c: Vec::new(), d_top: Vec::new() };
-    let mut values = EdgeValues::sized(w, h);
+    let mut values_right = vec![0i8; 2 * h];
     let (mut made, mut palaces) = (Made::default(), 0u64);
     let mut a = 0;
     while a < h {
@@ -294,7 +446,6 @@ fn casing(
             d_run[0] = e.d_left[a];
         }
         // The hood is closed under moving up, so its widest row here is the first one read.
-        // Once it is out of reach, the rest of the tile is one block without an exact part.
         let widest = hood_len(k, ya.saturating_sub(2));
         let c = if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) };
         let b = if c == 0 { h } else { (a + CASING_BLOCK).min(h) };
@@ -310,24 +461,65 @@ fn casing(
             c: c_run[..c].to_vec(),
             d_top: d_run[..c].to_vec(),
         };
+        // Columns left of `lo` are hood in every row of the block (its narrowest row is its
+        // last): their counters pass in closed form, and only `lo..c` is computed.
+        let mut lo = 0;
         if c > 0 {
+            let narrowest = (hood_len(k, ya + rb as u64 - 1).saturating_sub(x0) as usize).min(c.saturating_sub(2));
+            if narrowest >= 2 {
+                lo = narrowest;
+            }
+            let mut xe = le.clone();
+            let mut lleft = left[2 * a..2 * b].to_vec();
+            if lo > 0 {
+                let mut he = Edges {
+                    r: le.r.clone(),
+                    d_left: le.d_left.clone(),
+                    c: c_run[..lo].to_vec(),
+                    d_top: d_run[..lo].to_vec(),
+                };
+                palaces += pass_hood(&mut he);
+                made.hood += (lo * rb) as u64;
+                le.c[..lo].copy_from_slice(&he.c);
+                le.d_top[..lo].copy_from_slice(&he.d_top);
+                let d_left = std::iter::once(d_run[lo]).chain(he.d_left[..rb - 1].iter().copied()).collect();
+                xe = Edges { r: he.r, d_left, c: c_run[lo..c].to_vec(), d_top: d_run[lo..c].to_vec() };
+                lleft = (0..rb as u64)
+                    .flat_map(|row| [2, 1].map(|d| hood_value(k, x0 + (lo - d) as u64, ya + row)))
+                    .collect();
+            }
             let ltop: Vec<i64> =
-                (0..2).flat_map(|q| above[q * (w + 2)..q * (w + 2) + c + 2].iter().copied()).collect();
-            let mut cells = TileBuf::pooled(pool, c, rb, Arrangement::Rows);
-            exact_cells(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut cells)?;
+                (0..2).flat_map(|q| above[q * (w + 2) + lo..q * (w + 2) + c + 2].iter().copied()).collect();
+            let mut cells = TileBuf::pooled(pool, c - lo, rb, Arrangement::Rows);
+            exact_cells(k, x0 + lo as u64, ya, &ltop, &lleft, &mut cells)?;
+            let hood = |row: usize| hood(row).saturating_sub(lo);
             let hood_cells: usize = (0..rb).map(hood).sum();
-            palaces += through(&cells, &mut le, hood);
+            palaces += through(&cells, &mut xe, hood);
             made.hood += hood_cells as u64;
-            made.wide += (c * rb - hood_cells) as u64;
+            made.wide += ((c - lo) * rb - hood_cells) as u64;
+            le.r = xe.r;
+            le.d_left = xe.d_left;
+            le.c[lo..].copy_from_slice(&xe.c);
+            le.d_top[lo..].copy_from_slice(&xe.d_top);
             lcells = Some(cells);
         }
+        // A cell of the left part: computed, or hood left of `lo` (as the narrow engine
+        // stores it).
+        let lcell = |cells: &TileBuf, row: usize, col: usize| {
+            if col >= lo {
+                cells.at(row, col - lo)
+            } else {
+                hood_sentinel(k, x0 + col as u64, ya + row as u64)
+            }
+        };
         // The right part: the counter kernel where it is exact, else exactly.
         let wr = w - c;
         // The CA values of the two columns left of it, exactly (with a right part, c >= 2).
         let rleft: Vec<i64> = match &lcells {
-            Some(cells) if wr > 0 => {
-                (0..rb).flat_map(|row| [cells.at(row, c - 2), cells.at(row, c - 1)]).map(i64::from).collect()
-            }
+            Some(cells) if wr > 0 => (0..rb)
+                .flat_map(|row| [cells.at(row, c - 2 - lo), cells.at(row, c - 1 - lo)])
+                .map(i64::from)
+                .collect(),
             Some(_) => Vec::new(),
             None => left[2 * a..2 * b].to_vec(),
         };
@@ -379,20 +571,20 @@ fn casing(
                     }
                 }
                 if keep {
-                    let (x0, y0) = (r.x0 + c as u32, r.y0 + a as u32);
+                    let (x0, y0) = ((x0 + c as u64) as u32, ya as u32);
                     let rect = Rect { x0, y0, x1: x0 + wr as u32, y1: y0 + rb as u32 };
                     pieces.push((rect, Tile::Cells(cells)));
                 }
             }
         }
-        // The tile's last two columns.
+        // The part's last two columns.
         for row in 0..rb {
             for q in (2 - w.min(2))..2 {
                 let col = w + q - 2;
-                values.right[2 * (a + row) + q] = if col >= c {
+                values_right[2 * (a + row) + q] = if col >= c {
                     rright[2 * row + col + 2 - w]
                 } else {
-                    lcells.as_ref().expect("columns left of c are in the left part").at(row, col)
+                    lcell(lcells.as_ref().expect("columns left of c are in the left part"), row, col)
                 };
             }
         }
@@ -404,26 +596,17 @@ fn casing(
                 dst.copy_from_slice(&last2[w..]);
                 continue;
             }
+            // The hood's columns left of `lo` are read by no later block (its halo starts at its
+            // own `lo - 2` or further right); the part's last rows get them at the end.
             if let Some(cells) = &lcells {
-                dst[..c].copy_from_slice(cells.row(rb + q - 2));
+                dst[lo..c].copy_from_slice(cells.row(rb + q - 2));
             }
             dst[c..].copy_from_slice(&rbottom[q * wr..(q + 1) * wr]);
         }
         last2 = rows2;
         // The next block's exact top halo.
-        for q in 0..2 {
-            let row = b + q;
-            if row < 2 || b == h {
-                continue;
-            }
-            let y = y0 + (row - 2) as u64;
-            let dst = &mut above[q * (w + 2)..(q + 1) * (w + 2)];
-            dst[0] = left[2 * (row - 2)];
-            dst[1] = left[2 * (row - 2) + 1];
-            let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
-            for (col, d) in dst[2..].iter_mut().enumerate() {
-                *d = if col < hl { hood_value(k, x0 + col as u64, y) } else { i64::from(last2[q * w + col]) };
-            }
+        if b < h {
+            exact_above(k, x0, y0, b, left, &last2, &mut above);
         }
         // The counters leaving the block.
         let (rows_r, rows_d) = if wr > 0 { (&re.r, &re.d_left) } else { (&le.r, &le.d_left) };
@@ -435,8 +618,12 @@ fn casing(
         }
         let d_bottom: Vec<u8> = le.d_top.iter().chain(&re.d_top).copied().collect();
         if let (true, Some(cells)) = (keep, lcells) {
-            let y0 = r.y0 + a as u32;
-            pieces.push((Rect { x0: r.x0, y0, x1: r.x0 + c as u32, y1: y0 + rb as u32 }, Tile::Cells(cells)));
+            let (x0, y0, lo) = (x0 as u32, ya as u32, lo as u32);
+            if lo > 0 {
+                pieces.push((Rect { x0, y0, x1: x0 + lo, y1: y0 + rb as u32 }, Tile::Hood));
+            }
+            pieces
+                .push((Rect { x0: x0 + lo, y0, x1: x0 + c as u32, y1: y0 + rb as u32 }, Tile::Cells(cells)));
         }
         if b == h {
             out.c = std::mem::take(&mut c_run);
@@ -446,9 +633,17 @@ fn casing(
         }
         a = b;
     }
-    values.bottom = last2;
-    let (bottom, right) = edge_values(w, h, &values);
-    Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces, pieces))
+    // The hood's cells of the last two rows, as the narrow engine stores them.
+    for q in 0..2 {
+        if h + q >= 2 {
+            let y = y0 + (h + q - 2) as u64;
+            let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
+            for (col, d) in last2[q * w..q * w + hl].iter_mut().enumerate() {
+                *d = hood_sentinel(k, x0 + col as u64, y);
+            }
+        }
+    }
+    Ok(PartDone { edges: out, last2, right: values_right, made, palaces })
 }
 
 /// A hood tile: every cell and every cell west, north and north-west of it is a palace, so
@@ -479,6 +674,30 @@ fn pass_through(e: &mut Edges) {
     let entered = |row: usize, col: usize| if col >= row { top[col - row] } else { left[row - col] };
     e.d_top = (0..w).map(|col| entered(h - 1, col)).collect();
     e.d_left = (0..h).map(|row| entered(row, w - 1)).collect();
+}
+
+/// Counts a rectangle of palaces (hood cells) into the counters `e` (entering on call, leaving
+/// on return), in closed form: each row's `R` grows by the width, each column's `C` by the
+/// height, and each diagonal's `D'` by the cells it crosses. Returns the palaces.
+fn pass_hood(e: &mut Edges) -> u64 {
+    let (w, h) = (e.c.len(), e.r.len());
+    let (top, left) = (e.d_top.clone(), e.d_left.clone());
+    // D' leaving (row, col): entered at (row - m, col - m), m = min(row, col), and grown by the
+    // m + 1 palaces from there.
+    let leaving = |row: usize, col: usize| {
+        let m = row.min(col);
+        let entered = if col >= row { top[col - row] } else { left[row - col] };
+        entered.wrapping_add((m + 1) as u8)
+    };
+    e.d_top = (0..w).map(|col| leaving(h - 1, col)).collect();
+    e.d_left = (0..h).map(|row| leaving(row, w - 1)).collect();
+    for r in &mut e.r {
+        *r = r.wrapping_add(w as u8);
+    }
+    for c in &mut e.c {
+        *c = c.wrapping_add(h as u8);
+    }
+    (w * h) as u64
 }
 
 /// Counts a computed tile's palaces into the counters `e` (entering on call, leaving on
@@ -560,6 +779,27 @@ mod tests {
             let zeros = TileBuf::new(w, h);
             assert_eq!(through(&zeros, &mut want, |_| 0), 0);
             pass_through(&mut e);
+            assert_eq!(e, want, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn pass_hood_equals_counting_palaces() {
+        for (w, h) in [(1, 1), (1, 5), (5, 1), (7, 3), (3, 7), (6, 6), (300, 2), (2, 300), (260, 270)] {
+            let mut e = Edges {
+                r: (0..h).map(|i| (i * 7) as u8).collect(),
+                d_left: (0..h).map(|i| (100 + i * 3) as u8).collect(),
+                c: (0..w).map(|i| (50 + i) as u8).collect(),
+                d_top: (0..w).map(|i| (200 + i * 5) as u8).collect(),
+            };
+            e.d_left[0] = e.d_top[0];
+            let mut want = e.clone();
+            let mut palaces = TileBuf::new(w, h);
+            for row in 0..h {
+                palaces.row_mut(row).fill(-1);
+            }
+            assert_eq!(through(&palaces, &mut want, |_| 0), (w * h) as u64);
+            assert_eq!(pass_hood(&mut e), (w * h) as u64);
             assert_eq!(e, want, "{w}x{h}");
         }
     }

@@ -175,6 +175,17 @@ pub(crate) struct Made {
     pub counter: u64,
 }
 
+impl Made {
+    /// Adds the counts of `o`.
+    pub(crate) fn add(&mut self, o: Made) {
+        self.hood += o.hood;
+        self.zero += o.zero;
+        self.narrow += o.narrow;
+        self.wide += o.wide;
+        self.counter += o.counter;
+    }
+}
+
 /// A tile and the already finished neighbours its halo comes from.
 pub(crate) struct Neighbourhood<'a> {
     pub layout: &'a Layout,
