@@ -17,7 +17,9 @@
 //!   from its palaces cell by cell.
 
 use super::layout::Rect;
-use super::tile::{Made, Neighbourhood, Scratch, Tile, compute_tile, exact_cells, within};
+use super::tile::{
+    CASING_BLOCK, Made, Neighbourhood, Scratch, Tile, compute_tile, exact_above, exact_cells, within,
+};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
 use crate::kernel::{Arrangement, BufPool, NarrowFn, TileBuf};
@@ -253,9 +255,6 @@ fn quiet_tile(w: usize, h: usize, mut e: Edges) -> Tile {
     }
 }
 
-/// Rows per block of a casing tile's exact part.
-const CASING_BLOCK: usize = 64;
-
 /// Rows per sub-band of a casing tile (see [`casing`]).
 const CASING_SUB_BAND: usize = 512;
 
@@ -353,37 +352,6 @@ fn casing(
     Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces, pieces))
 }
 
-/// The exact values of the two rows above row `b` of a casing tile at `(x0, y0)` (`b >= 2`),
-/// into `above` (the layout of a `top` halo, columns x0 - 2 .. x1): the tile's left halo
-/// `left`, then the hood by its closed form and the stored values `last2` (rows b - 2 and
-/// b - 1) past it.
-fn exact_above(k: u32, x0: u64, y0: u64, b: usize, left: &[i64], last2: &[i8], above: &mut [i64]) {
-    let w = last2.len() / 2;
-    for q in 0..2 {
-        let row = b + q - 2;
-        let y = y0 + row as u64;
-        let dst = &mut above[q * (w + 2)..(q + 1) * (w + 2)];
-        dst[0] = left[2 * row];
-        dst[1] = left[2 * row + 1];
-        let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
-        // The rows below read the hood at most `HOOD_READ` columns left of its edge here.
-        let deep = hl.saturating_sub(HOOD_READ);
-        dst[2..2 + deep].fill(DEEP_HOOD);
-        for (col, d) in dst[2..].iter_mut().enumerate().skip(deep) {
-            *d = if col < hl { hood_value(k, x0 + col as u64, y) } else { i64::from(last2[q * w + col]) };
-        }
-    }
-}
-
-/// How far left of the hood's edge in a row the exact parts of the next block read: the edge
-/// moves at most two columns a row, so a block of [`CASING_BLOCK`] rows starts its exact part
-/// at most `2 (CASING_BLOCK + 2)` columns left of it, and its halo two more (and a margin).
-const HOOD_READ: usize = 2 * CASING_BLOCK + 8;
-
-/// What [`exact_above`] leaves in the hood's cells that no block reads: far from any real value,
-/// so that a read would show in every test.
-const DEEP_HOOD: i64 = i64::MIN / 4;
-
 /// A rectangle of a casing tile, with its exact halo.
 struct Part<'a> {
     k: u32,
@@ -465,7 +433,8 @@ fn casing_part(
         // last): their counters pass in closed form, and only `lo..c` is computed.
         let mut lo = 0;
         if c > 0 {
-            let narrowest = (hood_len(k, ya + rb as u64 - 1).saturating_sub(x0) as usize).min(c.saturating_sub(2));
+            let narrowest =
+                (hood_len(k, ya + rb as u64 - 1).saturating_sub(x0) as usize).min(c.saturating_sub(2));
             if narrowest >= 2 {
                 lo = narrowest;
             }

@@ -381,11 +381,17 @@ pub(super) fn within(values: &[i8], lo: i8, hi: i8) -> bool {
     values.iter().fold(true, |ok, &v| ok & (v.wrapping_sub(lo) as u8 <= span))
 }
 
-/// A tile along the casing, split in two: the columns left of `c` (the hood, by the closed
-/// form, and the few cells between it and the split) by the wide path, the rest by the narrow
-/// kernel. `c` lies two columns right of the widest hood row among the tile's rows and its top
-/// halo, so the narrow part's halo is free of the hood (the rule's neighbourhood, `docs/rule.md`, reaches two
-/// cells). Returns `None` when the split does not pay or the narrow part leaves its range.
+/// Rows per block of a tile along the casing ([`split_casing`], and the counter sweeps'
+/// casing tiles): each block splits at its own widest hood row.
+pub(super) const CASING_BLOCK: usize = 64;
+
+/// A tile along the casing, in blocks of [`CASING_BLOCK`] rows, each split in two: the columns
+/// left of its `c` (the hood, by the closed form, and the few cells between it and the split)
+/// by the wide path, the rest by the narrow kernel. `c` lies two columns right of the widest
+/// hood row among the block's rows and the two above them, so the narrow part's halo is free
+/// of the hood (the rule's neighbourhood, `docs/rule.md`, reaches two cells); a block where the
+/// narrow part would be under 64 columns is wide throughout. Returns `None` when no block
+/// splits or a narrow part leaves its range.
 fn split_casing(
     nb: &Neighbourhood<'_>,
     r: &Rect,
@@ -395,43 +401,101 @@ fn split_casing(
 ) -> Result<Option<(Tile, Made)>> {
     let k = nb.layout.k;
     let (w, h) = (r.w(), r.h());
-    let widest = hood_len(k, u64::from(r.y0.saturating_sub(2)));
-    // At least two columns: the narrow part's left halo comes from the wide part.
-    let c = ((widest + 2).saturating_sub(u64::from(r.x0)) as usize).max(2);
-    if c + 64 > w {
+    let (x0, y0) = (u64::from(r.x0), u64::from(r.y0));
+    let split_at = |y: u64| ((hood_len(k, y.saturating_sub(2)) + 2).saturating_sub(x0) as usize).max(2);
+    // The hood is closed under moving up: the tile's last block has its narrowest split.
+    let last = y0 + (h - 1) as u64 / CASING_BLOCK as u64 * CASING_BLOCK as u64;
+    if split_at(last) + 64 > w {
         return Ok(None);
     }
-    // The left part, wide, with the hood from the closed form.
-    let left_rect = Rect { x0: r.x0, y0: r.y0, x1: r.x0 + c as u32, y1: r.y1 };
-    let wide_part = wide_rect(nb, &left_rect, pool, scratch)?;
-    // The right part's halo: the tile's top halo from column x0 + c - 2 on, and the wide
-    // part's last two columns.
-    let Scratch { top8, left8, .. } = scratch;
-    let n = w - c;
-    let mut sub_top = Vec::with_capacity(2 * (n + 2));
-    for row in 0..2 {
-        sub_top.extend_from_slice(&top8[row * (w + 2) + c..(row + 1) * (w + 2)]);
-    }
-    left8.clear();
-    for row in 0..h {
-        left8.extend_from_slice(&wide_part.row(row)[c - 2..c]);
-    }
-    if !in_range(&sub_top) || !in_range(left8) {
-        return Ok(None);
-    }
-    let mut right = TileBuf::pooled(pool, n, h, Arrangement::Rows);
-    if !kernel(&sub_top, left8, n, h, &mut right) {
-        return Ok(None);
-    }
+    let Scratch { top, left, top8, left8, .. } = scratch;
+    nb.halo_exact(r, top, left);
+    // The exact values of the two rows above the current block (the layout of a `top` halo).
+    let mut above = top.clone();
     let mut cells = TileBuf::pooled(pool, w, h, Arrangement::Rows);
-    for row in 0..h {
-        let dst = cells.row_mut(row);
-        dst[..c].copy_from_slice(wide_part.row(row));
-        dst[c..].copy_from_slice(right.row(row));
+    let mut narrow = 0u64;
+    let mut a = 0;
+    while a < h {
+        let b = (a + CASING_BLOCK).min(h);
+        let (ya, rb) = (y0 + a as u64, b - a);
+        let c = split_at(ya);
+        let c = if c + 64 > w { w } else { c };
+        let ltop: Vec<i64> =
+            (0..2).flat_map(|q| above[q * (w + 2)..q * (w + 2) + c + 2].iter().copied()).collect();
+        let mut wide_part = TileBuf::pooled(pool, c, rb, Arrangement::Rows);
+        exact_cells(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut wide_part)?;
+        for row in 0..rb {
+            cells.row_mut(a + row)[..c].copy_from_slice(wide_part.row(row));
+        }
+        if c < w {
+            // The narrow part's halo: the rows above from column x0 + c - 2 on, and the wide
+            // part's last two columns.
+            let n = w - c;
+            top8.clear();
+            for q in 0..2 {
+                let src = &above[q * (w + 2) + c..(q + 1) * (w + 2)];
+                top8.extend(src.iter().map(|&v| v.clamp(i64::from(i8::MIN), i64::from(i8::MAX)) as i8));
+            }
+            left8.clear();
+            for row in 0..rb {
+                left8.extend_from_slice(&wide_part.row(row)[c - 2..c]);
+            }
+            if !in_range(top8) || !in_range(left8) {
+                return Ok(None);
+            }
+            let mut right = TileBuf::pooled(pool, n, rb, Arrangement::Rows);
+            if !kernel(top8, left8, n, rb, &mut right) {
+                return Ok(None);
+            }
+            for row in 0..rb {
+                cells.row_mut(a + row)[c..].copy_from_slice(right.row(row));
+            }
+            narrow += (n * rb) as u64;
+        }
+        if b < h {
+            let last2: Vec<i8> = (b - 2..b).flat_map(|row| cells.row(row).iter().copied()).collect();
+            exact_above(k, x0, y0, b, left, &last2, &mut above);
+        }
+        a = b;
     }
-    let narrow = (n * h) as u64;
+    if narrow == 0 {
+        return Ok(None);
+    }
     Ok(Some((Tile::Cells(cells), Made { narrow, wide: r.cells() - narrow, ..Made::default() })))
 }
+
+/// The exact values of the two rows above row `b` of a tile at `(x0, y0)` (`b >= 2`), into
+/// `above` (the layout of a `top` halo, columns x0 - 2 .. x1): the tile's exact left halo
+/// `left`, then the hood by its closed form and the stored values `last2` (rows b - 2 and
+/// b - 1) past it. The hood more than [`HOOD_READ`] cells left of its edge is left as
+/// [`DEEP_HOOD`]: the rule reads the rows above a cell two columns left of it at most, and the
+/// hood's edge moves at most two columns a row, so no block of up to [`CASING_BLOCK`] rows
+/// reads it.
+pub(super) fn exact_above(k: u32, x0: u64, y0: u64, b: usize, left: &[i64], last2: &[i8], above: &mut [i64]) {
+    let w = last2.len() / 2;
+    for q in 0..2 {
+        let row = b + q - 2;
+        let y = y0 + row as u64;
+        let dst = &mut above[q * (w + 2)..(q + 1) * (w + 2)];
+        dst[0] = left[2 * row];
+        dst[1] = left[2 * row + 1];
+        let hl = (hood_len(k, y).saturating_sub(x0) as usize).min(w);
+        let deep = hl.saturating_sub(HOOD_READ);
+        dst[2..2 + deep].fill(DEEP_HOOD);
+        for (col, d) in dst[2..].iter_mut().enumerate().skip(deep) {
+            *d = if col < hl { hood_value(k, x0 + col as u64, y) } else { i64::from(last2[q * w + col]) };
+        }
+    }
+}
+
+/// How far left of the hood's edge in a row the blocks below read it (see [`exact_above`]):
+/// a block of [`CASING_BLOCK`] rows starts its exact part at most `2 (CASING_BLOCK + 2)`
+/// columns left of it, its halo two more, and a margin.
+const HOOD_READ: usize = 2 * CASING_BLOCK + 8;
+
+/// What [`exact_above`] leaves in the hood's cells that no block reads: far from any real value,
+/// so that a read would show in every test.
+const DEEP_HOOD: i64 = i64::MIN / 4;
 
 /// The wide path: exact halo, exact kernel, then the 8-bit store (refusing values that do
 /// not fit it, see [`Error::ValueRange`]). With `closed_form` the hood cells come from the
