@@ -2,7 +2,7 @@
 # Which regions depend on k, and which only on k mod 3 (Cook, Larsson and Neary, "A Cellular
 # Automaton for Blocking Queen Games", AUTOMATA 2015, §3.1; claim 32 of docs/paper-claims.md).
 #
-# Usage: scripts/k-dependence.sh [K...]   (default: 1000)
+# Usage: scripts/k-dependence.sh [K...]   (default: 1000 2000)
 #
 # For each base game k (on its 3k x 3k board) and each partner k + m, m = 1, 2, 3, 6, 30 and
 # 300 (1 and 3 only for k >= 2000, whose boards are larger), `palace compare --region-search 2` compares every region
@@ -20,7 +20,7 @@ cargo build --release --quiet
 P=target/release/palace
 out=outputs/k-dependence.txt
 ks=("$@")
-[[ ${#ks[@]} -eq 0 ]] && ks=(1000)
+[[ ${#ks[@]} -eq 0 ]] && ks=(1000 2000)
 {
   for k in "${ks[@]}"; do
     ms=(1 2 3 6 30 300)
