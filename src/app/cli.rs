@@ -381,6 +381,11 @@ pub struct CompareArgs {
     /// and give each its most common offset N_K2 - N_K; report the best (the paper's Fig. 3).
     #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "offset"])]
     pub search_shift: Option<u32>,
+    /// Instead of one comparison, compare at every shift within R of --shift (each
+    /// coordinate, at most 10) with the one --offset, and report for each region of game K its
+    /// best shift and match fraction, and its fraction at --shift (which regions depend on k).
+    #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "search_shift"])]
+    pub region_search: Option<u32>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -821,6 +826,8 @@ pub enum Config {
         json: bool,
         /// Search the shifts within this radius of the comparison's shift instead.
         search_shift: Option<u32>,
+        /// Each region's best shift within this radius of the comparison's shift instead.
+        region_search: Option<u32>,
         /// Engine settings.
         run: RunConfig,
         /// The legend strip below the picture.
@@ -1363,6 +1370,7 @@ impl Cli {
                     scale: a.scale,
                     json: a.json,
                     search_shift: a.search_shift,
+                    region_search: a.region_search,
                     run: a.run.resolve()?,
                     reference: a.reference,
                     legend: !a.no_legend,

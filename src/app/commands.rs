@@ -123,17 +123,14 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
-        Config::Compare {
-            window,
-            comparison,
-            output,
-            scale,
-            json,
-            run,
-            reference,
-            search_shift: None,
-            legend,
-        } => {
+        Config::Compare { window, comparison: c, json, region_search: Some(radius), run, .. } => {
+            let pb = progress::bar(run.quiet, "compare --region-search", "rows");
+            let report = palace::analysis::region_search::search(c, window, radius, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            print_report(json, &report)?;
+            Ok(0)
+        }
+        Config::Compare { window, comparison, output, scale, json, run, reference, legend, .. } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "compare", "rows");
