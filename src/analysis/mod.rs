@@ -2,7 +2,8 @@
 //! ([`stats`]), two games compared ([`compare`], the paper's Fig. 4), the paper's regions
 //! ([`regions`], what its map's legend says [`region_map`]), the best shift between two
 //! games' windows ([`shift_search`], the paper's Fig. 3), the three fabrics ([`fabric`], its
-//! picture [`fabric_plot`]), the arm's skin
+//! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture
+//! [`grid_plot`]), the arm's skin
 //! ([`skin`]), the warp's threads ([`threads`]), the survey across k ([`survey`]), and the
 //! cross-check of the engine against the exact game solver ([`check`]).
 
@@ -10,6 +11,8 @@ pub mod check;
 pub mod compare;
 pub mod fabric;
 pub mod fabric_plot;
+pub mod grid;
+pub mod grid_plot;
 pub mod region_map;
 pub mod regions;
 pub mod shift_search;
