@@ -3,7 +3,8 @@
 //! rows down as on the board), grey from dark (negative) to white, with the measured lattice
 //! marked: the large grid's lattice (vectors of 20 to 60 cells) in red, rings at `±v1` and
 //! `±v2` and dots at the other points `i v1 + j v2`, the small grid's (8 to 20 cells) in
-//! blue. Each panel is titled with its distance from the nose and the two cell sizes.
+//! blue. Each panel is titled with its distance from the nose and the two cell sizes (blue /
+//! red).
 
 use crate::analysis::grid::{Correlation, GridReport};
 use crate::error::Result;
@@ -45,18 +46,18 @@ pub fn draw(report: &GridReport, maps: &[Correlation], out: AtomicOutput) -> Res
         use plotters::prelude::*;
         root.draw(&Text::new(
             format!(
-                "palace grid: k = {}, autocorrelation of the black cells (v = 0) of the upper fabric, shifts up to {reach}; lattices: blue 8-20 cells, red 20-60",
+                "k = {}: black cells' autocorrelation, |dx|, |dy| <= {reach}; lattices 8-20 blue, 20-60 red",
                 report.k
             ),
             (GAP as i32, 4),
-            canvas::font(15),
+            canvas::font(13),
         ))?;
         for (i, win) in report.windows.iter().enumerate() {
             let (ox, oy) = origin(i);
             let size = |b: usize| {
                 win.black.lattices[b].lattice.as_ref().map_or("-".to_string(), |l| format!("{:.1}", l.size))
             };
-            let title = format!("d = {}: sizes {} (blue), {} (red)", win.d, size(0), size(1));
+            let title = format!("d = {}: {} / {}", win.d, size(0), size(1));
             root.draw(&Text::new(title, (ox as i32, (oy - TITLE + 3) as i32), canvas::font(14)))?;
             let centre = (ox as i64 + reach, oy as i64 + reach);
             let inside = |x: i64, y: i64| x.abs() <= reach && y.abs() <= reach;
