@@ -88,4 +88,13 @@ if [[ $quick == 0 ]]; then
   $P threads --k 40003 --size 120000 --scale 40 -q -o "$O/threads-k40003-scale40.png" > "$O/threads-k40003-120000.txt"
 fi
 
+say "§3.2: the fabric's small and large grids (docs/fabric-grid.md)"
+$P grid --k 1000 -q -o "$O/grid-k1000.png" > "$O/grid-k1000.txt"
+if [[ $quick == 0 ]]; then
+  $P grid --k 3000 -q > "$O/grid-k3000.txt"
+  $P grid --k 9999 -q -o "$O/grid-k9999.png" > "$O/grid-k9999.txt"
+  $P grid --k 40003 -q -o "$O/grid-k40003.png" > "$O/grid-k40003.txt"
+  $P grid --k 40003 --at 30000 --side 1024 --reach 256 --json -q > "$O/grid-k40003-d30000-wide.json"
+fi
+
 say "done: see $O/"

@@ -3,7 +3,8 @@
 //! ([`regions`], what its map's legend says [`region_map`]), the best shift between two
 //! games' windows ([`shift_search`], the paper's Fig. 3), each region's best shift between
 //! two games ([`region_search`], which regions depend on k), the three fabrics ([`fabric`], its
-//! picture [`fabric_plot`]), the arm's skin
+//! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]), the arm's
+//! skin
 //! ([`skin`]), the warp's threads ([`threads`]), the survey across k ([`survey`]), and the
 //! cross-check of the engine against the exact game solver ([`check`]).
 
@@ -11,6 +12,8 @@ pub mod check;
 pub mod compare;
 pub mod fabric;
 pub mod fabric_plot;
+pub mod grid;
+pub mod grid_plot;
 pub mod region_map;
 pub mod region_search;
 pub mod regions;

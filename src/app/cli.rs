@@ -238,6 +238,15 @@ pub enum Command {
     /// skin2_onset, skin3_onset (where the skin's levels 2 and 3 begin, past the shoulder,
     /// followed beyond the board) with skin_span. All cores busy, one k per core.
     Survey(SurveyArgs),
+    /// Measure the grid of the fabric's black cells (paper §3.2) by exact autocorrelation.
+    ///
+    /// Square windows of the upper fabric (cells that `regions` labels fabric, above the
+    /// diagonal), their lower-left corner on the diagonal at (nose + d, nose + d), at several
+    /// distances d from the nose. In each, the autocorrelation of the black cells (v = 0) and
+    /// of the palaces (v < 0) over every shift up to --reach, counted exactly on bitsets; its
+    /// strongest peaks; the lattice of the two strongest non-parallel ones (at least 8 cells
+    /// long, 20 degrees apart): the grid cell's vectors, area, size and angles.
+    Grid(GridArgs),
 }
 
 /// `palace game`.
@@ -1052,6 +1061,23 @@ pub enum Config {
         /// Engine settings (`threads`: how many k at once).
         run: RunConfig,
     },
+    /// The fabric's grid.
+    Grid {
+        /// The game.
+        k: u32,
+        /// The largest window side.
+        side: u32,
+        /// The largest shift.
+        reach: u32,
+        /// Distances from the nose.
+        at: Vec<u32>,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+    },
 }
 
 impl Config {
@@ -1069,7 +1095,8 @@ impl Config {
             | Config::Skin { run, .. }
             | Config::Threads { run, .. }
             | Config::Check { run, .. }
-            | Config::Survey { run, .. } => Some(run),
+            | Config::Survey { run, .. }
+            | Config::Grid { run, .. } => Some(run),
             Config::Bench { .. }
             | Config::FibonacciNim { .. }
             | Config::Zeckendorf { .. }
@@ -1703,6 +1730,7 @@ impl Cli {
                 }
             }
             Command::Survey(a) => a.resolve()?,
+            Command::Grid(a) => a.resolve()?,
         })
     }
 }
@@ -1986,6 +2014,80 @@ pub struct ThreadsArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+}
+
+/// `palace grid`.
+#[derive(Debug, Args)]
+pub struct GridArgs {
+    /// The game (its fabric reaches about 1.28 k along the diagonal from the nose).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// Window side (near the nose, where the fabric is narrow, d / 2 at distance d).
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub side: u32,
+    /// The largest shift measured, each coordinate (at most half the side).
+    #[arg(long, value_name = "R", default_value_t = 128)]
+    pub reach: u32,
+    /// Distances from the nose, comma-separated (default: 128, 192, 256, 384, 512, ... while
+    /// the window ends before 1.25 k).
+    #[arg(long, value_name = "D,D,...", value_delimiter = ',')]
+    pub at: Vec<u32>,
+    /// Draw the black cells' autocorrelation maps with the measured lattices to this PNG.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// The largest window side of `palace grid`: the pair counts stay exact in f64.
+pub const MAX_GRID_SIDE: u32 = 4096;
+
+impl GridArgs {
+    fn resolve(self) -> Result<Config> {
+        if self.k < 4 || self.k > palace::model::rule::MAX_K - 3 {
+            return Err(Error::Usage(format!(
+                "--k {}: grid labels the fabric, which also plays k + 3; use 4 <= k <= {}",
+                self.k,
+                palace::model::rule::MAX_K - 3
+            )));
+        }
+        if !(16..=MAX_GRID_SIDE).contains(&self.side) {
+            return Err(Error::Usage(format!("--side {}: use 16..={MAX_GRID_SIDE}", self.side)));
+        }
+        if self.reach == 0 || self.reach > self.side / 2 {
+            return Err(Error::Usage(format!(
+                "--reach {}: use 1..={} (half the --side)",
+                self.reach,
+                self.side / 2
+            )));
+        }
+        let nose = (self.k - 1) / 3;
+        let at = if self.at.is_empty() {
+            palace::analysis::grid::default_distances(self.k, self.side)
+        } else {
+            self.at
+        };
+        for &d in &at {
+            if d < 2 || u64::from(nose) + u64::from(d) + u64::from(self.side) > u64::from(MAX_SIDE) {
+                return Err(Error::Usage(format!(
+                    "--at {d}: a distance from the nose must be at least 2 and keep the window within {MAX_SIDE} cells"
+                )));
+            }
+        }
+        Ok(Config::Grid {
+            k: self.k,
+            side: self.side,
+            reach: self.reach,
+            at,
+            output: self.output,
+            json: self.json,
+            run: self.run.resolve()?,
+        })
+    }
 }
 
 #[cfg(test)]

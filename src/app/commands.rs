@@ -8,6 +8,7 @@ use crate::app::progress;
 use palace::analysis::check;
 use palace::analysis::compare;
 use palace::analysis::fabric;
+use palace::analysis::grid;
 use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
@@ -251,6 +252,15 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
         Config::Survey { survey: so, output, plot, json, run } => survey(&so, output, plot, json, &run),
+        Config::Grid { k, side, reach, at, output, json, run } => {
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let pb = progress::bar(run.quiet, "grid", "rows");
+            let (report, path) = grid::run(k, side, reach, &at, out, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            print_report(json, &report)?;
+            wrote(path, run.quiet);
+            Ok(0)
+        }
     }
 }
 
