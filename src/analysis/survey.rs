@@ -37,7 +37,7 @@ use std::sync::Mutex;
 /// Half-side of the window around the hottest cell whose region labels are read: the armpit
 /// distance is measured up to this many cells (Chebyshev).
 pub const ARMPIT_RADIUS: u64 = 48;
-/// The hottest cell is "at an armpit" when fabric, an épaulette, an arm and the warps (the four
+/// The hottest cell is "at an armpit" when fabric, an épaulette, an arm and the warps (warp, fray or inner sector: the four
 /// regions that meet at an armpit, §3.1) all lie within this many cells of it (two blocks).
 pub const ARMPIT_NEAR: u64 = 16;
 /// Hottest cells within this Chebyshev distance of each other belong to one cluster.
@@ -674,7 +674,7 @@ impl std::fmt::Display for SurveySummary {
         )?;
         writeln!(
             f,
-            "hottest cell at an armpit (fabric, epaulette, arm and warps within {ARMPIT_NEAR} cells): {} of {} labelled; last k not: {}",
+            "hottest cell at an armpit (fabric, epaulette, arm and warp, fray or inner sector within {ARMPIT_NEAR} cells): {} of {} labelled; last k not: {}",
             self.at_armpit,
             self.detailed,
             o(self.last_not_at_armpit)
