@@ -37,8 +37,9 @@ use std::sync::Mutex;
 /// Half-side of the window around the hottest cell whose region labels are read: the armpit
 /// distance is measured up to this many cells (Chebyshev).
 pub const ARMPIT_RADIUS: u64 = 48;
-/// The hottest cell is "at an armpit" when fabric, an épaulette, an arm and the warps (warp, fray or inner sector: the four
-/// regions that meet at an armpit, §3.1) all lie within this many cells of it (two blocks).
+/// The hottest cell is "at an armpit" when fabric, an épaulette, an arm and the warps (warp,
+/// fray or inner sector: the four regions that meet at an armpit, §3.1) all lie within this
+/// many cells of it (two blocks).
 pub const ARMPIT_NEAR: u64 = 16;
 /// Hottest cells within this Chebyshev distance of each other belong to one cluster.
 pub const CLUSTER_GAP: u64 = 8;
