@@ -1310,7 +1310,12 @@ fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelSt
 /// Row `y` of a lane's tile, as [`TileView::row_or`] gives it, except that a quiet tile's
 /// zeros are written to `scratch` only once per tile (`ready` says they are there).
 #[inline(always)]
-fn lane_row<'s>(v: &'s TileView<'_>, y: u32, scratch: &'s mut Vec<i8>, ready: &mut bool) -> &'s [i8] {
+pub(crate) fn lane_row<'s>(
+    v: &'s TileView<'_>,
+    y: u32,
+    scratch: &'s mut Vec<i8>,
+    ready: &mut bool,
+) -> &'s [i8] {
     if matches!(v.kind, TileKind::Zero) {
         if !*ready {
             scratch.clear();
@@ -1469,7 +1474,8 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
         }
         // The square's palaces ending at every cell of the row (saturated: only <= INNER_MAX
         // matters).
-        bytewise::window_sums(&col_pal[HALO + 1 - INNER_WINDOW..], sparse, tmp);
+        let sums = bytewise::window_sums(&col_pal[HALO + 1 - INNER_WINDOW..], sparse, tmp);
+        debug_assert_eq!(sums, w);
         // Past the hood and where both rift partners are testable, branch-free on slices.
         let first = (hood.max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
         for (i, f) in f_row.iter_mut().enumerate().take(first) {

@@ -17,24 +17,44 @@ pub(super) const FAR: u8 = u8::MAX;
 const FRAY: usize = FRAY_WIDTH as usize;
 
 /// The window sums of the inner sector's square across a row: `out[i]` is the sum of
-/// `c[i..i + INNER_WINDOW]`, or 255 where it exceeds 255 (`c.len() >= INNER_WINDOW`; `out`
-/// gets `c.len() + 1 - INNER_WINDOW` values). Sums of doubling spans of saturating bytes: a
-/// sum of two saturated partial sums is the saturated sum, so every value up to 254 is exact
-/// (the test `pal <= INNER_MAX` needs only up to 5). `tmp` is scratch.
+/// `c[i..i + INNER_WINDOW]`, or 255 where it exceeds 255, for the `c.len() + 1 - INNER_WINDOW`
+/// values `i` this returns (`c.len() >= INNER_WINDOW`; `out` may hold more). Sums of doubling
+/// spans of saturating bytes: a sum of two saturated partial sums is the saturated sum, so
+/// every value up to 254 is exact (the test `pal <= INNER_MAX` needs only up to 5). `tmp` is
+/// scratch.
 #[inline(always)]
-pub(super) fn window_sums(c: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) {
+pub(super) fn window_sums(c: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) -> usize {
     const _: () = assert!(INNER_WINDOW.is_power_of_two());
-    out.clear();
-    out.extend(c.iter().zip(&c[1..]).map(|(&a, &b)| a.saturating_add(b)));
+    at_least(out, c.len());
+    at_least(tmp, c.len());
+    let mut n = pairs(c, 1, out, u8::saturating_add);
     let mut span = 2;
     while span < INNER_WINDOW {
         // out holds the sums of `span` bytes; tmp gets those of `2 * span`.
-        let n = out.len() - span;
-        tmp.clear();
-        tmp.extend(out[..n].iter().zip(&out[span..]).map(|(&a, &b)| a.saturating_add(b)));
+        n = pairs(&out[..n], span, tmp, u8::saturating_add);
         std::mem::swap(out, tmp);
         span *= 2;
     }
+    n
+}
+
+/// Makes `v` at least `len` long (its values are overwritten before they are read).
+#[inline(always)]
+fn at_least(v: &mut Vec<u8>, len: usize) {
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+}
+
+/// `dst[i] = f(src[i], src[i + span])` for the `src.len() - span` values `i` it returns. A
+/// loop over slices, not `extend`: `extend` may stay a call outside the AVX2 function.
+#[inline(always)]
+fn pairs(src: &[u8], span: usize, dst: &mut [u8], f: impl Fn(u8, u8) -> u8) -> usize {
+    let n = src.len() - span;
+    for (d, (&a, &b)) in dst[..n].iter_mut().zip(src.iter().zip(&src[span..])) {
+        *d = f(a, b);
+    }
+    n
 }
 
 /// The tile path's split of a row's rest into fray, warps and inner sector: what
@@ -57,20 +77,20 @@ pub(super) fn split_rest_bytes(
     // near[j] for j < FRAY: the columns before the row (only the last fabric one is known);
     // then 1 at the row's fabric cells. A cell i is within FRAY_WIDTH of a fabric cell to its
     // left when one of near[i..i + FRAY] is set: an OR over spans 2, 4, 8, then 8 and 4.
-    near.clear();
-    near.resize(FRAY, 0);
+    at_least(near, FRAY + n);
+    at_least(tmp, FRAY + n);
+    near[..FRAY].fill(0);
     if usize::from(*row_d) < FRAY {
         near[FRAY - 1 - usize::from(*row_d)] = 1;
     }
-    near.extend(labels.iter().map(|&l| u8::from(l == FABRIC)));
-    let or_span = |src: &[u8], span: usize, dst: &mut Vec<u8>| {
-        dst.clear();
-        dst.extend(src.iter().zip(&src[span..]).map(|(&a, &b)| a | b));
-    };
-    or_span(near, 1, tmp); // spans of 2
-    or_span(tmp, 2, near); // 4
-    or_span(near, 4, tmp); // 8
-    let (o8, o4) = (&tmp[..], &near[8..]);
+    for (d, &l) in near[FRAY..FRAY + n].iter_mut().zip(labels.iter()) {
+        *d = u8::from(l == FABRIC);
+    }
+    let or = |a: u8, b: u8| a | b;
+    let m = pairs(&near[..FRAY + n], 1, tmp, or); // spans of 2
+    let m = pairs(&tmp[..m], 2, near, or); // 4
+    let m8 = pairs(&near[..m], 4, tmp, or); // 8
+    let (o8, o4) = (&tmp[..m8], &near[8..m]);
     // Cells left of the diagonal (x < y) look up their column, cells right of it along their
     // row, the diagonal's cell both ways and is inner sector when neither finds the fabric.
     let lower = (y.saturating_sub(x0)).min(n as u64) as usize;
@@ -220,13 +240,14 @@ mod tests {
             // Column counts up to 64 (the real ones), mostly small, sometimes all large.
             let mut r = rng(seed);
             let c: Vec<u8> = (0..len).map(|_| (r() % (2 + 21 * big)).min(64) as u8).collect();
-            let (mut out, mut tmp) = (Vec::new(), Vec::new());
-            window_sums(&c, &mut out, &mut tmp);
+            // Scratch left longer than needed, as a row of another tile leaves it.
+            let (mut out, mut tmp) = (vec![9; 400], vec![7; 3]);
+            let m = window_sums(&c, &mut out, &mut tmp);
             let plain: Vec<u8> = c
                 .windows(INNER_WINDOW)
                 .map(|w| w.iter().map(|&v| u32::from(v)).sum::<u32>().min(255) as u8)
                 .collect();
-            prop_assert_eq!(out, plain);
+            prop_assert_eq!(&out[..m], &plain[..]);
         }
 
         #[test]
