@@ -190,10 +190,11 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
     let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
     let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
     matched.clear();
+    let mut zero_ready = false;
     for y in ya..yb {
         let yy = u64::from(y);
         let (cells, labels) = (t.cells(y), t.labels(y));
-        let brow = bv.row_or(bv.y0 + (y - t.y0), scratch);
+        let brow = regions::lane_row(bv, bv.y0 + (y - t.y0), scratch, &mut zero_ready);
         let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
         // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
         // v_B - v_A = k_A + d - k_B.
@@ -209,14 +210,14 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
         }));
         let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
         let fast = (fast - t.x0) as usize;
-        match i16::try_from(ka + c.offset - kb) {
-            Ok(d) => matched.extend(
-                cells[fast..ib]
-                    .iter()
-                    .zip(&brow[fast..ib])
-                    .map(|(&a, &b)| u8::from(i16::from(b) - i16::from(a) == d)),
-            ),
-            Err(_) => matched.resize(from + (ib - ia), 0),
+        let start = matched.len();
+        matched.resize(from + (ib - ia), 0);
+        if let Ok(d) = i16::try_from(ka + c.offset - kb) {
+            // A loop over slices, not `extend`, which may stay a call outside the AVX2 function.
+            for (m, (&a, &b)) in matched[start..].iter_mut().zip(cells[fast..ib].iter().zip(&brow[fast..ib]))
+            {
+                *m = u8::from(i16::from(b) - i16::from(a) == d);
+            }
         }
         // Counted per run of one label.
         let mut i = ia;

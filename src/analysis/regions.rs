@@ -47,11 +47,13 @@
 //! The labels are computed in one lockstep sweep of the four games
 //! ([`crate::engine::lockstep`]) from row 0 and column 0, in memory that grows with the width.
 
+mod bytewise;
+
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::{Lane, lockstep};
 use crate::engine::sink::Row;
-use crate::engine::{LaneState, LaneTiles, LaneVisitor, TileView};
+use crate::engine::{LaneState, LaneTiles, LaneVisitor, TileKind, TileView};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
@@ -500,6 +502,57 @@ fn refine_block(
             };
         }
     }
+}
+
+/// [`refine_block`] where its runs cannot change a cell, for the tile path: a block off the
+/// diagonal into which every run from the left and from above either is none or continues the
+/// block's own region, and either stops at the first cell failing that region's test or meets
+/// no such cell (`passes` on the AND of the candidates' flags, `s.all`, holds for every
+/// candidate). Its cells then take the block's label, or hood or outer space (`any`: the OR of
+/// its flags). Writes the labels and returns `true` then; returns `false`, writing nothing,
+/// otherwise.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn refine_quick(
+    block: u8,
+    s: &BlockStats,
+    any: u16,
+    left: Option<u8>,
+    above: Option<u8>,
+    (x0, y0): (u64, u64),
+    (rows, cols): (usize, usize),
+    flags: &[u16],
+    fs: usize,
+    out: &mut [u8],
+    os: usize,
+) -> bool {
+    let all_pass = passes(block, s.all);
+    let inert = |run: Run| run.is_none_or(|(l, next)| l == block && (next == REST || all_pass));
+    let diagonal = x0 < y0 + rows as u64 && y0 < x0 + cols as u64;
+    if diagonal || !inert(run_from(left, false)) || !inert(run_from(above, true)) {
+        return false;
+    }
+    for r in 0..rows {
+        let o = &mut out[r * os..r * os + cols];
+        if any & (F_HOOD | F_OUTER) == 0 {
+            // A whole block row as one store (`fill` calls memset).
+            match <&mut [u8; BLOCK]>::try_from(&mut *o) {
+                Ok(o) => *o = [block; BLOCK],
+                Err(_) => o.fill(block),
+            }
+        } else {
+            for (o, &f) in o.iter_mut().zip(&flags[r * fs..r * fs + cols]) {
+                *o = if f & F_HOOD != 0 {
+                    HOOD
+                } else if f & F_OUTER != 0 {
+                    OUTER
+                } else {
+                    block
+                };
+            }
+        }
+    }
+    true
 }
 
 /// Splits the rest of a row into fray, warps and inner sector (see the module's
@@ -1225,9 +1278,11 @@ struct LabelState {
     /// The block labels of the tile's last block row and last block column.
     last_row: Vec<u8>,
     last_col: Vec<u8>,
-    /// Per column, the last row with a fabric cell; per row, the last column with one.
-    fab_col: Vec<Option<u64>>,
-    fab_row: Vec<Option<u64>>,
+    /// Per column, the rows from its last fabric cell to the tile's last row; per row, the
+    /// columns from its last fabric cell to the tile's last column ([`bytewise::FAR`] for none
+    /// or far).
+    fab_col: Vec<u8>,
+    fab_row: Vec<u8>,
 }
 
 /// A worker's buffers.
@@ -1238,14 +1293,38 @@ struct TileScratch {
     labels: Vec<u8>,
     rows: [Vec<i8>; 4],
     blocks: Vec<u8>,
-    col_pal: Vec<u32>,
-    /// Per cell of a row: 1 where the inner sector's square holds few enough palaces.
+    /// Per column, the palaces among the `INNER_WINDOW` rows up to the current one.
+    col_pal: Vec<u8>,
+    /// Per cell of a row: the palaces in the inner sector's square (saturated), and scratch.
     sparse: Vec<u8>,
+    tmp: Vec<u8>,
+    /// A block row's per-column reductions.
+    cols: bytewise::ColumnStats,
 }
 
 /// The label state a neighbour left, if there is one.
 fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelState> {
     s.map(|s| s.downcast_ref::<LabelState>().expect("a label state"))
+}
+
+/// Row `y` of a lane's tile, as [`TileView::row_or`] gives it, except that a quiet tile's
+/// zeros are written to `scratch` only once per tile (`ready` says they are there).
+#[inline(always)]
+pub(crate) fn lane_row<'s>(
+    v: &'s TileView<'_>,
+    y: u32,
+    scratch: &'s mut Vec<i8>,
+    ready: &mut bool,
+) -> &'s [i8] {
+    if matches!(v.kind, TileKind::Zero) {
+        if !*ready {
+            scratch.clear();
+            scratch.resize((v.x1 - v.x0) as usize, 0);
+            *ready = true;
+        }
+        return scratch;
+    }
+    v.row_or(y, scratch)
 }
 
 crate::avx2_version! {
@@ -1262,35 +1341,43 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
     let (above, left) = (label_state(t.above), label_state(t.left));
     let ww = w + HALO;
-    let TileScratch { buf, flags, labels, rows, blocks, col_pal, sparse } = sc;
-    buf.clear();
+    let TileScratch { buf, flags, labels, rows, blocks, col_pal, sparse, tmp, cols } = sc;
+    // The buffers are reused as they are: every value read is written first (zeroing them
+    // took a tenth of the time).
     buf.resize((h + HALO) * ww, 0);
-    if let Some(ab) = above {
-        buf[..HALO * ww].copy_from_slice(&ab.bottom);
+    match above {
+        Some(ab) => buf[..HALO * ww].copy_from_slice(&ab.bottom),
+        None => buf[..HALO * ww].fill(0),
     }
     // The inner sector's square: palaces per column over the INNER_WINDOW rows above (each
     // row then adds its own and drops the first).
     col_pal.clear();
-    col_pal.extend(
-        (0..ww).map(|c| (HALO - INNER_WINDOW..HALO).map(|r| u32::from(buf[r * ww + c] < 0)).sum::<u32>()),
-    );
+    col_pal.resize(ww, 0);
+    for r in HALO - INNER_WINDOW..HALO {
+        for (cp, &v) in col_pal.iter_mut().zip(&buf[r * ww..(r + 1) * ww]) {
+            *cp += u8::from(v < 0);
+        }
+    }
     let mut col_zero = above.map_or_else(|| vec![true; w], |ab| ab.col_zero.clone());
     let mut row_zero = Vec::with_capacity(h);
-    flags.clear();
     flags.resize(w * h, 0);
     let ku = u64::from(k);
+    // Whether a lane's scratch row already holds the zeros of its quiet tile.
+    let mut zero_rows = [false; 4];
     for r in 0..h {
         let y = y0 + r as u32;
         let yy = u64::from(y);
         let line = &mut buf[(HALO + r) * ww..(HALO + 1 + r) * ww];
-        if let Some(l) = left {
-            line[..HALO].copy_from_slice(&l.right[HALO * r..HALO * (r + 1)]);
+        match left {
+            Some(l) => line[..HALO].copy_from_slice(&l.right[HALO * r..HALO * (r + 1)]),
+            None => line[..HALO].fill(0),
         }
         let [ra, ru, rl, r3] = rows;
-        line[HALO..].copy_from_slice(a.row_or(y, ra));
-        let up = t.views[1].row_or(t.views[1].y0 + r as u32, ru);
-        let lo = t.views[2].row_or(t.views[2].y0 + r as u32, rl);
-        let p3 = t.views[3].row_or(t.views[3].y0 + r as u32, r3);
+        let [za, zu, zl, z3] = &mut zero_rows;
+        line[HALO..].copy_from_slice(lane_row(a, y, ra, za));
+        let up = lane_row(&t.views[1], t.views[1].y0 + r as u32, ru, zu);
+        let lo = lane_row(&t.views[2], t.views[2].y0 + r as u32, rl, zl);
+        let p3 = lane_row(&t.views[3], t.views[3].y0 + r as u32, r3, z3);
         let hood = hood_len(k, yy);
         let (hu, hl, h3) = (hood_len(k + 1, yy), hood_len(k + 1, yy + 1), hood_len(k + 3, yy + 1));
         // Where any of the four games is in its hood, exact palace numbers are compared.
@@ -1363,13 +1450,19 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 let vi = v[i];
                 cz[i] &= vi == 0;
                 let small = (vi as u8).wrapping_add(1) <= 2;
-                let outer = (i < run) | ((i >= kx) & cz[i]);
-                out[i] = (u16::from(outer) * F_OUTER)
-                    | (u16::from(u[i] == vi) * F_UPPER)
+                out[i] = (u16::from(u[i] == vi) * F_UPPER)
                     | (u16::from(l[i] == vi) * F_LOWER)
                     | (u16::from(p[i] == vi) * F_PLUS3)
                     | (u16::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
                     | (u16::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
+            }
+            // Outer space over its ranges of columns (an index test in the loop above would
+            // widen its vectors to 64-bit lanes).
+            for o in &mut out[..run] {
+                *o |= F_OUTER;
+            }
+            for (o, &z) in out[kx..].iter_mut().zip(&cz[kx..]) {
+                *o |= u16::from(z) * F_OUTER;
             }
         }
         row_zero.push(rz);
@@ -1377,19 +1470,21 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
         let (t_up, t_lo) = rift_testable(k, yy);
         let (now, gone) = ((HALO + r) * ww, (HALO + r - INNER_WINDOW) * ww);
         for (cp, (&a, &b)) in col_pal.iter_mut().zip(buf[now..now + ww].iter().zip(&buf[gone..gone + ww])) {
-            *cp = *cp + u32::from(a < 0) - u32::from(b < 0);
+            *cp = *cp + u8::from(a < 0) - u8::from(b < 0);
         }
-        let mut pal: u32 = col_pal[HALO + 1 - INNER_WINDOW..HALO].iter().sum();
+        // The square's palaces ending at every cell of the row (saturated: only <= INNER_MAX
+        // matters).
+        let sums = bytewise::window_sums(&col_pal[HALO + 1 - INNER_WINDOW..], sparse, tmp);
+        debug_assert_eq!(sums, w);
         // Past the hood and where both rift partners are testable, branch-free on slices.
         let first = (hood.max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
         for (i, f) in f_row.iter_mut().enumerate().take(first) {
-            pal += col_pal[HALO + i];
             let x = u64::from(x0) + i as u64;
             if *f & F_HOOD == 0 {
                 let c = now + HALO + i;
+                let pal = u32::from(sparse[i]);
                 *f |= rift_flags(buf[c], x, t_up, t_lo, |dx, dy| buf[c - dy * ww - dx], pal);
             }
-            pal -= col_pal[HALO + i + 1 - INNER_WINDOW];
         }
         if first < w {
             let n = w - first;
@@ -1397,22 +1492,11 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             let v = &buf[c..c + n];
             let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
             let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
-            let add = &col_pal[HALO + first..HALO + first + n];
-            let sub = &col_pal[HALO + first + 1 - INNER_WINDOW..HALO + first + 1 - INNER_WINDOW + n];
-            // The square's running count is a serial scan: done alone, with the test as bytes,
-            // so that the flags below are a loop the compiler vectorises.
-            sparse.clear();
-            sparse.extend(add.iter().zip(sub).map(|(&a, &b)| {
-                pal += a;
-                let s = u8::from(pal <= INNER_MAX);
-                pal -= b;
-                s
-            }));
-            let (out, sp) = (&mut f_row[first..first + n], &sparse[..n]);
+            let (out, sp) = (&mut f_row[first..first + n], &sparse[first..first + n]);
             for (((o, &vi), (&u, &l)), &sp) in out.iter_mut().zip(v).zip(qu.iter().zip(ql)).zip(sp) {
                 *o |= (u16::from(u == vi) * F_RIFT_UPPER)
                     | (u16::from(l == vi) * F_RIFT_LOWER)
-                    | (u16::from(sp) * F_SPARSE)
+                    | (u16::from(sp <= INNER_MAX as u8) * F_SPARSE)
                     | (u16::from((vi as u8).wrapping_add(1) <= 2) * F_SMALL);
             }
         }
@@ -1421,29 +1505,16 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
     blocks.clear();
     blocks.resize(bw * bh, REST);
-    labels.clear();
     labels.resize(w * h, 0);
     for rb in 0..bh {
         let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
+        // Down each column of the block row: OR, AND, min and max; then across each block.
+        cols.reduce(&flags[ra * w..], w, &buf[(HALO + ra) * ww + HALO..], ww, rz - ra, w);
         for cb in 0..bw {
             let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
-            // Most blocks hold no hood, outer or untestable cell: AND, min and max of all.
-            let (mut any, mut and, mut lo, mut hi) = (0u16, !0u16, i8::MAX, i8::MIN);
-            for r in ra..rz {
-                let fr = &flags[r * w + ca..r * w + cz];
-                let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
-                for (&f, &v) in fr.iter().zip(vr) {
-                    any |= f;
-                    and &= f;
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
-            }
-            let mut s = BlockStats::new();
-            if any & (F_HOOD | F_OUTER | F_UNTESTABLE) == 0 {
-                let cand = ((rz - ra) * (cz - ca)) as u32;
-                s = BlockStats { cand, tested: cand, all: and, per: and, lo, hi, hood: false };
-            } else {
+            let (quick, any) = cols.block(ca..cz, rz - ra);
+            let s = quick.unwrap_or_else(|| {
+                let mut s = BlockStats::new();
                 for r in ra..rz {
                     let fr = &flags[r * w + ca..r * w + cz];
                     let vr = &buf[(HALO + r) * ww + HALO + ca..(HALO + r) * ww + HALO + cz];
@@ -1451,7 +1522,8 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                         s.add(f, v);
                     }
                 }
-            }
+                s
+            });
             let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
             let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
             let left_label =
@@ -1460,38 +1532,37 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 if rb > 0 { Some(blocks[(rb - 1) * bw + cb]) } else { above.map(|ab| ab.last_row[cb]) };
             let label = block_label(&s, upper_side, left_label, above_label);
             blocks[rb * bw + cb] = label;
-            refine_block(
-                label,
-                left_label,
-                above_label,
-                (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64),
-                (rz - ra, cz - ca),
-                &flags[ra * w + ca..],
-                w,
-                &mut labels[ra * w + ca..],
-                w,
-            );
+            let at = (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64);
+            let fl = &flags[ra * w + ca..];
+            let out = &mut labels[ra * w + ca..];
+            if !refine_quick(label, &s, any, left_label, above_label, at, (rz - ra, cz - ca), fl, w, out, w) {
+                refine_block(label, left_label, above_label, at, (rz - ra, cz - ca), fl, w, out, w);
+            }
         }
     }
-    let mut fab_col = above.map_or_else(|| vec![None; w], |ab| ab.fab_col.clone());
+    let mut fab_col = above.map_or_else(|| vec![bytewise::FAR; w], |ab| ab.fab_col.clone());
     let mut fab_row = Vec::with_capacity(h);
     for r in 0..h {
-        let mut last = left.and_then(|l| l.fab_row[r]);
-        split_rest(
+        let mut d = left.map_or(bytewise::FAR, |l| l.fab_row[r]);
+        bytewise::split_rest_bytes(
             &mut labels[r * w..(r + 1) * w],
             &flags[r * w..(r + 1) * w],
-            u64::from(x0),
-            u64::from(y0) + r as u64,
-            &mut last,
+            (u64::from(x0), u64::from(y0) + r as u64),
+            &mut d,
             &mut fab_col,
+            (sparse, tmp),
         );
-        fab_row.push(last);
+        fab_row.push(d);
     }
     LabelState {
         bottom: buf[h * ww..(h + HALO) * ww].to_vec(),
-        right: (0..h)
-            .flat_map(|r| buf[(HALO + 1 + r) * ww - HALO..(HALO + 1 + r) * ww].iter().copied())
-            .collect(),
+        right: {
+            let mut right = Vec::with_capacity(h * HALO);
+            for r in 0..h {
+                right.extend_from_slice(&buf[(HALO + 1 + r) * ww - HALO..(HALO + 1 + r) * ww]);
+            }
+            right
+        },
         col_zero,
         row_zero,
         last_row: blocks[(bh - 1) * bw..].to_vec(),
@@ -1823,6 +1894,125 @@ mod tests {
         // Hood and outer-space cells keep their labels and stop runs.
         let got = refine(REST, Some(FABRIC), None, (100, 0), [[F_HOOD, F_PLUS3, F_OUTER, F_PLUS3]; 4]);
         assert_eq!(got[0], [HOOD, REST, OUTER, REST]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quick_refinement_equals_refine_block(
+            seed: u64,
+            block in 0usize..8,
+            left in 0usize..9,
+            above in 0usize..9,
+            (x0, y0) in (0u64..40, 0u64..40),
+            (rows, cols) in (1usize..=BLOCK, 1usize..=BLOCK),
+            noise in 0u64..4,
+        ) {
+            // Labels of blocks and their neighbours; flags that mostly pass every test, with
+            // `noise` in 16 cells missing some, and now and then a hood or outer cell.
+            const L: [u8; 8] = [REST, EP_UP, EP_LO, FABRIC, ARM_UP, ARM_LO, RIFT_UP, RIFT_LO];
+            let pick = |i: usize| L.get(i).copied();
+            let (block, left, above) = (L[block], pick(left), pick(above));
+            let mut s = seed;
+            let mut next = move || {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s
+            };
+            let flags: Vec<u16> = (0..rows * cols)
+                .map(|_| {
+                    let mut f = 0xfff & !(F_HOOD | F_OUTER | F_UNTESTABLE);
+                    if next() % 16 < noise {
+                        f &= next() as u16;
+                    }
+                    match next() % 64 {
+                        0 => F_HOOD,
+                        1 => f | F_OUTER,
+                        2 => f | F_UNTESTABLE,
+                        _ => f,
+                    }
+                })
+                .collect();
+            let mut st = BlockStats::new();
+            for &f in &flags {
+                st.add(f, 0);
+            }
+            let any = flags.iter().fold(0, |a, &f| a | f);
+            let (mut quick, mut plain) = (vec![0u8; rows * cols], vec![0u8; rows * cols]);
+            refine_block(block, left, above, (x0, y0), (rows, cols), &flags, cols, &mut plain, cols);
+            if refine_quick(block, &st, any, left, above, (x0, y0), (rows, cols), &flags, cols, &mut quick, cols) {
+                proptest::prop_assert_eq!(quick, plain);
+            }
+        }
+    }
+
+    #[test]
+    fn quick_refinement_takes_the_blocks_inside_a_region() {
+        // Off the diagonal, inside the upper épaulette (runs from above go on into the rift
+        // only where a cell fails the épaulette) and inside the fabric.
+        let mut out = [0u8; 64];
+        let all = |f: u16| BlockStats { cand: 64, tested: 64, all: f, per: f, lo: -1, hi: 1, hood: false };
+        let ep = F_PER_UPPER | F_RIFT_UPPER;
+        assert!(refine_quick(
+            EP_UP,
+            &all(ep),
+            ep,
+            Some(EP_UP),
+            Some(EP_UP),
+            (80, 0),
+            (8, 8),
+            &[ep; 64],
+            8,
+            &mut out,
+            8
+        ));
+        assert_eq!(out, [EP_UP; 64]);
+        let fab = F_PLUS3;
+        assert!(refine_quick(
+            FABRIC,
+            &all(fab),
+            fab,
+            Some(FABRIC),
+            Some(REST),
+            (80, 0),
+            (8, 8),
+            &[fab; 64],
+            8,
+            &mut out,
+            8
+        ));
+        assert_eq!(out, [FABRIC; 64]);
+        // A cell failing the épaulette's test under an épaulette block: refine_block decides.
+        let mut flags = [ep; 64];
+        flags[9] = F_RIFT_UPPER;
+        let s = all(F_RIFT_UPPER);
+        assert!(!refine_quick(
+            EP_UP,
+            &s,
+            ep,
+            Some(EP_UP),
+            Some(EP_UP),
+            (80, 0),
+            (8, 8),
+            &flags,
+            8,
+            &mut out,
+            8
+        ));
+        // On the diagonal: refine_block decides.
+        assert!(!refine_quick(
+            FABRIC,
+            &all(fab),
+            fab,
+            Some(FABRIC),
+            None,
+            (4, 0),
+            (8, 8),
+            &[fab; 64],
+            8,
+            &mut out,
+            8
+        ));
     }
 
     #[test]
