@@ -18,7 +18,8 @@
 
 use super::layout::Rect;
 use super::tile::{
-    CASING_BLOCK, Made, Neighbourhood, Scratch, Tile, compute_tile, exact_above, exact_cells, within,
+    CASING_BLOCK, Made, Neighbourhood, Scratch, Tile, compute_tile, exact_above, exact_cells, halo_columns,
+    within,
 };
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
@@ -298,8 +299,7 @@ fn casing(
         if a > 0 {
             d_run[0] = e.d_left[a];
         }
-        let widest = hood_len(k, ya.saturating_sub(2));
-        let cm = if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) };
+        let cm = split_column(k, x0, ya, w);
         // A right part at least two columns wide (the rule's halo), or none.
         let cuts: &[(usize, usize)] = if cm == 0 || w - cm < 2 { &[(0, w)] } else { &[(0, cm), (cm, w)] };
         let (mut er, mut edl) = (e.r[a..b].to_vec(), e.d_left[a..b].to_vec());
@@ -311,11 +311,10 @@ fn casing(
             if ca > 0 {
                 // D' entering the right part's first column: the top's, then the diagonals
                 // leaving the left part's rows.
-                edl = std::iter::once(d_run[ca]).chain(edl[..rb - 1].iter().copied()).collect();
+                edl = entering_diagonals(d_run[ca], &edl);
             }
             let pe = Edges { r: er, d_left: edl, c: c_run[ca..cb].to_vec(), d_top: d_run[ca..cb].to_vec() };
-            let ptop: Vec<i64> =
-                (0..2).flat_map(|q| above[q * (w + 2) + ca..q * (w + 2) + cb + 2].iter().copied()).collect();
+            let ptop = halo_columns(&above, ca, cb);
             let plast2: Vec<i8> =
                 (0..2).flat_map(|q| last2[q * w + ca..q * w + cb].iter().copied()).collect();
             let part = Part { k, x0: x0 + ca as u64, y0: ya, w: pw, h: rb, top: &ptop, left: &lhalo };
@@ -350,6 +349,21 @@ fn casing(
     let values = EdgeValues { bottom: last2, right };
     let (bottom, right) = edge_values(w, h, &values);
     Ok((Tile::Edges { bottom, right, leaving: Some(Box::new(out)) }, made, palaces, pieces))
+}
+
+/// The column where a casing tile's part at `(x0, y)`, `w` wide, splits: two past the widest
+/// hood row among its rows and the two above them (the hood is closed under moving up, so that
+/// is the row two above `y`), at least 2 and at most `w`; 0 when the hood is out of reach.
+fn split_column(k: u32, x0: u64, y: u64, w: usize) -> usize {
+    let widest = hood_len(k, y.saturating_sub(2));
+    if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) }
+}
+
+/// `D'` entering the first column of a part right of another (see [`Edges`]): in its first
+/// row the top's `top`, in each later row the diagonal leaving the row above of the part to
+/// its left (`leaving`, that part's leaving `d_left`).
+fn entering_diagonals(top: u8, leaving: &[u8]) -> Vec<u8> {
+    std::iter::once(top).chain(leaving[..leaving.len() - 1].iter().copied()).collect()
 }
 
 /// A rectangle of a casing tile, with its exact halo.
@@ -413,9 +427,7 @@ fn casing_part(
         if a > 0 {
             d_run[0] = e.d_left[a];
         }
-        // The hood is closed under moving up, so its widest row here is the first one read.
-        let widest = hood_len(k, ya.saturating_sub(2));
-        let c = if widest + 2 <= x0 { 0 } else { ((widest + 2 - x0) as usize).clamp(2.min(w), w) };
+        let c = split_column(k, x0, ya, w);
         let b = if c == 0 { h } else { (a + CASING_BLOCK).min(h) };
         let rb = b - a;
         let hood = |row: usize| (hood_len(k, ya + row as u64).saturating_sub(x0) as usize).min(c);
@@ -438,9 +450,10 @@ fn casing_part(
             if narrowest >= 2 {
                 lo = narrowest;
             }
-            let mut xe = le.clone();
-            let mut lleft = left[2 * a..2 * b].to_vec();
-            if lo > 0 {
+            // The counters entering the exact part, and the values left of it.
+            let (mut xe, lleft) = if lo == 0 {
+                (le.clone(), left[2 * a..2 * b].to_vec())
+            } else {
                 let mut he = Edges {
                     r: le.r.clone(),
                     d_left: le.d_left.clone(),
@@ -451,14 +464,13 @@ fn casing_part(
                 made.hood += (lo * rb) as u64;
                 le.c[..lo].copy_from_slice(&he.c);
                 le.d_top[..lo].copy_from_slice(&he.d_top);
-                let d_left = std::iter::once(d_run[lo]).chain(he.d_left[..rb - 1].iter().copied()).collect();
-                xe = Edges { r: he.r, d_left, c: c_run[lo..c].to_vec(), d_top: d_run[lo..c].to_vec() };
-                lleft = (0..rb as u64)
+                let d_left = entering_diagonals(d_run[lo], &he.d_left);
+                let hood_left = (0..rb as u64)
                     .flat_map(|row| [2, 1].map(|d| hood_value(k, x0 + (lo - d) as u64, ya + row)))
                     .collect();
-            }
-            let ltop: Vec<i64> =
-                (0..2).flat_map(|q| above[q * (w + 2) + lo..q * (w + 2) + c + 2].iter().copied()).collect();
+                (Edges { r: he.r, d_left, c: c_run[lo..c].to_vec(), d_top: d_run[lo..c].to_vec() }, hood_left)
+            };
+            let ltop = halo_columns(&above, lo, c);
             let mut cells = TileBuf::pooled(pool, c - lo, rb, Arrangement::Rows);
             exact_cells(k, x0 + lo as u64, ya, &ltop, &lleft, &mut cells)?;
             let hood = |row: usize| hood(row).saturating_sub(lo);
@@ -499,13 +511,12 @@ fn casing_part(
         if wr > 0 {
             let mut d_left = le.d_left.clone();
             if c > 0 {
-                d_left = std::iter::once(d_run[c]).chain(le.d_left[..rb - 1].iter().copied()).collect();
+                d_left = entering_diagonals(d_run[c], &le.d_left);
             }
             re = Edges { r: le.r.clone(), d_left, c: c_run[c..].to_vec(), d_top: d_run[c..].to_vec() };
             let lim = i64::from(BIAS);
             let small = |v: &i64| (-lim..lim).contains(v);
-            let rtop: Vec<i64> =
-                (0..2).flat_map(|q| above[q * (w + 2) + c..(q + 1) * (w + 2)].iter().copied()).collect();
+            let rtop = halo_columns(&above, c, w);
             let mut done = false;
             if let Some(kernel) = kernel
                 && rtop.iter().all(small)

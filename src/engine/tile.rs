@@ -420,8 +420,7 @@ fn split_casing(
         let (ya, rb) = (y0 + a as u64, b - a);
         let c = split_at(ya);
         let c = if c + 64 > w { w } else { c };
-        let ltop: Vec<i64> =
-            (0..2).flat_map(|q| above[q * (w + 2)..q * (w + 2) + c + 2].iter().copied()).collect();
+        let ltop = halo_columns(&above, 0, c);
         let mut wide_part = TileBuf::pooled(pool, c, rb, Arrangement::Rows);
         exact_cells(k, x0, ya, &ltop, &left[2 * a..2 * b], &mut wide_part)?;
         for row in 0..rb {
@@ -462,6 +461,13 @@ fn split_casing(
         return Ok(None);
     }
     Ok(Some((Tile::Cells(cells), Made { narrow, wide: r.cells() - narrow, ..Made::default() })))
+}
+
+/// The part of a `top` halo (two rows over columns x0 - 2 .. x1, `w + 2` each) that is the top
+/// halo of columns `from..to`: columns from - 2 .. to of both rows.
+pub(super) fn halo_columns(top: &[i64], from: usize, to: usize) -> Vec<i64> {
+    let row = top.len() / 2;
+    (0..2).flat_map(|q| top[q * row + from..q * row + to + 2].iter().copied()).collect()
 }
 
 /// The exact values of the two rows above row `b` of a tile at `(x0, y0)` (`b >= 2`), into
