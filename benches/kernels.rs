@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the tile kernels and the baseline dynamic programme, per cell.
 //! Speed targets are checked here and by `palace bench`, never in tests.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use palace::kernel::wide::wide_tile;
 use palace::kernel::{Arrangement, KernelChoice, TileBuf, available_kernels};
 use palace::model::reference::DirectDp;
@@ -168,6 +168,37 @@ fn counters(c: &mut Criterion) {
                 })
             });
         }
+    }
+    g.finish();
+
+    // The tally alone: 16 KiB of a tile's sums (`s = v + BIAS`), as the kernels gather them.
+    use palace::kernel::counter::{BIAS, reference};
+    let (w, h) = (256usize, 64usize);
+    let mut e = entering_by_definition(500, 1000, 1200, w, h);
+    let mut v = EdgeValues::sized(w, h);
+    let mut sums = vec![0u8; w * h];
+    reference(w, h, &mut e, &mut v, Some(&mut sums));
+    let mut g = c.benchmark_group("tally 16 KiB");
+    g.throughput(Throughput::Elements(sums.len() as u64));
+    use palace::simd::histogram::{count_below_32, count_offset};
+    type Count = fn(&mut [u8], u8, &mut [u64; 256]);
+    let paths: [(&str, Count); 2] =
+        [("count_below_32 (the tally)", count_below_32), ("count_offset (any byte)", count_offset)];
+    for (name, count) in paths {
+        g.bench_function(name, |b| {
+            // The fallback shifts the cells in place: each run starts from a fresh copy, made
+            // outside the timing (one at a time, so that it is as hot in the cache as the
+            // kernels leave their sums).
+            b.iter_batched_ref(
+                || sums.clone(),
+                |cells| {
+                    let mut counts = [0u64; 256];
+                    count(black_box(cells), BIAS, &mut counts);
+                    black_box(counts)
+                },
+                BatchSize::PerIteration,
+            )
+        });
     }
     g.finish();
 }

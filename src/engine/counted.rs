@@ -9,7 +9,7 @@
 //!   hood": every cell west, north and north-west of a hood cell is a palace).
 //! * A quiet tile (its halo all 0, clear of the hood): no palaces, so every counter passes
 //!   through unchanged.
-//! * A tile clear of the hood and the corner whose halo lies in `-32..=31`: the counter
+//! * A tile clear of the hood and the corner whose halo lies in `-16..=15`: the counter
 //!   kernel; if some value leaves that range (see the proof in [`crate::kernel::counter`])
 //!   the tile goes down the exact path instead.
 //! * Every other tile: computed by the CA ([`super::tile::compute_tile`]: narrow kernel or

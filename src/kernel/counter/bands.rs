@@ -1,7 +1,7 @@
 //! The band-lane algorithm of [`super`], written once over a [`Vector`] of 32 byte lanes and
 //! instantiated by the portable and the x86 kernels.
 
-use super::{BIAS, EdgeValues, Edges, LANES, Outcome, check_sizes};
+use super::{BIAS, EdgeValues, Edges, LANES, OUT_OF_RANGE, Outcome, check_sizes};
 use crate::simd::histogram;
 
 /// 32 bytes, aligned for vector loads.
@@ -87,8 +87,9 @@ const TALLY_BYTES: usize = 16 << 10;
 
 impl Scratch {
     /// Switches the tally on (cleared) or off. While it is on, every kernel run with this
-    /// scratch also counts the values `v` of the cells it computes ([`Scratch::counts`]),
-    /// valid or not: statistics without a second pass over the cells.
+    /// scratch also counts the values `v` of the cells it computes ([`Scratch::counts`]):
+    /// statistics without a second pass over the cells. A kernel run that is not valid
+    /// ([`Outcome::valid`]) adds nothing, so the counts stay exact whatever falls back.
     pub fn tally(&mut self, on: bool) {
         match (on, self.counts.as_deref_mut()) {
             // A worker's scratch keeps its array from tile to tile.
@@ -102,6 +103,11 @@ impl Scratch {
     /// `v + 128` (wrapping bytes: exact for the tiles whose [`Outcome::valid`] holds).
     pub fn counts(&self) -> Option<&[u64; 256]> {
         self.counts.as_deref()
+    }
+
+    /// Puts back counts saved from [`Scratch::counts`] (the tally must be on).
+    pub(crate) fn set_counts(&mut self, counts: [u64; 256]) {
+        **self.counts.as_mut().expect("tallying") = counts;
     }
 
     /// Adds the values of `cells` (`s`, as [`super::reference`] writes them) to the tally.
@@ -119,7 +125,8 @@ fn count_lanes(sums: &mut [Lane], counts: &mut [u64; 256]) {
     // SAFETY: `Lane` is 32 plain bytes (`repr(C)`, no padding), so the lanes are
     // `32 * sums.len()` consecutive initialised bytes.
     let bytes = unsafe { std::slice::from_raw_parts_mut(sums.as_mut_ptr().cast::<u8>(), LANES * sums.len()) };
-    histogram::count_offset(bytes, BIAS, counts);
+    // Every sum of a valid tile lies in 0..32; the others' counts are thrown away.
+    histogram::count_below_32(bytes, BIAS, counts);
 }
 
 /// The registers of one pass (a value, never borrowed across the step loop, so that the
@@ -188,6 +195,8 @@ fn run_tile<V: Vector, const M: usize, const TALLY: bool>(
     let passes_per_count = (TALLY_BYTES / (LANES * per_pass)).max(1);
     let mut filled = 0usize;
     let mut idle = 0u64;
+    // The tile's counts, added to the scratch's only if the tile is valid.
+    let mut tile_counts = [0u64; 256];
     if TALLY {
         sums.clear();
         sums.resize(per_pass * passes_per_count, Lane::default());
@@ -260,11 +269,10 @@ fn run_tile<V: Vector, const M: usize, const TALLY: bool>(
             filled += 1;
             let last = t + 1 == groups + LANES - 1;
             if filled == passes_per_count || last {
-                let counts = counts.as_deref_mut().expect("tallying");
-                count_lanes(&mut sums[..filled * per_pass], counts);
+                count_lanes(&mut sums[..filled * per_pass], &mut tile_counts);
                 filled = 0;
                 if last {
-                    counts[128] -= idle;
+                    tile_counts[128] -= idle;
                 }
             }
         }
@@ -300,7 +308,14 @@ fn run_tile<V: Vector, const M: usize, const TALLY: bool>(
             }
         }
     }
-    Outcome { valid: or.lane_or() & 0xC0 == 0, palaces }
+    let valid = or.lane_or() & OUT_OF_RANGE == 0;
+    if TALLY && valid {
+        let counts = counts.as_deref_mut().expect("tallying");
+        for (c, t) in counts.iter_mut().zip(tile_counts) {
+            *c += t;
+        }
+    }
+    Outcome { valid, palaces }
 }
 
 trait LaneOr {

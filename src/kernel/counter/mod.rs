@@ -5,27 +5,30 @@
 //!
 //! Every cell carries three counters: `R`, the palaces west of it in its row, `C`, north in its
 //! column, and `D'`, north-west on its diagonal, stored as `D - k + BIAS` with
-//! [`BIAS`]` = 32`. Their sum `s = R + C + D' = v + 32`, where `v = N - k` is the CA value.
-//! The cell is a palace when `v < 0`, i.e. `s < 32`, and then each counter grows by one
+//! [`BIAS`]` = 16`. Their sum `s = R + C + D' = v + 16`, where `v = N - k` is the CA value.
+//! The cell is a palace when `v < 0`, i.e. `s < 16`, and then each counter grows by one
 //! along its line. All three are kept modulo 256 (wrapping bytes): `s` is then right modulo
-//! 256, so it is `v + 32` itself whenever `v` lies in `-32..=31`. Per vector of 32 cells
+//! 256, so it is `v + 16` itself whenever `v` lies in `-16..=15` (outside the hood `v` stays
+//! within `-4..=15` on every board measured, up to k = 40003 on 120000 x 120000; a tile that
+//! holds a larger value only takes the exact path). Per vector of 32 cells
 //! that is two adds, one compare, three subtracts (the compare's mask is -1 on palaces) and
 //! one OR that gathers every `s` for the check below: 7 operations, against at least 9 for
 //! the CA rule.
 //!
-//! # Why a tile whose every `s` lies in `0..=63` is exact
+//! # Why a tile whose every `s` lies in `0..=31` is exact
 //!
-//! Each tile is checked as a whole: the OR of every `s` it computed must have its top two
-//! bits clear, i.e. every wrapped `v` lies in `-32..=31`. The CA rule proves that such a tile
+//! Each tile is checked as a whole: the OR of every `s` it computed must have its top three
+//! bits clear ([`OUT_OF_RANGE`]), i.e. every wrapped `v` lies in `-16..=15`. (A range of 32
+//! values lets the statistics' tally classify every `s` by one 32-entry table lookup.) The CA rule proves that such a tile
 //! is exact, provided the cells its rule neighbourhood reads outside the tile (the two rows
-//! above it and the two columns to its left, the halo) also lie in `-32..=31`, which the engine
+//! above it and the two columns to its left, the halo) also lie in `-16..=15`, which the engine
 //! checks before it uses this kernel. By induction over the cells in the order the rule
-//! computes them: if the six neighbours of `g` hold their true values, all within `-32..=31`,
-//! then `g = a - b - c + e + f + p` with `|p| <= 5`, so the true `v(g)` lies in `-165..=165`.
+//! computes them: if the six neighbours of `g` hold their true values, all within `-16..=15`,
+//! then `g = a - b - c + e + f + p` with `|p| <= 5`, so the true `v(g)` lies in `-85..=85`.
 //! The kernel's counters are right modulo 256 (their increments are the true palaces so far),
-//! so its wrapped `v(g)` is the true one modulo 256. If that wrapped value lies in `-32..=31`,
-//! the true value is the only number in `-165..=165` congruent to it (the others are at
-//! least 224 away), so the cell's value and its sign are right. A tile that fails the check
+//! so its wrapped `v(g)` is the true one modulo 256. If that wrapped value lies in `-16..=15`,
+//! the true value is the only number in `-85..=85` congruent to it (the others are at
+//! least 240 away), so the cell's value and its sign are right. A tile that fails the check
 //! is recomputed exactly by the engine.
 //!
 //! # The band-lane layout
@@ -62,8 +65,15 @@ pub(crate) use bands::{Lane, Vector};
 /// Lanes per vector: bands per tile.
 pub const LANES: usize = 32;
 
-/// Added to `D - k` so that `s = R + C + D'` is `v + BIAS`, in `0..64` when `v` is small.
-pub const BIAS: u8 = 32;
+/// Added to `D - k` so that `s = R + C + D'` is `v + BIAS`, in `0..2 * BIAS` when `v` is
+/// small.
+pub const BIAS: u8 = 16;
+
+/// The bits of `s` that are all clear exactly when `s` lies in `0..2 * BIAS`: a tile whose
+/// OR of every `s` has none of them is valid.
+pub const OUT_OF_RANGE: u8 = !(2 * BIAS - 1);
+
+const _: () = assert!(BIAS.is_power_of_two() && OUT_OF_RANGE == 0xE0);
 
 /// The largest tile height the lane kernels take: `H <= 255` keeps a column's palaces within
 /// one band below 256.
@@ -111,7 +121,7 @@ impl EdgeValues {
 /// What a tile's computation found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
-    /// Every `s` lay in `0..64`: with a checked halo, every value and palace is exact.
+    /// Every `s` lay in `0..2 * BIAS`: with a checked halo, every value and palace is exact.
     pub valid: bool,
     /// Palaces in the tile (exact when `valid`).
     pub palaces: u64,
@@ -187,7 +197,8 @@ impl CounterKernel {
     /// Computes a tile of any size: the largest block at its top left that the kernel takes
     /// with the kernel, the columns right of it and the rows below it with [`reference()`] (at
     /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit, and
-    /// so is the tally where the scratch keeps one ([`Scratch::tally`]).
+    /// so is the tally where the scratch keeps one ([`Scratch::tally`]) and the tile is valid;
+    /// a tile that is not valid adds nothing to the tally.
     pub fn tile_any(
         &self,
         w: usize,
@@ -202,6 +213,29 @@ impl CounterKernel {
         if wk == 0 || hk == 0 {
             return reference_tallied(w, h, edges, values, scratch);
         }
+        let before = scratch.counts().copied();
+        let out = self.tile_parts(w, h, wk, hk, edges, values, scratch);
+        if !out.valid
+            && let Some(before) = before
+        {
+            scratch.set_counts(before);
+        }
+        out
+    }
+
+    /// [`CounterKernel::tile_any`] for a tile of at least one kernel block, `wk x hk` at its top
+    /// left; the parts' tallies are added as they go.
+    #[allow(clippy::too_many_arguments)]
+    fn tile_parts(
+        &self,
+        w: usize,
+        h: usize,
+        wk: usize,
+        hk: usize,
+        edges: &mut Edges,
+        values: &mut EdgeValues,
+        scratch: &mut Scratch,
+    ) -> Outcome {
         let (wb, hc) = (w - wk, h - hk);
         // A: the kernel's block.
         let mut a = Edges {
@@ -277,7 +311,8 @@ impl CounterKernel {
     }
 }
 
-/// [`reference()`], its values added to the scratch's tally if that is on.
+/// [`reference()`], its values added to the scratch's tally if that is on and the tile is
+/// valid.
 fn reference_tallied(
     w: usize,
     h: usize,
@@ -290,7 +325,9 @@ fn reference_tallied(
     }
     let mut cells = vec![0u8; w * h];
     let out = reference(w, h, edges, values, Some(&mut cells));
-    scratch.count_sums(&cells);
+    if out.valid {
+        scratch.count_sums(&cells);
+    }
     out
 }
 
@@ -344,7 +381,7 @@ pub fn reference(
         edges.r[row] = r;
         std::mem::swap(&mut d_cur, &mut d_next);
     }
-    Outcome { valid: or & 0xC0 == 0, palaces }
+    Outcome { valid: or & OUT_OF_RANGE == 0, palaces }
 }
 
 /// The counters entering the `w x h` tile at `(x0, y0)` of game `k`, by the direct definition

@@ -27,8 +27,8 @@ const WORDS: usize = LANES / 8;
 const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 /// The top bit of every byte.
 const HIGH: u64 = 0x8080_8080_8080_8080;
-/// Bit 6 of every byte.
-const BIT6: u64 = 0x4040_4040_4040_4040;
+/// Bit 4 of every byte.
+const BIT4: u64 = 0x1010_1010_1010_1010;
 
 /// 32 byte lanes, lane `j` in byte `j % 8` (little-endian) of word `j / 8`.
 #[derive(Clone, Copy)]
@@ -55,14 +55,16 @@ fn sub8(a: u64, b: u64) -> u64 {
     ((a | HIGH) - (b & LOW)) ^ ((a ^ !b) & HIGH)
 }
 
-/// 0xFF in the bytes that hold a palace (`s < BIAS` as a signed byte: bit 7 set, or bits 6 and
-/// 5 both clear), 0 elsewhere.
+/// 0xFF in the bytes that hold a palace (`s < BIAS` as a signed byte: bit 7 set, or bits 6, 5
+/// and 4 all clear), 0 elsewhere.
 #[inline(always)]
 fn palace8(s: u64) -> u64 {
-    const { assert!(BIAS == 32, "the bit test below is for a bias of 32") };
-    // Bit 6 of each byte: bit 7 (shifted down), or neither bit 6 nor bit 5 (shifted up).
-    let p = ((s >> 1) | !(s | (s << 1))) & BIT6;
-    let ones = p >> 6;
+    const { assert!(BIAS == 16, "the bit test below is for a bias of 16") };
+    // Bit 4 of each byte: bit 7 (shifted down by 3), or none of bits 6, 5 and 4 (shifted down
+    // by 2, 1 and 0). Shifting down moves the next byte's low bits into this byte's top bits
+    // only, never into bit 4.
+    let p = ((s >> 3) | !((s >> 2) | (s >> 1) | s)) & BIT4;
+    let ones = p >> 4;
     (ones << 8).wrapping_sub(ones)
 }
 
