@@ -34,7 +34,7 @@ fn render_tiny_board_decodes_to_the_palette_indices() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("k5.png");
     palace()
-        .args(["render", "--k", "5", "--width", "23", "--height", "17", "-o"])
+        .args(["render", "--k", "5", "--width", "23", "--height", "17", "--no-legend", "-o"])
         .arg(&out)
         .assert()
         .success();
@@ -60,7 +60,20 @@ fn figure_1_colours_with_zoom() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("fig1.png");
     palace()
-        .args(["render", "--k", "5", "--size", "11", "--zoom", "3", "--palette", "values", "-q", "-o"])
+        .args([
+            "render",
+            "--k",
+            "5",
+            "--size",
+            "11",
+            "--zoom",
+            "3",
+            "--palette",
+            "values",
+            "--no-legend",
+            "-q",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .success();
@@ -95,6 +108,7 @@ fn render_window_and_scale() {
             "4",
             "--aggregate",
             "min",
+            "--no-legend",
             "-q",
             "-o",
         ])
@@ -133,6 +147,7 @@ fn render_window_and_scale() {
             "10,20,110,95",
             "--scale",
             "4",
+            "--no-legend",
             "-q",
             "-o",
         ])
@@ -169,7 +184,7 @@ fn large_render_uses_the_parallel_encoder_correctly() {
     let (w, h) = (4200u32, 4100u32);
     assert!(u64::from(w) * u64::from(h) > palace::output::png::PARALLEL_PIXELS);
     palace()
-        .args(["render", "--k", "300", "--width", "4200", "--height", "4100", "-q", "-o"])
+        .args(["render", "--k", "300", "--width", "4200", "--height", "4100", "--no-legend", "-q", "-o"])
         .arg(&out)
         .assert()
         .success();
@@ -179,6 +194,34 @@ fn large_render_uses_the_parallel_encoder_correctly() {
     for (i, (&p, &v)) in px.iter().zip(&vals).enumerate() {
         let (x, y) = (i as u32 % w, i as u32 / w);
         assert_eq!(p, expected_index(300, x, y, v), "({x},{y})");
+    }
+}
+
+/// `render` draws a legend strip below the picture by default: the picture above it is the
+/// bare picture (`--no-legend`) pixel for pixel, white to the right where the legend is wider,
+/// then a black rule, and the strip shows every colour of the scheme as a swatch. On a tiny
+/// board (the picture padded), scaled by the mean (a full palette: the legend draws in its
+/// nearest colours) and by the minimum, zoomed with the values' colours, and above the parallel
+/// encoder's threshold (4 bits a pixel).
+#[test]
+fn render_legend_keeps_the_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 5] = [
+        &["--k", "5", "--width", "23", "--height", "17"],
+        &["--k", "40", "--size", "200", "--window", "10,20,110,95", "--scale", "4"],
+        &["--k", "40", "--size", "400", "--scale", "2", "--aggregate", "min"],
+        &["--k", "5", "--size", "11", "--zoom", "3", "--palette", "values"],
+        &["--k", "300", "--width", "4200", "--height", "4100"],
+    ];
+    for args in cases {
+        let (bare, with) = (dir.path().join("bare.png"), dir.path().join("legend.png"));
+        palace().arg("render").args(args).args(["--no-legend", "-q", "-o"]).arg(&bare).assert().success();
+        palace().arg("render").args(args).args(["-q", "-o"]).arg(&with).assert().success();
+        // The picture's palette comes first.
+        let (plte, lplte) = (decode_png(&bare).2, decode_png(&with).2);
+        assert_eq!(&lplte[..plte.len()], &plte[..], "{args:?}");
+        let swatches = &palace::output::palette::RGB[..9];
+        common::assert_legend_below(&bare, &with, swatches, &format!("{args:?}"));
     }
 }
 

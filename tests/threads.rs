@@ -3,6 +3,8 @@
 //! hand-built threads with known thicknesses, merges and periods; and `palace threads` end to
 //! end.
 
+mod common;
+
 use assert_cmd::Command;
 use palace::analysis::regions;
 use palace::analysis::threads::{self, ThreadsReport, fit, trace};
@@ -234,7 +236,7 @@ fn run_traces_the_labelled_palaces() {
     let (k, n) = (100u32, 320u32);
     let w = Window::new(0, 0, n, n);
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
-    let (traced, _) = threads::run(k, w, REACH, 1, None, &opts, &Silent).unwrap();
+    let (traced, _) = threads::run(k, w, REACH, 1, None, false, &opts, &Silent).unwrap();
     let v = direct_values(k, n as usize, n as usize);
     let mut t = Tracer::default();
     let e = i64::from(threads::EDGE);
@@ -278,6 +280,29 @@ fn run_traces_the_labelled_palaces() {
     assert_eq!(traced.merges, want.merges);
 }
 
+/// The threads picture carries a legend strip by default: the picture above it is the bare
+/// one (`--no-legend`) pixel for pixel, and the strip has a swatch of every thread colour and
+/// of the dimmed picture's colours.
+#[test]
+fn threads_picture_has_its_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bare, with) = (dir.path().join("bare.png"), dir.path().join("legend.png"));
+    let args = ["threads", "--k", "100", "--size", "400", "--scale", "2", "-q", "-o"];
+    let run = |out: &std::path::Path, extra: &[&str]| {
+        Command::cargo_bin("palace").unwrap().args(args).arg(out).args(extra).assert().success();
+    };
+    run(&bare, &["--no-legend"]);
+    run(&with, &[]);
+    let n = threads::THREAD_RGB.len();
+    assert_eq!(threads::legend_key(100, 2).entries.len(), n + 9, "the thread colours and the picture's 9");
+    let dim = palace::output::palette::RGB[..9].iter().map(|c| c.map(|v| (u16::from(v) * 2 / 5) as u8));
+    let swatches: Vec<[u8; 3]> = threads::THREAD_RGB.iter().copied().chain(dim).collect();
+    common::assert_legend_below(&bare, &with, &swatches, "threads");
+    // The bare picture shows threads: pixels of the thread colours.
+    let (_, _, px) = common::decode_rgb(&bare);
+    assert!(px.iter().any(|c| threads::THREAD_RGB.contains(c)), "no thread drawn");
+}
+
 /// The command end to end: report, CSV (one line per thread) and picture.
 #[test]
 fn command_writes_report_csv_and_picture() {
@@ -299,7 +324,9 @@ fn command_writes_report_csv_and_picture() {
     assert_eq!(report["threads"].as_u64().unwrap() + 1, lines, "a header and one line per thread");
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
     let info = decoder.read_info().unwrap();
-    assert_eq!((info.info().width, info.info().height), (400, 400));
+    // The picture, then its legend strip below (as wide as the picture, or wider).
+    let (w, h) = (info.info().width, info.info().height);
+    assert!(w >= 400 && h > 400, "{w} x {h}");
     Command::cargo_bin("palace")
         .unwrap()
         .args(["threads", "--k", "100", "--size", "300", "--scale", "0"])

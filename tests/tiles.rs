@@ -69,7 +69,16 @@ fn stitch(dir: &Path, level: u32, w: u32, h: u32, ts: u32) -> Vec<u8> {
 /// `palace render` of the same board (with `extra` flags such as `--scale 4`).
 fn render(args: &[&str], extra: &[&str], dir: &Path, name: &str) -> (u32, u32, Vec<u8>) {
     let out = dir.join(name);
-    palace().arg("render").args(args).args(extra).arg("-o").arg(&out).arg("-q").assert().success();
+    palace()
+        .arg("render")
+        .args(args)
+        .args(extra)
+        .arg("--no-legend")
+        .arg("-o")
+        .arg(&out)
+        .arg("-q")
+        .assert()
+        .success();
     decode(&out)
 }
 
@@ -285,7 +294,7 @@ fn the_page_shows_the_board_in_a_browser() {
     // The engine's palette index of every cell, as `render` draws it.
     let out = work.path().join("full.png");
     palace()
-        .args(["render", "--k", &k.to_string(), "--size", &n.to_string(), "-q", "-o"])
+        .args(["render", "--k", &k.to_string(), "--size", &n.to_string(), "--no-legend", "-q", "-o"])
         .arg(&out)
         .assert()
         .success();

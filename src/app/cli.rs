@@ -611,6 +611,10 @@ pub struct RenderArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+    /// Draw the bare picture: no legend strip of the colours below it (every pixel is a
+    /// cell's, or a block's).
+    #[arg(long)]
+    pub no_legend: bool,
 }
 
 cli_enum! {
@@ -975,6 +979,8 @@ pub enum Config {
         json: bool,
         /// Engine settings.
         run: RunConfig,
+        /// The legend strip below the picture.
+        legend: bool,
     },
     /// Cross-check.
     Check {
@@ -1288,6 +1294,7 @@ impl Cli {
                         zoom: a.zoom,
                         scheme: a.palette.into(),
                         threads: a.run.threads,
+                        legend: !a.no_legend,
                     },
                     output: a.output,
                     run: a.run.resolve()?,
@@ -1697,6 +1704,7 @@ impl Cli {
                     reach: a.reach,
                     json: a.json,
                     run: a.run.resolve()?,
+                    legend: !a.no_legend,
                 }
             }
             Command::Check(a) => {
@@ -2014,6 +2022,9 @@ pub struct ThreadsArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+    /// Draw the bare picture: no legend strip of the colours below it.
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
 }
 
 /// `palace grid`.

@@ -228,11 +228,11 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::Frankenstein { squares, type2, bound, check, max_sum, json } => {
             frankenstein(squares, type2, bound, check, max_sum, json)
         }
-        Config::Threads { board, window, csv, output, scale, reach, json, run } => {
+        Config::Threads { board, window, csv, output, scale, reach, json, run, legend } => {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "threads", "rows");
-            let (traced, path) = threads::run(board.k, window, reach, scale, out, &run.engine, &pb)?;
+            let (traced, path) = threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
             pb.finish_and_clear();
             if let Some(mut o) = csv_out {
                 let p = o.path().to_path_buf();

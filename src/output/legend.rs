@@ -73,11 +73,22 @@ pub trait MapKey {
     fn key(&self) -> Key;
 }
 
+/// The legend's own colours: ink, paper and two greys for the text's edges.
+const INK_RGB: [[u8; 3]; 4] = [[0, 0, 0], [255, 255, 255], [0x55, 0x55, 0x55], [0xaa, 0xaa, 0xaa]];
+
+/// Whether the legend's four colours fit after `plte` in a PNG palette's 256 entries.
+fn inks_fit(plte: &[u8]) -> bool {
+    plte.len() / 3 + INK_RGB.len() <= 256
+}
+
 /// The palette of a map with a legend: the map's `plte`, then the legend's own colours (ink,
-/// paper and two greys for the text's edges).
+/// paper and two greys for the text's edges) where they fit; a full palette (the mean colours
+/// of reduced pictures) stays as it is, and the legend draws in its nearest colours.
 pub fn palette(plte: &[u8]) -> Vec<u8> {
     let mut p = plte.to_vec();
-    p.extend_from_slice(&[0, 0, 0, 255, 255, 255, 0x55, 0x55, 0x55, 0xaa, 0xaa, 0xaa]);
+    if inks_fit(plte) {
+        p.extend(INK_RGB.iter().flatten());
+    }
     p
 }
 
@@ -94,10 +105,20 @@ pub struct Inks {
     pub light: u8,
 }
 
-/// The indices of the legend's colours: right after the map's palette `plte`.
+/// The indices of the legend's colours in [`palette`]: right after the map's palette `plte`,
+/// or, where that is full, the entries of `plte` nearest to them.
 pub fn inks(plte: &[u8]) -> Inks {
-    let n = (plte.len() / 3) as u8;
-    Inks { ink: n, paper: n + 1, dark: n + 2, light: n + 3 }
+    let at: [u8; 4] = if inks_fit(plte) {
+        let n = (plte.len() / 3) as u8;
+        [n, n + 1, n + 2, n + 3]
+    } else {
+        INK_RGB.map(|c| {
+            let dist =
+                |e: &[u8]| e.iter().zip(c).map(|(&a, b)| (i32::from(a) - i32::from(b)).pow(2)).sum::<i32>();
+            plte.chunks_exact(3).enumerate().min_by_key(|(_, e)| dist(e)).map_or(0, |(i, _)| i as u8)
+        })
+    };
+    Inks { ink: at[0], paper: at[1], dark: at[2], light: at[3] }
 }
 
 impl Inks {
@@ -160,19 +181,27 @@ impl MapDraft {
         ));
         let mut png = PngStream::create(out, lay.width, lay.height, palette(&self.plte), text, opts.threads)?;
         copy_map(drawn, &lay, &mut png, opts)?;
-        let mut line = vec![lay.inks.paper; lay.width as usize];
-        for r in 0..lay.strip_height {
-            line.fill(lay.inks.paper);
+        lay.push_strip(&mut png)?;
+        png.finish()
+    }
+}
+
+impl Layout {
+    /// Writes the legend strip's rows to `png`, below the map's rows: a rule between the map
+    /// and the legend, then the title and the entries on paper.
+    pub fn push_strip(&self, png: &mut PngStream) -> Result<()> {
+        let mut line = vec![self.inks.paper; self.width as usize];
+        for r in 0..self.strip_height {
+            line.fill(self.inks.paper);
             if r == 0 {
-                // A rule between the map and the legend.
-                line.fill(lay.inks.ink);
+                line.fill(self.inks.ink);
             } else {
-                let row = &lay.strip[r * lay.strip_width..(r + 1) * lay.strip_width];
-                line[..lay.strip_width].copy_from_slice(row);
+                let row = &self.strip[r * self.strip_width..(r + 1) * self.strip_width];
+                line[..self.strip_width].copy_from_slice(row);
             }
             png.push_row(&line)?;
         }
-        png.finish()
+        Ok(())
     }
 }
 
@@ -256,8 +285,27 @@ pub struct Layout {
 /// Lays out the map of `window` at `scale` (palette `plte`) with `key`'s legend: the legend
 /// strip drawn, the markers' pixels listed.
 pub fn layout(key: &Key, plte: &[u8], window: Window, scale: u32) -> Layout {
+    let cells = if scale == 1 {
+        "one pixel per cell".to_string()
+    } else {
+        format!("{scale} x {scale} cells a pixel")
+    };
+    layout_sized(key, plte, picture_size(window, scale), &cells, window, scale)
+}
+
+/// [`layout`] for a map of `size` pixels (a picture zoomed or reduced any way), `cells` saying
+/// how pixels and cells relate (added to the title); `window` and `scale` place the key's
+/// points.
+pub fn layout_sized(
+    key: &Key,
+    plte: &[u8],
+    size: (u32, u32),
+    cells: &str,
+    window: Window,
+    scale: u32,
+) -> Layout {
     let inks = inks(plte);
-    let (w, h) = picture_size(window, scale);
+    let (w, h) = size;
     let s = (w.max(h) / 64).clamp(12, 128);
     let lh = line_height(s);
     let pad = (s / 2) as usize;
@@ -269,11 +317,6 @@ pub fn layout(key: &Key, plte: &[u8], window: Window, scale: u32) -> Layout {
         entries.push((None, text_mask(&format!("{name} ({x}, {y})"), s)));
     }
     // The title, with the map's scale.
-    let cells = if scale == 1 {
-        "one pixel per cell".to_string()
-    } else {
-        format!("{scale} x {scale} cells a pixel")
-    };
     let title = text_mask(&format!("{}, {cells}", key.title), s);
     let icon = lh;
     let text_w = entries.iter().map(|(_, m)| m.width).max().unwrap_or(0);

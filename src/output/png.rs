@@ -21,6 +21,7 @@ use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
+use crate::output::legend::{self, Key, Layout};
 use crate::output::palette;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -448,6 +449,10 @@ pub struct PngOptions {
     pub scheme: palette::Scheme,
     /// Most threads the PNG encoder uses (0: one per core).
     pub threads: usize,
+    /// A legend strip below the picture: the colour of each value and how a pixel is made
+    /// ([`render_key`]). The picture's pixels are kept; a picture narrower than the legend is
+    /// padded on the right with white.
+    pub legend: bool,
 }
 
 impl Default for PngOptions {
@@ -459,6 +464,7 @@ impl Default for PngOptions {
             zoom: 1,
             scheme: palette::Scheme::Paper,
             threads: 0,
+            legend: false,
         }
     }
 }
@@ -484,9 +490,46 @@ pub fn picture_size(window: Window, scale: u32) -> (u32, u32) {
     (window.width().div_ceil(scale), window.height().div_ceil(scale))
 }
 
+/// The legend of a rendered picture: a swatch for each colour of `opts.scheme`, titled with
+/// the game.
+pub fn render_key(k: u32, opts: &PngOptions) -> Key {
+    let names = match opts.scheme {
+        palette::Scheme::Paper => palette::NAMES,
+        palette::Scheme::Values => {
+            ["v <= -5", "v = -4", "v = -3", "v = -2", "v = -1", "v = 0", "v = 1", "v = 2", "v >= 3"]
+        }
+    };
+    Key {
+        title: format!("k = {k}, palace number N = k + v"),
+        entries: names.iter().enumerate().map(|(i, n)| (i as u8, (*n).to_string())).collect(),
+        points: Vec::new(),
+    }
+}
+
+/// How a rendered picture's pixels and cells relate, for its legend's title.
+fn pixels_text(opts: &PngOptions) -> String {
+    if opts.scale > 1 {
+        let how = match opts.aggregate {
+            Aggregate::Mean => "the mean colour of its cells",
+            Aggregate::Min => "its cells' lowest colour (min)",
+            Aggregate::Max => "its cells' highest colour (max)",
+        };
+        format!("{0} x {0} cells a pixel, {how}", opts.scale)
+    } else if opts.zoom > 1 {
+        format!("{0} x {0} pixels a cell", opts.zoom)
+    } else {
+        "one pixel per cell".to_string()
+    }
+}
+
 /// The [`RowSink`] that draws the palace numbers with the paper's palette.
 pub struct PngWriter {
     stream: PngStream,
+    /// The legend strip written after the picture's rows.
+    legend: Option<Layout>,
+    /// Where the legend is wider than the picture: a row of the legend's width, white right
+    /// of the picture's width (else empty).
+    pad: Vec<u8>,
     scale: Option<Downscale>,
     indices: Vec<u8>,
     zoom: usize,
@@ -499,6 +542,7 @@ impl PngWriter {
     pub fn create(out: AtomicOutput, k: u32, window: Window, opts: PngOptions) -> Result<Self> {
         let (w, h) = picture_size(window, opts.scale);
         let (w, h) = (w * opts.zoom, h * opts.zoom);
+        // (The legend strip adds a few percent at most: the picture decides.)
         let parallel = u64::from(w) * u64::from(h) > PARALLEL_PIXELS;
         Self::create_with(out, k, window, opts, parallel)
     }
@@ -524,12 +568,37 @@ impl PngWriter {
                 ),
             ),
         ];
+        let mut text = text;
         let plte = if opts.scale > 1 { opts.aggregate.plte() } else { palette::plte() };
+        let lay = opts.legend.then(|| {
+            legend::layout_sized(
+                &render_key(k, &opts),
+                &plte,
+                (w, h),
+                &pixels_text(&opts),
+                window,
+                opts.scale,
+            )
+        });
+        let (pw, (w, h), plte) = match &lay {
+            Some(l) => {
+                text.push((
+                    "Description".to_string(),
+                    format!("picture in rows 0..{h} and columns 0..{w}; the legend of its colours below it"),
+                ));
+                (w, (l.width, l.height), legend::palette(&plte))
+            }
+            None => (w, (w, h), plte),
+        };
+        let pad =
+            if w > pw { vec![lay.as_ref().map_or(0, |l| l.inks.paper); w as usize] } else { Vec::new() };
         let stream = PngStream::create_with(out, w, h, plte, text, parallel, opts.threads)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
             stream,
+            legend: lay,
+            pad,
             scale,
             indices: vec![0; window.width() as usize],
             zoom: opts.zoom as usize,
@@ -543,15 +612,29 @@ impl PngWriter {
         if let Some(s) = &mut self.scale
             && let Some(r) = s.flush()
         {
-            self.stream.push_row(r)?;
+            push_padded(&mut self.stream, &mut self.pad, r)?;
+        }
+        if let Some(lay) = &self.legend {
+            lay.push_strip(&mut self.stream)?;
         }
         self.stream.finish()
+    }
+}
+
+/// Writes a picture row, padded to the legend's width where `pad` is that wide.
+pub fn push_padded(stream: &mut PngStream, pad: &mut [u8], row: &[u8]) -> Result<()> {
+    if pad.len() > row.len() {
+        pad[..row.len()].copy_from_slice(row);
+        stream.push_row(pad)
+    } else {
+        stream.push_row(row)
     }
 }
 
 impl RowSink for PngWriter {
     fn takes_parts(&self) -> bool {
         self.stream.takes_parts()
+            && self.pad.is_empty()
             && self.scale.is_none()
             && self.zoom == 1
             && self.scheme == palette::Scheme::Paper
@@ -580,14 +663,14 @@ impl RowSink for PngWriter {
                 self.zoomed.extend(std::iter::repeat_n(i, self.zoom));
             }
             for _ in 0..self.zoom {
-                self.stream.push_row(&self.zoomed)?;
+                push_padded(&mut self.stream, &mut self.pad, &self.zoomed)?;
             }
             return Ok(());
         }
         match &mut self.scale {
-            None => self.stream.push_row(&self.indices),
+            None => push_padded(&mut self.stream, &mut self.pad, &self.indices),
             Some(s) => match s.push(&self.indices) {
-                Some(r) => self.stream.push_row(r),
+                Some(r) => push_padded(&mut self.stream, &mut self.pad, r),
                 None => Ok(()),
             },
         }

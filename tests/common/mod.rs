@@ -82,3 +82,49 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     let out = palace().args(args).assert().success().get_output().stdout.clone();
     serde_json::from_slice(&out).expect("JSON on stdout")
 }
+
+/// Width, height and the RGB colour of every pixel of an indexed PNG.
+pub fn decode_rgb(path: &std::path::Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = dec.read_info().unwrap();
+    let info = reader.info().clone();
+    assert_eq!(info.color_type, png::ColorType::Indexed, "{}", path.display());
+    let plte = info.palette.as_ref().unwrap().to_vec();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(frame.buffer_size());
+    let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
+    let rgb = px.iter().map(|&i| plte[3 * i as usize..3 * i as usize + 3].try_into().unwrap()).collect();
+    (info.width, info.height, rgb)
+}
+
+/// A picture with its legend (`with`) against the bare one (`bare`): the picture above the
+/// strip is the bare picture pixel for pixel, white to its right where the legend is wider,
+/// then a black rule, and below it a swatch (a run of at least 8 pixels in a row) of every
+/// colour of `swatches`.
+pub fn assert_legend_below(bare: &std::path::Path, with: &std::path::Path, swatches: &[[u8; 3]], what: &str) {
+    let (w, h, px) = decode_rgb(bare);
+    let (lw, lh, lpx) = decode_rgb(with);
+    assert!(lw >= w && lh > h + 20, "{what}: {lw} x {lh} against {w} x {h}");
+    for y in 0..=h {
+        for x in 0..lw {
+            let got = lpx[(y * lw + x) as usize];
+            if y < h && x < w {
+                assert_eq!(got, px[(y * w + x) as usize], "{what}: ({x}, {y})");
+            } else if y < h {
+                assert_eq!(got, [255; 3], "{what}: ({x}, {y}) pads the picture");
+            } else {
+                assert_eq!(got, [0; 3], "{what}: ({x}, {y}) is the rule");
+            }
+        }
+    }
+    let strip = &lpx[((h + 1) * lw) as usize..];
+    for c in swatches {
+        let run = strip
+            .chunks(lw as usize)
+            .map(|row| row.split(|p| p != c).map(|r| r.len()).max().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        assert!(run >= 8, "{what}: no swatch of {c:?}");
+    }
+}

@@ -20,8 +20,9 @@ use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
+use crate::output::legend::{self, Key};
 use crate::output::palette;
-use crate::output::png::{Aggregate, Downscale, PngStream};
+use crate::output::png::{Aggregate, Downscale, PngStream, push_padded};
 use fit::{LineFit, Period, QuadraticFit};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -463,7 +464,7 @@ pub fn write_csv(traced: &Traced, mut w: impl std::io::Write) -> std::io::Result
 }
 
 /// Colours of the threads in the picture (cycled by thread number).
-const THREAD_RGB: [[u8; 3]; 10] = [
+pub const THREAD_RGB: [[u8; 3]; 10] = [
     [0xff, 0x30, 0x30],
     [0x30, 0xff, 0x30],
     [0x30, 0xc0, 0xff],
@@ -482,29 +483,68 @@ fn plte() -> Vec<u8> {
     THREAD_RGB.iter().copied().chain(dim).flatten().collect()
 }
 
+/// The legend of the threads picture at `scale`: the threads' colours (a thread's colour is its
+/// number modulo their count, the numbers of the CSV) and the picture's dimmed colours.
+pub fn legend_key(k: u32, scale: u32) -> Key {
+    let n = THREAD_RGB.len();
+    let threads = (0..n).map(|i| (i as u8, format!("thread n = {i} mod {n}")));
+    let dimmed =
+        palette::NAMES.iter().enumerate().map(|(i, name)| ((n + i) as u8, format!("{name} (dimmed)")));
+    Key {
+        title: format!(
+            "k = {k}: the threads of the upper warp over the picture{}",
+            if scale > 1 { ", each block its lowest index" } else { "" }
+        ),
+        entries: threads.chain(dimmed).collect(),
+        points: Vec::new(),
+    }
+}
+
 /// Traces the threads of `window` of game `k` (see the module's header) with adjacency reach
 /// `reach` ([`trace::REACH`] by default) and draws them over the
 /// picture to `out` (`scale x scale` cells a pixel, the lowest index of each block, so a block
-/// with a thread cell shows a thread). Returns the tracer's result and the picture's path.
+/// with a thread cell shows a thread), with a legend strip below it ([`legend_key`]) when
+/// `legend` holds. Returns the tracer's result and the picture's path.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     k: u32,
     window: Window,
     reach: u32,
     scale: u32,
     out: Option<AtomicOutput>,
+    legend: bool,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(Traced, Option<std::path::PathBuf>)> {
     let mut png = match out {
         Some(o) => {
             let (w, h) = crate::output::png::picture_size(window, scale);
-            let text = vec![(
+            let mut text = vec![(
                 "Comment".to_string(),
                 format!("palace threads, k = {k}, window {window}, scale {scale}"),
             )];
+            let lay = legend.then(|| legend::layout(&legend_key(k, scale), &plte(), window, scale));
+            let (pw, ph, pal) = match &lay {
+                Some(l) => {
+                    text.push((
+                        "Description".to_string(),
+                        format!(
+                            "picture in rows 0..{h} and columns 0..{w}; the legend of its colours below it"
+                        ),
+                    ));
+                    (l.width, l.height, legend::palette(&plte()))
+                }
+                None => (w, h, plte()),
+            };
+            let pad = match &lay {
+                Some(l) if pw > w => vec![l.inks.paper; pw as usize],
+                _ => Vec::new(),
+            };
             Some((
-                PngStream::create(o, w, h, plte(), text, opts.threads)?,
+                PngStream::create(o, pw, ph, pal, text, opts.threads)?,
                 Downscale::new(scale, Aggregate::Min, window.width() as usize),
+                lay,
+                pad,
             ))
         }
         None => None,
@@ -528,7 +568,7 @@ pub fn run(
             let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
             let e = i64::from(EDGE);
             let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
-            if let Some((p, down)) = &mut png {
+            if let Some((p, down, _, pad)) = &mut png {
                 let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
                 let hood = row.hood_cells().max(x0 as usize);
                 palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
@@ -539,16 +579,19 @@ pub fn run(
                     line[(x - x0) as usize] = (id as usize % THREAD_RGB.len()) as u8;
                 }
                 if let Some(done) = down.push(&line) {
-                    p.push_row(done)?;
+                    push_padded(p, pad, done)?;
                 }
             }
             Ok(())
         },
     )?;
     let path = match png {
-        Some((mut p, mut down)) => {
+        Some((mut p, mut down, lay, mut pad)) => {
             if let Some(done) = down.flush() {
-                p.push_row(done)?;
+                push_padded(&mut p, &mut pad, done)?;
+            }
+            if let Some(lay) = lay {
+                lay.push_strip(&mut p)?;
             }
             Some(p.finish()?)
         }
