@@ -37,11 +37,17 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let mut writer = PngWriter::create(out, board.k, window, png)?;
             let pb = progress::bar(run.quiet, "render", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let (fw, fh) = writer.size();
             let path = writer.finish()?;
             pb.finish_and_clear();
             let (w, h) = picture_size(window, png.scale);
             let (w, h) = (w * png.zoom, h * png.zoom);
-            summary(&run, &format!("wrote {} ({w} x {h} pixels)", path.display()), &report);
+            let what = if png.legend {
+                format!("{fw} x {fh} pixels: the picture, {w} x {h}, and its legend below")
+            } else {
+                format!("{w} x {h} pixels")
+            };
+            summary(&run, &format!("wrote {} ({what})", path.display()), &report);
             Ok(0)
         }
         Config::Tiles { board, window, tiles, output, run } => {

@@ -525,6 +525,8 @@ fn pixels_text(opts: &PngOptions) -> String {
 /// The [`RowSink`] that draws the palace numbers with the paper's palette.
 pub struct PngWriter {
     stream: PngStream,
+    /// The file's width and height in pixels (the picture and its legend).
+    size: (u32, u32),
     /// The legend strip written after the picture's rows.
     legend: Option<Layout>,
     /// Where the legend is wider than the picture: a row of the legend's width, white right
@@ -597,6 +599,7 @@ impl PngWriter {
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
             stream,
+            size: (w, h),
             legend: lay,
             pad,
             scale,
@@ -605,6 +608,12 @@ impl PngWriter {
             zoomed: Vec::new(),
             scheme: opts.scheme,
         })
+    }
+
+    /// The file's width and height in pixels: the picture's, and with a legend the strip's
+    /// rows below it (and its width, where the legend is wider).
+    pub fn size(&self) -> (u32, u32) {
+        self.size
     }
 
     /// Writes the last partial block row, if any, and renames the picture into place.
