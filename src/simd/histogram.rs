@@ -597,32 +597,23 @@ mod x86 {
             let x = |i: usize| unsafe {
                 _mm256_permutexvar_epi8(_mm256_loadu_si256(p.add(32 * i).cast()), table)
             };
-            let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
-            let mut any = _mm256_ternarylogic_epi32::<0xFE>(x0, x1, x2);
-            let twos_a = csa!(ones, x0, x1);
-            let twos_b = csa!(ones, x2, x3);
-            let fours_a = csa!(twos, twos_a, twos_b);
-            let (x4, x5, x6, x7) = (x(4), x(5), x(6), x(7));
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x3, x4);
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x5, x6);
-            let twos_a = csa!(ones, x4, x5);
-            let twos_b = csa!(ones, x6, x7);
-            let fours_b = csa!(twos, twos_a, twos_b);
-            let eights_a = csa!(fours, fours_a, fours_b);
-            let (x8, x9, x10, x11) = (x(8), x(9), x(10), x(11));
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x7, x8);
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x9, x10);
-            let twos_a = csa!(ones, x8, x9);
-            let twos_b = csa!(ones, x10, x11);
-            let fours_a = csa!(twos, twos_a, twos_b);
-            let (x12, x13, x14, x15) = (x(12), x(13), x(14), x(15));
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x11, x12);
-            any = _mm256_ternarylogic_epi32::<0xFE>(any, x13, x14);
-            any = _mm256_or_si256(any, x15);
-            let twos_a = csa!(ones, x12, x13);
-            let twos_b = csa!(ones, x14, x15);
-            let fours_b = csa!(twos, twos_a, twos_b);
-            let eights_b = csa!(fours, fours_a, fours_b);
+            // Eight one-hot vectors from `base` into the counters of 1s, 2s and 4s (and their
+            // OR into `any`); the value is their carry of 8s.
+            let mut any = _mm256_setzero_si256();
+            let mut eight = |base: usize| {
+                let v: [__m256i; 8] = std::array::from_fn(|i| x(base + i));
+                for pair in v.chunks_exact(2) {
+                    any = _mm256_ternarylogic_epi32::<0xFE>(any, pair[0], pair[1]);
+                }
+                let twos_a = csa!(ones, v[0], v[1]);
+                let twos_b = csa!(ones, v[2], v[3]);
+                let fours_a = csa!(twos, twos_a, twos_b);
+                let twos_a = csa!(ones, v[4], v[5]);
+                let twos_b = csa!(ones, v[6], v[7]);
+                let fours_b = csa!(twos, twos_a, twos_b);
+                csa!(fours, fours_a, fours_b)
+            };
+            let (eights_a, eights_b) = (eight(0), eight(8));
             let sixteens = csa!(eights, eights_a, eights_b);
             let planes = _mm256_gf2p8affine_epi64_epi8::<0>(identity, sixteens);
             sixteens_acc = _mm256_add_epi8(sixteens_acc, _mm256_popcnt_epi8(planes));
