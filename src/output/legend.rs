@@ -186,6 +186,60 @@ impl MapDraft {
     }
 }
 
+/// A picture streamed in one pass with its legend strip below it (where it has a legend): the
+/// picture's rows padded on the right with paper where the legend is wider, then the strip
+/// after its last row. `render` and `threads -o` draw theirs so; the region maps, whose
+/// markers are known only at the end, in two passes ([`MapDraft`]).
+#[derive(Debug)]
+pub struct StripBelow {
+    lay: Option<Layout>,
+    /// A row of the legend's width, paper right of the picture's width, where the legend is
+    /// wider than the picture (else empty).
+    pad: Vec<u8>,
+}
+
+impl StripBelow {
+    /// For a picture of `size` pixels in palette `plte`, with the legend `lay` or none: the
+    /// strip, the file's width and height, and its palette. With a legend, `text` gains a
+    /// chunk saying where the picture lies in the file.
+    pub fn new(
+        lay: Option<Layout>,
+        size: (u32, u32),
+        plte: Vec<u8>,
+        text: &mut Vec<(String, String)>,
+    ) -> (Self, (u32, u32), Vec<u8>) {
+        let Some(l) = lay else { return (StripBelow { lay: None, pad: Vec::new() }, size, plte) };
+        let (w, h) = size;
+        text.push((
+            "Description".to_string(),
+            format!("picture in rows 0..{h} and columns 0..{w}; the legend of its colours below it"),
+        ));
+        let pad = if l.width > w { vec![l.inks.paper; l.width as usize] } else { Vec::new() };
+        let file = (l.width, l.height);
+        (StripBelow { lay: Some(l), pad }, file, palette(&plte))
+    }
+
+    /// Whether the picture's rows are padded (so they must come as whole rows of indices).
+    pub fn pads(&self) -> bool {
+        !self.pad.is_empty()
+    }
+
+    /// Writes a row of the picture, padded to the legend's width where that is wider.
+    pub fn push_row(&mut self, png: &mut PngStream, row: &[u8]) -> Result<()> {
+        if self.pad.len() > row.len() {
+            self.pad[..row.len()].copy_from_slice(row);
+            png.push_row(&self.pad)
+        } else {
+            png.push_row(row)
+        }
+    }
+
+    /// Writes the legend strip, if any, after the picture's last row.
+    pub fn finish(&self, png: &mut PngStream) -> Result<()> {
+        self.lay.as_ref().map_or(Ok(()), |l| l.push_strip(png))
+    }
+}
+
 impl Layout {
     /// Writes the legend strip's rows to `png`, below the map's rows: a rule between the map
     /// and the legend, then the title and the entries on paper.
@@ -285,12 +339,12 @@ pub struct Layout {
 /// Lays out the map of `window` at `scale` (palette `plte`) with `key`'s legend: the legend
 /// strip drawn, the markers' pixels listed.
 pub fn layout(key: &Key, plte: &[u8], window: Window, scale: u32) -> Layout {
-    let cells = if scale == 1 {
-        "one pixel per cell".to_string()
-    } else {
-        format!("{scale} x {scale} cells a pixel")
-    };
-    layout_sized(key, plte, picture_size(window, scale), &cells, window, scale)
+    layout_sized(key, plte, picture_size(window, scale), &cells_text(scale), window, scale)
+}
+
+/// How the pixels of a map at `scale` and its cells relate, for the legend's title.
+pub fn cells_text(scale: u32) -> String {
+    if scale == 1 { "one pixel per cell".to_string() } else { format!("{scale} x {scale} cells a pixel") }
 }
 
 /// [`layout`] for a map of `size` pixels (a picture zoomed or reduced any way), `cells` saying

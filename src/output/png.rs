@@ -21,7 +21,7 @@ use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
-use crate::output::legend::{self, Key, Layout};
+use crate::output::legend::{self, Key, StripBelow};
 use crate::output::palette;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -508,17 +508,16 @@ pub fn render_key(k: u32, opts: &PngOptions) -> Key {
 
 /// How a rendered picture's pixels and cells relate, for its legend's title.
 fn pixels_text(opts: &PngOptions) -> String {
-    if opts.scale > 1 {
-        let how = match opts.aggregate {
-            Aggregate::Mean => "the mean colour of its cells",
-            Aggregate::Min => "its cells' lowest colour (min)",
-            Aggregate::Max => "its cells' highest colour (max)",
-        };
-        format!("{0} x {0} cells a pixel, {how}", opts.scale)
-    } else if opts.zoom > 1 {
+    let how = match opts.aggregate {
+        _ if opts.scale == 1 => "",
+        Aggregate::Mean => ", the mean colour of its cells",
+        Aggregate::Min => ", its cells' lowest colour (min)",
+        Aggregate::Max => ", its cells' highest colour (max)",
+    };
+    if opts.scale == 1 && opts.zoom > 1 {
         format!("{0} x {0} pixels a cell", opts.zoom)
     } else {
-        "one pixel per cell".to_string()
+        format!("{}{how}", legend::cells_text(opts.scale))
     }
 }
 
@@ -527,11 +526,8 @@ pub struct PngWriter {
     stream: PngStream,
     /// The file's width and height in pixels (the picture and its legend).
     size: (u32, u32),
-    /// The legend strip written after the picture's rows.
-    legend: Option<Layout>,
-    /// Where the legend is wider than the picture: a row of the legend's width, white right
-    /// of the picture's width (else empty).
-    pad: Vec<u8>,
+    /// The legend strip written after the picture's rows, if any.
+    strip: StripBelow,
     scale: Option<Downscale>,
     indices: Vec<u8>,
     zoom: usize,
@@ -582,26 +578,14 @@ impl PngWriter {
                 opts.scale,
             )
         });
-        let (pw, (w, h), plte) = match &lay {
-            Some(l) => {
-                text.push((
-                    "Description".to_string(),
-                    format!("picture in rows 0..{h} and columns 0..{w}; the legend of its colours below it"),
-                ));
-                (w, (l.width, l.height), legend::palette(&plte))
-            }
-            None => (w, (w, h), plte),
-        };
-        let pad =
-            if w > pw { vec![lay.as_ref().map_or(0, |l| l.inks.paper); w as usize] } else { Vec::new() };
+        let (strip, (w, h), plte) = StripBelow::new(lay, (w, h), plte, &mut text);
         let stream = PngStream::create_with(out, w, h, plte, text, parallel, opts.threads)?;
         let scale =
             (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
         Ok(PngWriter {
             stream,
             size: (w, h),
-            legend: lay,
-            pad,
+            strip,
             scale,
             indices: vec![0; window.width() as usize],
             zoom: opts.zoom as usize,
@@ -621,29 +605,17 @@ impl PngWriter {
         if let Some(s) = &mut self.scale
             && let Some(r) = s.flush()
         {
-            push_padded(&mut self.stream, &mut self.pad, r)?;
+            self.strip.push_row(&mut self.stream, r)?;
         }
-        if let Some(lay) = &self.legend {
-            lay.push_strip(&mut self.stream)?;
-        }
+        self.strip.finish(&mut self.stream)?;
         self.stream.finish()
-    }
-}
-
-/// Writes a picture row, padded to the legend's width where `pad` is that wide.
-pub fn push_padded(stream: &mut PngStream, pad: &mut [u8], row: &[u8]) -> Result<()> {
-    if pad.len() > row.len() {
-        pad[..row.len()].copy_from_slice(row);
-        stream.push_row(pad)
-    } else {
-        stream.push_row(row)
     }
 }
 
 impl RowSink for PngWriter {
     fn takes_parts(&self) -> bool {
         self.stream.takes_parts()
-            && self.pad.is_empty()
+            && !self.strip.pads()
             && self.scale.is_none()
             && self.zoom == 1
             && self.scheme == palette::Scheme::Paper
@@ -672,14 +644,14 @@ impl RowSink for PngWriter {
                 self.zoomed.extend(std::iter::repeat_n(i, self.zoom));
             }
             for _ in 0..self.zoom {
-                push_padded(&mut self.stream, &mut self.pad, &self.zoomed)?;
+                self.strip.push_row(&mut self.stream, &self.zoomed)?;
             }
             return Ok(());
         }
         match &mut self.scale {
-            None => push_padded(&mut self.stream, &mut self.pad, &self.indices),
+            None => self.strip.push_row(&mut self.stream, &self.indices),
             Some(s) => match s.push(&self.indices) {
-                Some(r) => push_padded(&mut self.stream, &mut self.pad, r),
+                Some(r) => self.strip.push_row(&mut self.stream, r),
                 None => Ok(()),
             },
         }

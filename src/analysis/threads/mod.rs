@@ -20,9 +20,9 @@ use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
-use crate::output::legend::{self, Key};
+use crate::output::legend::{self, Key, StripBelow};
 use crate::output::palette;
-use crate::output::png::{Aggregate, Downscale, PngStream, push_padded};
+use crate::output::png::{Aggregate, Downscale, PngStream};
 use fit::{LineFit, Period, QuadraticFit};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -524,27 +524,11 @@ pub fn run(
                 format!("palace threads, k = {k}, window {window}, scale {scale}"),
             )];
             let lay = legend.then(|| legend::layout(&legend_key(k, scale), &plte(), window, scale));
-            let (pw, ph, pal) = match &lay {
-                Some(l) => {
-                    text.push((
-                        "Description".to_string(),
-                        format!(
-                            "picture in rows 0..{h} and columns 0..{w}; the legend of its colours below it"
-                        ),
-                    ));
-                    (l.width, l.height, legend::palette(&plte()))
-                }
-                None => (w, h, plte()),
-            };
-            let pad = match &lay {
-                Some(l) if pw > w => vec![l.inks.paper; pw as usize],
-                _ => Vec::new(),
-            };
+            let (strip, (fw, fh), pal) = StripBelow::new(lay, (w, h), plte(), &mut text);
             Some((
-                PngStream::create(o, pw, ph, pal, text, opts.threads)?,
+                PngStream::create(o, fw, fh, pal, text, opts.threads)?,
                 Downscale::new(scale, Aggregate::Min, window.width() as usize),
-                lay,
-                pad,
+                strip,
             ))
         }
         None => None,
@@ -568,7 +552,7 @@ pub fn run(
             let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
             let e = i64::from(EDGE);
             let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
-            if let Some((p, down, _, pad)) = &mut png {
+            if let Some((p, down, strip)) = &mut png {
                 let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
                 let hood = row.hood_cells().max(x0 as usize);
                 palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
@@ -579,20 +563,18 @@ pub fn run(
                     line[(x - x0) as usize] = (id as usize % THREAD_RGB.len()) as u8;
                 }
                 if let Some(done) = down.push(&line) {
-                    push_padded(p, pad, done)?;
+                    strip.push_row(p, done)?;
                 }
             }
             Ok(())
         },
     )?;
     let path = match png {
-        Some((mut p, mut down, lay, mut pad)) => {
+        Some((mut p, mut down, mut strip)) => {
             if let Some(done) = down.flush() {
-                push_padded(&mut p, &mut pad, done)?;
+                strip.push_row(&mut p, done)?;
             }
-            if let Some(lay) = lay {
-                lay.push_strip(&mut p)?;
-            }
+            strip.finish(&mut p)?;
             Some(p.finish()?)
         }
         None => None,
