@@ -10,6 +10,7 @@ use palace::engine::EngineOptions;
 use palace::model::geometry::Window;
 use palace::model::reference::{DirectDp, direct_palace_numbers};
 use palace::model::rule::in_hood;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn opts() -> EngineOptions {
     EngineOptions { threads: 2, ..EngineOptions::default() }
@@ -218,6 +219,98 @@ fn regions_have_the_papers_properties() {
     for r in ALL {
         assert!(labels.contains(&r), "{r:?} present");
     }
+    // The borders of these labels, counted here cell by cell, against the report's (the tiled
+    // labeller's), on the whole board and in a window that cuts every region.
+    for win in [win, Window::new(37, 20, 400, 431)] {
+        let (rep, _) = regions::run(k, win, 1, None, &opts(), &palace::engine::Silent).unwrap();
+        let plain = plain_borders(&labels, w, win);
+        let got: BTreeMap<BorderKey, PlainBorder> = rep
+            .borders
+            .iter()
+            .map(|b| {
+                let key = (b.a, b.b, b.half.map(|h| h == regions::borders::Half::Upper));
+                let steps = (b.rows.1 - b.rows.0 + 1) + (b.columns.1 - b.columns.0 + 1);
+                let per_step = (b.row_edges + b.column_edges) as f64 / steps as f64;
+                assert!((b.per_step - per_step).abs() < 1e-12, "{b:?}");
+                (
+                    key,
+                    PlainBorder {
+                        edges: [b.row_edges, b.column_edges],
+                        xs: b.columns,
+                        ys: b.rows,
+                        ends: b.ends,
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(got, plain, "borders of window {win}");
+        // The paper's seven borders are all there, in both halves (or both mirror images).
+        let named: BTreeSet<&str> = rep.borders.iter().filter_map(|b| b.paper).collect();
+        assert_eq!(named.len(), 7, "{named:?}");
+    }
+}
+
+/// A border as the plain count gives it: the pair of regions (in [`ALL`]'s order) and, for two
+/// regions that are their own mirror images (on both sides of the diagonal), whether the edges
+/// lie above the diagonal.
+type BorderKey = (Region, Region, Option<bool>);
+
+/// The plain count of a border: edges between neighbours in a row and in a column, the
+/// columns and rows of the cells beside them, and the corners where exactly one of its edges
+/// meets.
+#[derive(Debug, PartialEq)]
+struct PlainBorder {
+    edges: [u64; 2],
+    xs: (u64, u64),
+    ys: (u64, u64),
+    ends: u64,
+}
+
+/// The borders of `labels` (a board `w` wide) in `win`, by a double loop over its cells. An
+/// edge's midpoint, in doubled coordinates, decides its half of the board.
+fn plain_borders(labels: &[Region], w: usize, win: Window) -> BTreeMap<BorderKey, PlainBorder> {
+    let lab = |x: i64, y: i64| labels[y as usize * w + x as usize];
+    let inside = |x: i64, y: i64| win.contains(x as u64, y as u64);
+    // The key of the edge between cells p and q (neighbours), if they differ.
+    let key = |p: (i64, i64), q: (i64, i64)| -> Option<BorderKey> {
+        let (a, b) = (lab(p.0, p.1), lab(q.0, q.1));
+        if a == b {
+            return None;
+        }
+        let both = a.mirror() == a && b.mirror() == b;
+        Some((a.min(b), a.max(b), both.then_some(p.0 + q.0 > p.1 + q.1)))
+    };
+    let mut out: BTreeMap<BorderKey, PlainBorder> = BTreeMap::new();
+    fn entry(out: &mut BTreeMap<BorderKey, PlainBorder>, k: BorderKey) -> &mut PlainBorder {
+        out.entry(k).or_insert(PlainBorder { edges: [0; 2], xs: (u64::MAX, 0), ys: (u64::MAX, 0), ends: 0 })
+    }
+    let (x0, y0, x1, y1) = (i64::from(win.x0), i64::from(win.y0), i64::from(win.x1), i64::from(win.y1));
+    for y in y0..y1 {
+        for x in x0..x1 {
+            for (dir, p) in [(0, (x + 1, y)), (1, (x, y + 1))] {
+                if !inside(p.0, p.1) {
+                    continue;
+                }
+                if let Some(k) = key((x, y), p) {
+                    let e = entry(&mut out, k);
+                    e.edges[dir] += 1;
+                    e.xs = (e.xs.0.min(x as u64), e.xs.1.max(p.0 as u64));
+                    e.ys = (e.ys.0.min(y as u64), e.ys.1.max(p.1 as u64));
+                }
+            }
+            // The corner below and right of (x, y), with all four cells in the window.
+            if inside(x + 1, y + 1) {
+                let (c, r, d, rd) = ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1));
+                let edges = [key(c, r), key(d, rd), key(c, d), key(r, rd)];
+                for k in edges.iter().flatten() {
+                    if edges.iter().flatten().filter(|&j| j == k).count() == 1 {
+                        entry(&mut out, *k).ends += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The fabric's prefix check counts what the definition says, and the nose is where the

@@ -1,10 +1,12 @@
 //! `regions`, `compare` and `fabric` on the sweep's workers against their reference
-//! implementations on one consumer thread (a lockstep of row sweeps): the same reports and the
-//! same pictures, byte for byte, for many games, boards, windows, tilings and thread counts.
+//! implementations on one consumer thread (a lockstep of row sweeps): the same reports (the
+//! regions' borders among them) and the same pictures, byte for byte, for many games, boards,
+//! windows, tilings and thread counts.
 
 use palace::analysis::compare::{self, Comparison};
 use palace::analysis::fabric;
 use palace::analysis::regions;
+use palace::analysis::regions::borders::Half;
 use palace::engine::{EngineOptions, Silent};
 use palace::model::geometry::Window;
 use palace::output::atomic::AtomicOutput;
@@ -50,6 +52,19 @@ fn same_regions(k: u32, window: Window, scale: u32, o: &EngineOptions) {
             let m = fast.0.regions.iter().find(|(q, _)| *q == r.mirror()).unwrap();
             assert_eq!(s.cells, m.1.cells, "{what}: {r:?} against its mirror");
         }
+        // And each border is the mirror image of its mirror pair's (of its other half's, for two
+        // regions on both sides of the diagonal): rows and columns swapped.
+        for b in &fast.0.borders {
+            let (a, c) = (b.a.mirror().min(b.b.mirror()), b.a.mirror().max(b.b.mirror()));
+            let half = b.half.map(|h| if h == Half::Upper { Half::Lower } else { Half::Upper });
+            let m = fast.0.borders.iter().find(|m| (m.a, m.b, m.half) == (a, c, half));
+            let m = m.unwrap_or_else(|| panic!("{what}: no mirror image of {b:?}"));
+            assert_eq!(
+                (m.row_edges, m.column_edges, m.rows, m.columns, m.ends),
+                (b.column_edges, b.row_edges, b.columns, b.rows, b.ends),
+                "{what}: {b:?} against its mirror image"
+            );
+        }
     }
 }
 
@@ -92,6 +107,8 @@ fn regions_of_the_papers_boards() {
             same_regions(k, Window::new(0, 0, n, n), 1, &opts(threads, None));
         }
     }
+    // Borders between tiles: small tiles, so that most borders cross many tiles.
+    same_regions(150, Window::new(0, 0, 464, 464), 1, &opts(3, Some((24, 16))));
     same_regions(500, Window::new(0, 0, 1500, 1500), 3, &opts(2, None));
 }
 

@@ -47,6 +47,7 @@
 //! The labels are computed in one lockstep sweep of the four games
 //! ([`crate::engine::lockstep`]) from row 0 and column 0, in memory that grows with the width.
 
+pub mod borders;
 mod bytewise;
 
 use crate::engine::EngineOptions;
@@ -60,6 +61,7 @@ use crate::model::rule::{hood_len, hood_value};
 use crate::output::legend::{self, MapOutput};
 use crate::output::ordered::OrderedPicture;
 use crate::output::png::PngStream;
+use borders::{Border, BorderAcc, NONE};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -829,6 +831,8 @@ pub struct RegionsReport {
     pub junctions: Vec<Junction>,
     /// The upper rift's width along its length (the lower rift is its mirror image).
     pub rift: RiftReport,
+    /// Every pair of regions that touch, with the edges between them (§3.1's borders).
+    pub borders: Vec<Border>,
 }
 
 /// Per column, the upper rift's cells in the window: (cells, top row, bottom row).
@@ -939,6 +943,10 @@ pub struct RegionAcc {
     prism: Option<u64>,
     prism_ended: bool,
     rift: RiftColumns,
+    borders: BorderAcc,
+    /// The labels of the window's previous row (as [`Region::index`]), and of its current one.
+    prev: Vec<u8>,
+    row: Vec<u8>,
 }
 
 impl RegionAcc {
@@ -954,6 +962,9 @@ impl RegionAcc {
             prism: None,
             prism_ended: false,
             rift: RiftColumns::new(),
+            borders: BorderAcc::default(),
+            prev: Vec::new(),
+            row: Vec::new(),
         }
     }
 
@@ -966,6 +977,12 @@ impl RegionAcc {
         let row = Row { k: self.k, y: r.y, x0: 0, cells: &r.cells };
         let hood = row.hood_cells();
         let (x0, x1) = (self.window.x0 as usize, self.window.x1 as usize);
+        // The borders: the row's labels against its own and the previous row's.
+        self.row.clear();
+        self.row.extend(r.labels[x0..x1].iter().map(|&l| l.index() as u8));
+        let above = (r.y > self.window.y0).then_some(&self.prev[..]);
+        self.borders.add_row(y, x0 as u64, &self.row, NONE, above, NONE);
+        std::mem::swap(&mut self.prev, &mut self.row);
         if x0 < hood {
             // The hood's values rise along the row: its extremes are the run's ends.
             let (a, b) = (row.v(x0), row.v(hood.min(x1) - 1));
@@ -1065,7 +1082,8 @@ impl RegionAcc {
         }
         let w = self.window;
         let rift = RiftReport::new(k, &self.rift);
-        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions, rift }
+        let borders = self.borders.borders();
+        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions, rift, borders }
     }
 }
 
@@ -1160,6 +1178,29 @@ impl std::fmt::Display for RegionsReport {
             }
             _ => writeln!(f, "upper rift: none in the window")?,
         }
+        writeln!(
+            f,
+            "borders: edges between 4-neighbours of two regions; per step = edges / (rows + columns spanned), about 1 for a clean line; ends = corners where the border stops"
+        )?;
+        writeln!(
+            f,
+            "  {:<19} {:<40} {:>11} {:>12} {:>15} {:>15} {:>8} {:>7}",
+            "paper's border", "regions", "row edges", "column edges", "rows", "columns", "per step", "ends"
+        )?;
+        for b in &self.borders {
+            writeln!(
+                f,
+                "  {:<19} {:<40} {:>11} {:>12} {:>15} {:>15} {:>8.2} {:>7}",
+                b.paper.unwrap_or("-"),
+                b.labels(),
+                b.row_edges,
+                b.column_edges,
+                format!("{}..={}", b.rows.0, b.rows.1),
+                format!("{}..={}", b.columns.0, b.columns.1),
+                b.per_step,
+                b.ends
+            )?;
+        }
         Ok(())
     }
 }
@@ -1246,6 +1287,10 @@ pub struct LabelledTile<'a> {
     /// Game k's stored cells (with the `HALO` columns and rows before the tile).
     buf: &'a [i8],
     labels: &'a [u8],
+    /// The labels of the row above the tile, columns `x0 - 1 .. x1` ([`borders::NONE`] left of
+    /// column 0), and of the column left of it, rows `y0 .. y1`; `None` on the board's edge.
+    above_labels: Option<&'a [u8]>,
+    left_labels: Option<&'a [u8]>,
     /// The extra lanes' views of this tile, aligned with it.
     pub extra: &'a [TileView<'a>],
 }
@@ -1285,6 +1330,14 @@ struct LabelState {
     fab_row: Vec<u8>,
 }
 
+/// What a visited tile leaves to its neighbours: the labeller's state, and the labels of its
+/// last row (preceded by the label left of it) and last column, for the borders between tiles.
+struct TileState {
+    label: LabelState,
+    bottom_labels: Vec<u8>,
+    right_labels: Vec<u8>,
+}
+
 /// A worker's buffers.
 #[derive(Default)]
 struct TileScratch {
@@ -1302,9 +1355,14 @@ struct TileScratch {
     cols: bytewise::ColumnStats,
 }
 
+/// The state a neighbour left, if there is one.
+fn tile_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&TileState> {
+    s.map(|s| s.downcast_ref::<TileState>().expect("a label state"))
+}
+
 /// The label state a neighbour left, if there is one.
 fn label_state(s: Option<&(dyn std::any::Any + Send + Sync)>) -> Option<&LabelState> {
-    s.map(|s| s.downcast_ref::<LabelState>().expect("a label state"))
+    tile_state(s).map(|s| &s.label)
 }
 
 /// Row `y` of a lane's tile, as [`TileView::row_or`] gives it, except that a quiet tile's
@@ -1585,6 +1643,16 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
         let (acc, sc) = &mut *g;
         let state = label_tile(self.k, t, sc);
         let a = &t.views[0];
+        let (above, left) = (tile_state(t.above), tile_state(t.left));
+        let (w, h) = ((a.x1 - a.x0) as usize, (a.y1 - a.y0) as usize);
+        let labels = &sc.labels[..w * h];
+        let state = TileState {
+            label: state,
+            bottom_labels: std::iter::once(left.map_or(NONE, |l| l.right_labels[h - 1]))
+                .chain(labels[(h - 1) * w..].iter().copied())
+                .collect(),
+            right_labels: labels.chunks_exact(w).map(|r| r[w - 1]).collect(),
+        };
         let tile = LabelledTile {
             band: t.band,
             strips: t.strips,
@@ -1594,7 +1662,9 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
             y1: a.y1,
             stride: (a.x1 - a.x0) as usize + HALO,
             buf: &sc.buf,
-            labels: &sc.labels,
+            labels,
+            above_labels: above.map(|s| &s.bottom_labels[..]),
+            left_labels: left.map(|s| &s.right_labels[..]),
             extra: &t.views[4..],
         };
         (self.f)(acc, &tile);
@@ -1656,6 +1726,44 @@ pub(crate) fn run_len(s: &[u8]) -> usize {
     n + chunks.remainder().iter().position(|&b| b != s[0]).unwrap_or(chunks.remainder().len())
 }
 
+/// Adds the borders of a labelled tile's cells inside the window: their edges with their
+/// left and upper neighbours in the window, from the tile or from its neighbours' labels.
+#[inline(always)]
+fn add_tile_borders(window: Window, acc: &mut BorderAcc, t: &LabelledTile<'_>) {
+    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
+    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    if xa >= xb {
+        return;
+    }
+    let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+    let has_left = xa > window.x0;
+    for y in ya..yb {
+        let r = (y - t.y0) as usize;
+        // The row with the cell left of it: from the tile, or the left neighbour's last column.
+        let (row, left) = (t.labels(y), |row: &[u8], r: usize| {
+            if !has_left {
+                NONE
+            } else if ia > 0 {
+                row[ia - 1]
+            } else {
+                t.left_labels.expect("a tile to the left")[r]
+            }
+        });
+        let l = left(row, r);
+        let (above, above_left) = if y == window.y0 {
+            (None, NONE)
+        } else if y > t.y0 {
+            let up = t.labels(y - 1);
+            (Some(&up[ia..ib]), left(up, r - 1))
+        } else {
+            // The row above the tile: the upper neighbour's last row, from column x0 - 1.
+            let up = t.above_labels.expect("a tile above");
+            (Some(&up[ia + 1..ib + 1]), if has_left { up[ia] } else { NONE })
+        };
+        acc.add_row(u64::from(y), u64::from(xa), &row[ia..ib], l, above, above_left);
+    }
+}
+
 /// Per-worker statistics of `palace regions`, merged into a [`RegionAcc`] at the end.
 struct TileAcc {
     /// Per region, counts of `v + 128`.
@@ -1664,6 +1772,7 @@ struct TileAcc {
     /// Rows of the diagonal's fabric cells in the window.
     diagonal: Vec<u64>,
     rift: RiftColumns,
+    borders: BorderAcc,
 }
 
 impl RegionAcc {
@@ -1671,6 +1780,7 @@ impl RegionAcc {
     #[inline(always)]
     fn add_tile_body(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) {
         let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+        add_tile_borders(window, &mut acc.borders, t);
         for y in ya..yb {
             let yy = u64::from(y);
             let hood = hood_len(k, yy).min(u64::from(window.x1)) as u32;
@@ -1743,6 +1853,7 @@ impl RegionAcc {
             }
             diagonal.extend(t.diagonal);
             merge_rift(&mut acc.rift, t.rift);
+            acc.borders.merge(&t.borders);
         }
         diagonal.sort_unstable();
         for y in diagonal {
@@ -1798,6 +1909,7 @@ pub fn run(
             hottest: [None; 2],
             diagonal: Vec::new(),
             rift: RiftColumns::new(),
+            borders: BorderAcc::default(),
         },
         |acc, t| {
             add_tile(k, window, acc, t);
