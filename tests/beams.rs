@@ -309,6 +309,7 @@ fn command_writes_report_csv_and_picture() {
         .flat_map(|h| report[h]["beams"].as_array().unwrap().iter().map(|b| b["cells"].as_u64().unwrap()))
         .sum();
     assert!(cells > 0);
+    assert!(report["weft"]["bands"].as_u64().unwrap() >= 1, "the centermost beams' weft: {}", report["weft"]);
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().next(), Some("beam,half,y,x"));
     assert_eq!(text.lines().count() as u64, cells + 1, "a header and one line per cell");

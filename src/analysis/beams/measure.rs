@@ -122,6 +122,9 @@ pub struct BeamSummary {
     pub stretches: Vec<Stretch>,
     /// The stretches' slopes: least, largest and standard deviation.
     pub stretch_spread: Option<(f64, f64, f64)>,
+    /// Its slope over the first half of its rows and over the second (where the stretches
+    /// show a beam settling after its start, the second half's slope is the settled one).
+    pub halves: Option<(Stretch, Stretch)>,
     /// Its longest run of consecutive rows with a cell: first row and rows.
     pub run: (u32, usize),
     /// The run's (last [`TAIL`] rows') exact period: `x(y + p) - x(y) = shift` for all its
@@ -183,7 +186,11 @@ impl BeamSummary {
             let hi = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             (rms, lo, hi)
         });
-        let stretches = stretches(beam);
+        let stretches = stretches(beam, STRETCHES);
+        let halves = match stretches_of(beam, 2)[..] {
+            [a, b] => Some((a, b)),
+            _ => None,
+        };
         let stretch_spread = (stretches.len() >= 2).then(|| {
             let s: Vec<f64> = stretches.iter().map(|s| s.slope).collect();
             let mean = s.iter().sum::<f64>() / s.len() as f64;
@@ -252,6 +259,7 @@ impl BeamSummary {
             residual,
             stretches,
             stretch_spread,
+            halves,
             run: (run_cells[0].0, run_cells.len()),
             period,
             near_period,
@@ -264,11 +272,18 @@ impl BeamSummary {
     }
 }
 
-/// The beam cut into [`STRETCHES`] stretches of equal rows (fewer where a stretch would have
-/// fewer than [`MIN_STRETCH_ROWS`] rows), each fitted alone.
-fn stretches(beam: &Beam) -> Vec<Stretch> {
+/// The beam cut into `count` stretches of equal rows (fewer where a stretch would have fewer
+/// than [`MIN_STRETCH_ROWS`] rows), each fitted alone.
+fn stretches(beam: &Beam, count: usize) -> Vec<Stretch> {
     let rows = beam.rows();
-    let n = (rows / MIN_STRETCH_ROWS).min(STRETCHES as u32).max(1);
+    let n = (rows / MIN_STRETCH_ROWS).min(count as u32).max(1);
+    stretches_of(beam, n as usize)
+}
+
+/// The beam cut into `n` stretches of equal rows, each fitted alone (those with fewer than 3
+/// cells left out).
+fn stretches_of(beam: &Beam, n: usize) -> Vec<Stretch> {
+    let (rows, n) = (beam.rows(), n as u32);
     let first = beam.first_row();
     (0..n)
         .filter_map(|i| {
@@ -326,6 +341,9 @@ mod tests {
         assert!(s.balance.unwrap().sturmian);
         assert_eq!(s.run, (100, 2000));
         assert_eq!(s.stretches.len(), STRETCHES);
+        let (a, b) = s.halves.unwrap();
+        assert!((a.slope - 0.4).abs() < 1e-3 && (b.slope - 0.4).abs() < 1e-3, "{a:?} {b:?}");
+        assert_eq!((a.rows, b.rows), ((100, 1099), (1100, 2099)));
         // It ends on row 2099, the window's last: at the edge.
         assert!(s.at_edge);
         let s = BeamSummary::of(&beam, 0, "upper", Window::new(0, 0, 6000, 3000), 64, 28);

@@ -14,6 +14,7 @@
 
 pub mod measure;
 pub mod track;
+pub mod weft;
 
 use crate::analysis::regions;
 use crate::analysis::threads::THREAD_RGB;
@@ -54,6 +55,8 @@ pub struct Beams {
     pub upper: Tracked,
     /// Below it.
     pub lower: Tracked,
+    /// The values near the diagonal, for the weft between the centermost beams.
+    pub weft: weft::WeftCounts,
 }
 
 impl Beams {
@@ -118,6 +121,8 @@ pub struct BeamsReport {
     pub centermost: (Option<u32>, Option<u32>),
     /// Each upper beam (centermost first) and its mirror among the lower beams.
     pub mirrors: Vec<Mirror>,
+    /// The weft between the centermost beams and outside them.
+    pub weft: Option<weft::WeftReport>,
 }
 
 impl BeamsReport {
@@ -164,8 +169,14 @@ impl BeamsReport {
             })
             .collect();
         let inner = |h: &HalfReport| h.beams.iter().find(|b| b.at_edge).map(|b| b.id);
+        let centermost = (inner(&upper), inner(&lower));
+        let weft = match centermost {
+            (Some(u), Some(l)) => Some(weft::WeftReport::new(&beams.weft, by_id(u), by_id(l))),
+            _ => None,
+        };
         BeamsReport {
-            centermost: (inner(&upper), inner(&lower)),
+            centermost,
+            weft,
             k,
             window: [window.x0, window.y0, window.x1, window.y1],
             gap: params.gap,
@@ -221,6 +232,13 @@ fn beam_lines(f: &mut std::fmt::Formatter<'_>, s: &BeamSummary) -> std::fmt::Res
             s.stretches.len(),
             s.stretches.first().map_or(0, |t| t.rows.1 - t.rows.0 + 1),
             list.join(", ")
+        )?;
+    }
+    if let Some((a, b)) = s.halves {
+        writeln!(
+            f,
+            "      over its first half (rows {}..{}) {:.6} +- {:.1e}, over its second (rows {}..{}) {:.6} +- {:.1e}",
+            a.rows.0, a.rows.1, a.slope, a.stderr, b.rows.0, b.rows.1, b.slope, b.stderr
         )?;
     }
     let (r0, rn) = s.run;
@@ -314,6 +332,26 @@ impl std::fmt::Display for BeamsReport {
             name(self.centermost.0),
             name(self.centermost.1)
         )?;
+        if let Some(w) = &self.weft {
+            let share = |list: &[(i64, u64)]| {
+                let n: u64 = list.iter().map(|p| p.1).sum();
+                let parts: Vec<String> = list
+                    .iter()
+                    .map(|&(v, c)| format!("{v}: {:.2}%", 100.0 * c as f64 / n.max(1) as f64))
+                    .collect();
+                if n == 0 { "no cells".to_string() } else { format!("{n} cells, v {}", parts.join(", ")) }
+            };
+            writeln!(
+                f,
+                "the weft (v of the rest's cells, every {}th row, within {} of the diagonal) in {} stretches of {} rows: between the centermost beams {}; outside them {}",
+                weft::STEP,
+                weft::REACH,
+                w.bands,
+                weft::BAND,
+                share(&w.between),
+                share(&w.outside)
+            )?;
+        }
         writeln!(f, "mirror images (an upper beam's cells (x, y) as (y, x) among a lower beam's):")?;
         for m in &self.mirrors {
             match m.lower {
@@ -419,6 +457,7 @@ pub fn run(
     // The candidates, for the picture (known rows after their row is drawn).
     let mut lone: Vec<(u32, u32)> = Vec::new();
     let drawing = pic.is_some();
+    let mut weft = weft::WeftCounts::new(window.y0);
     let mut feed = |t: &mut Tracker, rows: Vec<track::Selected>| {
         for r in rows {
             t.line(r.y, &r.palaces, &r.candidates);
@@ -441,6 +480,14 @@ pub fn run(
             let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;
             let upper: Vec<u32> = (x0.max(y.saturating_add(1))..x1).filter(palace).collect();
             let lower: Vec<u32> = (x0..x1.min(y)).filter(palace).collect();
+            if weft.counts_row(y) {
+                let reach = weft::REACH as u32;
+                for x in x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach)) {
+                    if r.labels[x as usize].is_rest() {
+                        weft.add(x, y, r.cells[x as usize]);
+                    }
+                }
+            }
             feed(&mut up, sel_up.push(y, upper));
             feed(&mut down, sel_down.push(y, lower));
             if let Some((pic, w, at, down)) = &mut pic {
@@ -460,7 +507,7 @@ pub fn run(
     )?;
     feed(&mut up, sel_up.finish());
     feed(&mut down, sel_down.finish());
-    let beams = Beams { upper: up.finish(), lower: down.finish() };
+    let beams = Beams { upper: up.finish(), lower: down.finish(), weft };
     let path = match (pic, out) {
         (Some((mut pic, w, mut at, mut down)), Some(o)) => {
             if let Some(done) = down.flush() {
