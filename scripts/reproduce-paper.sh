@@ -88,6 +88,13 @@ if [[ $quick == 0 ]]; then
   $P threads --k 40003 --size 120000 --scale 40 -q -o "$O/threads-k40003-scale40.png" > "$O/threads-k40003-120000.txt"
 fi
 
+say "§3.1 and §4: the beams of the inner sector (docs/threads.md)"
+$P beams --k 9999 --size 40000 --window 19500,20500,22700,22500 -q -o "$O/beams-k9999-centre.png" > "$O/beams-k9999-centre.txt"
+if [[ $quick == 0 ]]; then
+  $P beams --k 9999 --size 40000 --window 16000,16000,40000,40000 --scale 8 -q -o "$O/beams-k9999-scale8.png" > "$O/beams-k9999-40000.txt"
+  $P beams --k 40003 --size 120000 --window 60000,60000,120000,120000 --scale 20 -q -o "$O/beams-k40003-scale20.png" > "$O/beams-k40003-120000.txt"
+fi
+
 say "§3.2: the fabric's small and large grids (docs/fabric-grid.md)"
 $P grid --k 1000 -q -o "$O/grid-k1000.png" > "$O/grid-k1000.txt"
 if [[ $quick == 0 ]]; then

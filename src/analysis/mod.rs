@@ -5,9 +5,10 @@
 //! two games ([`region_search`], which regions depend on k), the three fabrics ([`fabric`], its
 //! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]), the arm's
 //! skin
-//! ([`skin`]), the warp's threads ([`threads`]), the survey across k ([`survey`]), and the
+//! ([`skin`]), the warp's threads ([`threads`]) and the inner sector's beams ([`beams`]), the survey across k ([`survey`]), and the
 //! cross-check of the engine against the exact game solver ([`check`]).
 
+pub mod beams;
 pub mod check;
 pub mod compare;
 pub mod fabric;

@@ -229,6 +229,18 @@ pub enum Command {
     /// and the innermost threads' slopes with their continued fractions and nearest quadratic
     /// irrationals. Draws the threads over the picture.
     Threads(ThreadsArgs),
+    /// Find, follow and measure the beams of the inner sector (paper §3.1, §4 question 5).
+    ///
+    /// Keeps the lone palaces of the inner sector (rest palaces with no other within 4 cells on
+    /// their row or column, and at most 4 crowded palaces in the 64 x 64 square centred on
+    /// them) and strings them into beams, above and below the diagonal: a track follows
+    /// the least-squares line through its last cells, taking the nearest palace within
+    /// --tolerance columns, and may skip --gap rows; pieces in line are joined. Reports each
+    /// beam's palaces per row, its slope over the whole beam and over stretches, the period and
+    /// balance (Sturmian or not) of its column sequence, the continued fraction and nearest
+    /// quadratic irrational of its slope, and which lower beam is each upper one's mirror image.
+    /// Draws the beams over the picture.
+    Beams(BeamsArgs),
     /// Survey a range of k on boards of the same relative size, (F k) x (F k): one CSV row per k.
     ///
     /// Columns (docs/survey.md): k,size,min_v,max_v,max_x,max_y,states (v outside the hood;
@@ -982,6 +994,27 @@ pub enum Config {
         /// The legend strip below the picture.
         legend: bool,
     },
+    /// Beams of the inner sector.
+    Beams {
+        /// Game and board.
+        board: Board,
+        /// Window traced.
+        window: Window,
+        /// The tracker's settings.
+        params: palace::analysis::beams::Params,
+        /// The beams' cells as CSV.
+        csv: Option<PathBuf>,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// Picture scale.
+        scale: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+        /// The legend strip below the picture.
+        legend: bool,
+    },
     /// Cross-check.
     Check {
         /// Largest k.
@@ -1100,6 +1133,7 @@ impl Config {
             | Config::Fabric { run, .. }
             | Config::Skin { run, .. }
             | Config::Threads { run, .. }
+            | Config::Beams { run, .. }
             | Config::Check { run, .. }
             | Config::Survey { run, .. }
             | Config::Grid { run, .. } => Some(run),
@@ -1707,6 +1741,36 @@ impl Cli {
                     legend: !a.no_legend,
                 }
             }
+            Command::Beams(a) => {
+                let (board, window) = a.board.resolve()?;
+                check_scale(a.scale)?;
+                if board.k > palace::model::rule::MAX_K - 3 {
+                    return Err(Error::Usage(format!(
+                        "--k {}: beams labels the regions, which also plays k + 3; use a smaller k",
+                        board.k
+                    )));
+                }
+                if a.gap == 0 || a.gap > 4096 {
+                    return Err(Error::Usage(format!("--gap {}: use 1..=4096 rows", a.gap)));
+                }
+                if a.tolerance == 0 || a.tolerance > 256 {
+                    return Err(Error::Usage(format!("--tolerance {}: use 1..=256 columns", a.tolerance)));
+                }
+                if a.output.is_some() {
+                    palace::analysis::beams::picture_pixels(window, a.scale)?;
+                }
+                Config::Beams {
+                    board,
+                    window,
+                    params: palace::analysis::beams::Params { gap: a.gap, tolerance: a.tolerance },
+                    csv: a.csv,
+                    output: a.output,
+                    scale: a.scale,
+                    json: a.json,
+                    run: a.run.resolve()?,
+                    legend: !a.no_legend,
+                }
+            }
             Command::Check(a) => {
                 if a.max_k == 0 {
                     return Err(Error::Usage("--max-k 0: k starts at 1; use --max-k 1 or more".into()));
@@ -2016,6 +2080,39 @@ pub struct ThreadsArgs {
     /// Cells on the same or the next row at most R columns apart belong to one thread.
     #[arg(long, value_name = "R", default_value_t = palace::analysis::threads::trace::REACH)]
     pub reach: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+    /// Draw the bare picture: no legend strip of the colours below it.
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
+}
+
+/// `palace beams`.
+#[derive(Debug, Args)]
+pub struct BeamsArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// Rows a beam may skip (pieces in line are also joined across 4 times as many).
+    #[arg(long, value_name = "G", default_value_t = palace::analysis::beams::track::GAP)]
+    pub gap: u32,
+    /// Columns a beam's palace may lie from the line through its last palaces.
+    #[arg(long, value_name = "T", default_value_t = palace::analysis::beams::track::TOLERANCE)]
+    pub tolerance: u32,
+    /// Write every beam's palaces (beam,half,y,x) as CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Draw the beams, one colour each, and the other lone palaces over the dimmed picture to
+    /// this PNG (kept in memory until the beams are known: at most 2^28 pixels).
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// One pixel per S x S cells (a block with a beam's palace shows the beam).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub scale: u32,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

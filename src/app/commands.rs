@@ -5,6 +5,7 @@
 use crate::app::bench;
 use crate::app::cli::{Config, RunConfig};
 use crate::app::progress;
+use palace::analysis::beams;
 use palace::analysis::check;
 use palace::analysis::compare;
 use palace::analysis::fabric;
@@ -247,6 +248,22 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
                 o.commit()?;
             }
             print_report(json, &threads::ThreadsReport::new(board.k, window, reach, &traced))?;
+            wrote(path, run.quiet);
+            Ok(0)
+        }
+        Config::Beams { board, window, params, csv, output, scale, json, run, legend } => {
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let pb = progress::bar(run.quiet, "beams", "rows");
+            let (found, path) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if let Some(mut o) = csv_out {
+                let p = o.path().to_path_buf();
+                beams::write_csv(&found, std::io::BufWriter::new(o.file()))
+                    .map_err(|e| palace::error::Error::io(&p, e))?;
+                o.commit()?;
+            }
+            print_report(json, &beams::BeamsReport::new(board.k, window, params, &found))?;
             wrote(path, run.quiet);
             Ok(0)
         }

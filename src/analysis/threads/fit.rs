@@ -99,22 +99,33 @@ pub struct LineFit {
 
 /// Fits `x = a + c y` to the sections' centres `(first + last) / 2`; `None` for fewer than 3.
 pub fn fit_line(tail: &[Section]) -> Option<LineFit> {
-    let n = tail.len();
+    let pts = tail.iter().map(|s| (f64::from(s.y), (f64::from(s.first) + f64::from(s.last)) / 2.0));
+    fit_points(pts).map(|(f, _)| f)
+}
+
+/// Fits `x = a + c y` to the points `(y, x)` by least squares: the fit and the line's value
+/// `a` at `y = 0`; `None` for fewer than 3 points or points all on one line `y`.
+pub fn fit_points(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option<(LineFit, f64)> {
+    let mut pts = points.clone();
+    let (y0, x0) = pts.next()?;
+    let n = points.clone().count();
     if n < 3 {
         return None;
     }
     let nf = n as f64;
-    let (y0, x0) = (f64::from(tail[0].y), f64::from(tail[0].first));
-    let pts =
-        || tail.iter().map(|s| (f64::from(s.y) - y0, (f64::from(s.first) + f64::from(s.last)) / 2.0 - x0));
+    // Centred on the first point, so that large coordinates lose no precision.
+    let pts = || points.clone().map(|(y, x)| (y - y0, x - x0));
     let (my, mx) = pts().fold((0.0, 0.0), |(a, b), (y, x)| (a + y / nf, b + x / nf));
     let (syy, sxy) =
         pts().fold((0.0, 0.0), |(a, b), (y, x)| (a + (y - my) * (y - my), b + (y - my) * (x - mx)));
+    if syy == 0.0 {
+        return None;
+    }
     let c = sxy / syy;
     let a = mx - c * my;
     let rss: f64 = pts().map(|(y, x)| (x - a - c * y).powi(2)).sum();
     let stderr = (rss / (nf - 2.0) / syy).sqrt();
-    Some(LineFit { per_line: c, stderr, points: n })
+    Some((LineFit { per_line: c, stderr, points: n }, a + x0 - c * y0))
 }
 
 /// The continued fraction `[a0; a1, a2, ...]` of `x`, its terms taken while the convergent
