@@ -227,18 +227,36 @@ pub fn lanes(k: u32, x1: u32, y1: u32) -> [Lane; 4] {
     ]
 }
 
-const F_HOOD: u16 = 1;
-const F_OUTER: u16 = 2;
-const F_UPPER: u16 = 4; // matches k+1 shifted (1,0)
-const F_LOWER: u16 = 8; // matches k+1 shifted (0,1)
-const F_PLUS3: u16 = 16; // matches k+3 shifted (1,1)
-const F_PER_LOWER: u16 = 32; // the lower épaulette's periods (5,1), (4,3) hold and |v| <= 1
-const F_PER_UPPER: u16 = 64; // the upper épaulette's periods (1,5), (3,4) hold and |v| <= 1
-const F_UNTESTABLE: u16 = 128; // a period partner lies in the hood or off the board
-const F_RIFT_UPPER: u16 = 256; // v(x, y) = v(x-81, y-31), the partner testable
-const F_RIFT_LOWER: u16 = 512; // v(x, y) = v(x-31, y-81), the partner testable
-const F_SPARSE: u16 = 1024; // at most INNER_MAX palaces in the INNER_WINDOW square ending here
-const F_SMALL: u16 = 2048; // |v| <= 1
+// The per-cell tests of the tile path's vector loop take the low byte, so that they are
+// computed in bytes; the others the high byte.
+const F_UPPER: u16 = 1; // matches k+1 shifted (1,0)
+const F_LOWER: u16 = 2; // matches k+1 shifted (0,1)
+const F_PLUS3: u16 = 4; // matches k+3 shifted (1,1)
+const F_PER_LOWER: u16 = 8; // the lower épaulette's periods (5,1), (4,3) hold and |v| <= 1
+const F_PER_UPPER: u16 = 16; // the upper épaulette's periods (1,5), (3,4) hold and |v| <= 1
+const F_RIFT_UPPER: u16 = 32; // v(x, y) = v(x-81, y-31), the partner testable
+const F_RIFT_LOWER: u16 = 64; // v(x, y) = v(x-31, y-81), the partner testable
+const F_SMALL: u16 = 128; // |v| <= 1
+const F_HOOD: u16 = 256;
+const F_OUTER: u16 = 512;
+const F_UNTESTABLE: u16 = 1024; // a period partner lies in the hood or off the board
+const F_SPARSE: u16 = 2048; // at most INNER_MAX palaces in the INNER_WINDOW square ending here
+// Classes of the value, which the tile path adds to the flags for the blocks' reductions (not
+// tests of a region, so never looked at per cell): v < 0, v = -1, v = 1, v <= -2.
+const V_NEG: u16 = 4096;
+const V_M1: u16 = 8192;
+const V_P1: u16 = 16384;
+const V_LE_M2: u16 = 32768;
+const V_ALL: u16 = V_NEG | V_M1 | V_P1 | V_LE_M2;
+
+/// The value classes of `v` ([`V_NEG`] and the others).
+#[inline(always)]
+fn value_bits(v: i8) -> u16 {
+    (u16::from(v < 0) * V_NEG)
+        | (u16::from(v == -1) * V_M1)
+        | (u16::from(v == 1) * V_P1)
+        | (u16::from(v <= -2) * V_LE_M2)
+}
 
 /// Cell and block labels while they are decided: an index into [`ALL`], or the rest.
 const REST: u8 = u8::MAX;
@@ -318,19 +336,79 @@ impl BlockStats {
     }
 }
 
-/// A block's label from its statistics, its side of the diagonal and the labels of the blocks
-/// to its left and above it.
-fn block_label(s: &BlockStats, upper_side: bool, left: Option<u8>, above: Option<u8>) -> u8 {
-    if s.cand == 0 {
+impl BlockStats {
+    /// What [`block_label`] decides on.
+    fn facts(&self) -> BlockFacts {
+        if self.cand == 0 {
+            return BlockFacts::EMPTY;
+        }
+        BlockFacts {
+            cand: self.cand > 0,
+            all: self.all,
+            per: self.per,
+            // The épaulette pattern has palaces and k+1 cells in every block: a uniform block
+            // is periodic with any period and is no épaulette. Along the casing a block keeps
+            // few cells off the hood; there the values need only stay within k-1..k+1.
+            periodic: if self.hood {
+                self.lo >= -1 && self.hi <= 1
+            } else {
+                2 * self.tested >= self.cand && self.lo == -1 && self.hi == 1
+            },
+            quiet: self.lo == self.hi || self.lo >= 0,
+        }
+    }
+}
+
+/// What a block's label is decided on (from [`BlockStats`], or on the tile path from the OR
+/// and AND of its cells' flags and value classes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BlockFacts {
+    /// The block has a candidate cell (outside hood and outer space).
+    cand: bool,
+    /// [`BlockStats::all`] and [`BlockStats::per`].
+    all: u16,
+    per: u16,
+    /// The values allow the épaulette's pattern.
+    periodic: bool,
+    /// No palace, or every candidate the same value.
+    quiet: bool,
+}
+
+impl BlockFacts {
+    /// The facts of a block without candidate cells.
+    const EMPTY: BlockFacts = BlockFacts { cand: false, all: !0, per: !0, periodic: false, quiet: true };
+
+    /// The facts of a block all of whose cells are candidates and testable, from the OR and
+    /// AND of their flags with their [`value_bits`]; `None` where every value is -2 or less
+    /// (whether they are all equal is not known from the classes).
+    #[inline(always)]
+    fn of_candidates(or: u16, and: u16) -> Option<BlockFacts> {
+        if and & V_LE_M2 != 0 {
+            return None;
+        }
+        let tests = and & !V_ALL;
+        Some(BlockFacts {
+            cand: true,
+            all: tests,
+            per: tests,
+            // lo = -1 and hi = 1: all within -1..1, a -1 and a 1.
+            periodic: and & F_SMALL != 0 && or & V_M1 != 0 && or & V_P1 != 0,
+            // lo >= 0, or all -1 (all equal and negative means all -1 here).
+            quiet: or & V_NEG == 0 || and & V_M1 != 0,
+        })
+    }
+}
+
+/// A block's label from its facts, its side of the diagonal and the labels of the blocks to
+/// its left and above it.
+#[inline(always)]
+fn block_label(s: &BlockFacts, upper_side: bool, left: Option<u8>, above: Option<u8>) -> u8 {
+    if !s.cand {
         return REST;
     }
     let has = |flag: u16| s.all & flag != 0;
     let (per_lo, per_up) = (s.per & F_PER_LOWER != 0, s.per & F_PER_UPPER != 0);
-    // The épaulette pattern has palaces and k+1 cells in every block: a uniform block is
-    // periodic with any period and is no épaulette. Along the casing a block keeps few cells
-    // off the hood; there the values need only stay within k-1..k+1.
-    let periodic =
-        if s.hood { s.lo >= -1 && s.hi <= 1 } else { 2 * s.tested >= s.cand && s.lo == -1 && s.hi == 1 };
+    let periodic = s.periodic;
     // Where a block passes both mirrored tests, its side of the diagonal decides, so the labels
     // keep the picture's symmetry.
     if periodic && per_lo && (!per_up || !upper_side) {
@@ -339,7 +417,7 @@ fn block_label(s: &BlockStats, upper_side: bool, left: Option<u8>, above: Option
     if periodic && per_up {
         return EP_UP;
     }
-    if s.lo == s.hi || s.lo >= 0 {
+    if s.quiet {
         // A block without a palace (a quiet patch) passes the invariance tests easily: it
         // belongs to the region it continues — the block to its left or the one above (the
         // left first above the diagonal, the one above first below it) — if it passes that
@@ -517,7 +595,7 @@ fn refine_block(
 #[inline(always)]
 fn refine_quick(
     block: u8,
-    s: &BlockStats,
+    s: &BlockFacts,
     any: u16,
     left: Option<u8>,
     above: Option<u8>,
@@ -534,27 +612,30 @@ fn refine_quick(
     if diagonal || !inert(run_from(left, false)) || !inert(run_from(above, true)) {
         return false;
     }
+    // A whole block row as one 8-byte store: `[block; BLOCK]` and `fill` compile to a call of
+    // memset per row.
+    let splat = (u64::from(block) * 0x0101_0101_0101_0101).to_le_bytes();
     for r in 0..rows {
         let o = &mut out[r * os..r * os + cols];
         if any & (F_HOOD | F_OUTER) == 0 {
-            // A whole block row as one store (`fill` calls memset).
             match <&mut [u8; BLOCK]>::try_from(&mut *o) {
-                Ok(o) => *o = [block; BLOCK],
-                Err(_) => o.fill(block),
+                Ok(o) => *o = splat,
+                Err(_) => o.copy_from_slice(&splat[..cols]),
             }
         } else {
             for (o, &f) in o.iter_mut().zip(&flags[r * fs..r * fs + cols]) {
-                *o = if f & F_HOOD != 0 {
-                    HOOD
-                } else if f & F_OUTER != 0 {
-                    OUTER
-                } else {
-                    block
-                };
+                let l = block ^ ((block ^ OUTER) & mask(f & F_OUTER != 0));
+                *o = l ^ ((l ^ HOOD) & mask(f & F_HOOD != 0));
             }
         }
     }
     true
+}
+
+/// 0xff for `true`, 0 for `false`.
+#[inline(always)]
+fn mask(b: bool) -> u8 {
+    0u8.wrapping_sub(u8::from(b))
 }
 
 /// Splits the rest of a row into fray, warps and inner sector (see the module's
@@ -748,7 +829,7 @@ impl<E> Labeler<E> {
             let upper_side = 2 * bx as u64 + (xs.end - xs.start) as u64 >= y_mid;
             let left = bi.checked_sub(1).map(|b| block_labels[b]);
             let above = self.above.get(bi).copied();
-            let label = block_label(&s, upper_side, left, above);
+            let label = block_label(&s.facts(), upper_side, left, above);
             block_labels[bi] = label;
             refine_block(
                 label,
@@ -1350,6 +1431,7 @@ struct TileScratch {
     col_pal: Vec<u8>,
     /// Per cell of a row: the palaces in the inner sector's square (saturated), and scratch.
     sparse: Vec<u8>,
+    near: Vec<u8>,
     tmp: Vec<u8>,
     /// A block row's per-column reductions.
     cols: bytewise::ColumnStats,
@@ -1399,62 +1481,101 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
     let (above, left) = (label_state(t.above), label_state(t.left));
     let ww = w + HALO;
-    let TileScratch { buf, flags, labels, rows, blocks, col_pal, sparse, tmp, cols } = sc;
-    // The buffers are reused as they are: every value read is written first (zeroing them
-    // took a tenth of the time).
+    let ku = u64::from(k);
+    let TileScratch { buf, flags, labels, rows, blocks, col_pal, sparse, near, tmp, cols } = sc;
+    // Game k's cells with the HALO rows above and HALO columns left of the tile. The buffers
+    // are reused as they are: every value read is written first (zeroing them took a tenth
+    // of the time).
     buf.resize((h + HALO) * ww, 0);
     match above {
         Some(ab) => buf[..HALO * ww].copy_from_slice(&ab.bottom),
         None => buf[..HALO * ww].fill(0),
     }
-    // The inner sector's square: palaces per column over the INNER_WINDOW rows above (each
-    // row then adds its own and drops the first).
-    col_pal.clear();
-    col_pal.resize(ww, 0);
-    for r in HALO - INNER_WINDOW..HALO {
-        for (cp, &v) in col_pal.iter_mut().zip(&buf[r * ww..(r + 1) * ww]) {
-            *cp += u8::from(v < 0);
-        }
-    }
-    let mut col_zero = above.map_or_else(|| vec![true; w], |ab| ab.col_zero.clone());
-    let mut row_zero = Vec::with_capacity(h);
-    flags.resize(w * h, 0);
-    let ku = u64::from(k);
-    // Whether a lane's scratch row already holds the zeros of its quiet tile.
-    let mut zero_rows = [false; 4];
+    let [ra, ru, rl, r3] = rows;
+    let mut zero_a = false;
     for r in 0..h {
-        let y = y0 + r as u32;
-        let yy = u64::from(y);
         let line = &mut buf[(HALO + r) * ww..(HALO + 1 + r) * ww];
         match left {
             Some(l) => line[..HALO].copy_from_slice(&l.right[HALO * r..HALO * (r + 1)]),
             None => line[..HALO].fill(0),
         }
-        let [ra, ru, rl, r3] = rows;
-        let [za, zu, zl, z3] = &mut zero_rows;
-        line[HALO..].copy_from_slice(lane_row(a, y, ra, za));
+        line[HALO..].copy_from_slice(lane_row(a, y0 + r as u32, ra, &mut zero_a));
+    }
+    let mut col_zero = above.map_or_else(|| vec![true; w], |ab| ab.col_zero.clone());
+    let row_zero_in = |r: usize| left.map_or(u64::from(y0) + r as u64 >= ku, |l| l.row_zero[r]);
+    // A tile all in outer space or all in the hood takes that label whole: its blocks hold no
+    // candidate cell (rest), no cell changes the zero runs of outer space, and no fabric cell
+    // shortens the fray's distances.
+    let whole = match a.kind {
+        TileKind::Zero
+            if hood_len(k, u64::from(y0)) <= u64::from(x0)
+                && ((u64::from(x0) >= ku && col_zero.iter().all(|&z| z)) || (0..h).all(row_zero_in)) =>
+        {
+            Some(OUTER)
+        }
+        _ if u64::from(x1) <= hood_len(k, u64::from(y1 - 1)) => Some(HOOD),
+        _ => None,
+    };
+    if let Some(l) = whole {
+        labels.clear();
+        labels.resize(w * h, l);
+        let fab_col = match above {
+            Some(ab) => ab.fab_col.iter().map(|&d| d.saturating_add(h.min(255) as u8)).collect(),
+            None => vec![bytewise::FAR; w],
+        };
+        let fab_row = (0..h)
+            .map(|r| {
+                let d = left.map_or(bytewise::FAR, |l| l.fab_row[r]);
+                if w > FRAY_WIDTH as usize { bytewise::FAR } else { (usize::from(d) + w).min(255) as u8 }
+            })
+            .collect();
+        let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
+        let row_zero = (0..h).map(row_zero_in).collect();
+        return leave_state(
+            buf,
+            (w, h),
+            col_zero,
+            row_zero,
+            (vec![REST; bw], vec![REST; bh]),
+            fab_col,
+            fab_row,
+        );
+    }
+    let mut row_zero = Vec::with_capacity(h);
+    flags.resize(w * h, 0);
+    // Whether a lane's scratch row already holds the zeros of its quiet tile.
+    let mut zero_rows = [false; 3];
+    for r in 0..h {
+        let y = y0 + r as u32;
+        let yy = u64::from(y);
+        let [zu, zl, z3] = &mut zero_rows;
         let up = lane_row(&t.views[1], t.views[1].y0 + r as u32, ru, zu);
         let lo = lane_row(&t.views[2], t.views[2].y0 + r as u32, rl, zl);
         let p3 = lane_row(&t.views[3], t.views[3].y0 + r as u32, r3, z3);
+        let now = (HALO + r) * ww;
         let hood = hood_len(k, yy);
         let (hu, hl, h3) = (hood_len(k + 1, yy), hood_len(k + 1, yy + 1), hood_len(k + 3, yy + 1));
         // Where any of the four games is in its hood, exact palace numbers are compared.
         let exact = hood.max(hu.saturating_sub(1)).max(hl).max(h3.saturating_sub(1));
-        // The épaulettes' period partners must be on the board and off the hood.
+        // The épaulettes' period partners must be on the board and off the hood, and so must
+        // the rift's.
         let ph = |d: u64, dx: u64| if yy >= d { hood_len(k, yy - d) + dx } else { u64::MAX };
         let testable = ph(1, 5).max(ph(3, 4)).max(ph(5, 1)).max(ph(4, 3));
-        let mut rz = left.map_or(yy >= ku, |l| l.row_zero[r]);
+        let (t_up, t_lo) = rift_testable(k, yy);
+        let mut rz = row_zero_in(r);
         let f_row = &mut flags[r * w..(r + 1) * w];
         // Past the hoods and the untestable cells every cell is decided alike, branch-free
         // (below); before, cell by cell.
-        let fast = (hood.max(exact).max(testable).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
+        let fast = (hood.max(exact).max(testable).max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0))
+            .min(w as u64) as usize;
         for i in 0..fast {
             let x = u64::from(x0) + i as u64;
             if x < hood {
                 f_row[i] = F_HOOD;
                 continue;
             }
-            let v = buf[(HALO + r) * ww + HALO + i];
+            let c = now + HALO + i;
+            let v = buf[c];
             col_zero[i] &= v == 0;
             rz &= v == 0;
             let mut f = if (x >= ku && col_zero[i]) || rz { F_OUTER } else { 0 };
@@ -1474,29 +1595,32 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             f |= if mu { F_UPPER } else { 0 } | if ml { F_LOWER } else { 0 } | if m3 { F_PLUS3 } else { 0 };
             if x >= testable {
                 // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4), in `buf`.
-                let c = HALO + i;
                 let small = v.abs() <= 1;
-                let p = |row: usize, dx: usize| buf[row + c - dx];
-                if small && p((HALO + r - 1) * ww, 5) == v && p((HALO + r - 3) * ww, 4) == v {
+                if small && buf[c - ww - 5] == v && buf[c - 3 * ww - 4] == v {
                     f |= F_PER_LOWER;
                 }
-                if small && p((HALO + r - 5) * ww, 1) == v && p((HALO + r - 4) * ww, 3) == v {
+                if small && buf[c - 5 * ww - 1] == v && buf[c - 4 * ww - 3] == v {
                     f |= F_PER_UPPER;
                 }
             } else {
                 f |= F_UNTESTABLE;
             }
-            f_row[i] = f;
+            // The inner sector's square is looked at where the rest is split (F_SPARSE unused).
+            f_row[i] =
+                f | rift_flags(v, x, t_up, t_lo, |dx, dy| buf[c - dy * ww - dx], u32::MAX) | value_bits(v);
         }
         if fast < w {
             let n = w - fast;
-            let c = (HALO + r) * ww + HALO + fast;
+            let c = now + HALO + fast;
             let v = &buf[c..c + n];
-            // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4).
+            // Partners (x-5, y-1), (x-4, y-3) and (x-1, y-5), (x-3, y-4); the rift's
+            // (x-81, y-31) and (x-31, y-81).
             let q1 = &buf[c - ww - 5..c - ww - 5 + n];
             let q3 = &buf[c - 3 * ww - 4..c - 3 * ww - 4 + n];
             let q5 = &buf[c - 5 * ww - 1..c - 5 * ww - 1 + n];
             let q4 = &buf[c - 4 * ww - 3..c - 4 * ww - 3 + n];
+            let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
+            let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
             let (u, l, p) = (&up[fast..fast + n], &lo[fast..fast + n], &p3[fast..fast + n]);
             let cz = &mut col_zero[fast..fast + n];
             let out = &mut f_row[fast..fast + n];
@@ -1508,11 +1632,19 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 let vi = v[i];
                 cz[i] &= vi == 0;
                 let small = (vi as u8).wrapping_add(1) <= 2;
-                out[i] = (u16::from(u[i] == vi) * F_UPPER)
-                    | (u16::from(l[i] == vi) * F_LOWER)
-                    | (u16::from(p[i] == vi) * F_PLUS3)
-                    | (u16::from(small & (q1[i] == vi) & (q3[i] == vi)) * F_PER_LOWER)
-                    | (u16::from(small & (q5[i] == vi) & (q4[i] == vi)) * F_PER_UPPER);
+                // The low byte's tests as bytes (`as u8` of the constants below 256).
+                let b = |c: bool, f: u16| u8::from(c) * f as u8;
+                let low = b(u[i] == vi, F_UPPER)
+                    | b(l[i] == vi, F_LOWER)
+                    | b(p[i] == vi, F_PLUS3)
+                    | b(small & (q1[i] == vi) & (q3[i] == vi), F_PER_LOWER)
+                    | b(small & (q5[i] == vi) & (q4[i] == vi), F_PER_UPPER)
+                    | b(qu[i] == vi, F_RIFT_UPPER)
+                    | b(ql[i] == vi, F_RIFT_LOWER)
+                    | b(small, F_SMALL);
+                let h = |c: bool, f: u16| u8::from(c) * (f >> 8) as u8;
+                let high = h(vi < 0, V_NEG) | h(vi == -1, V_M1) | h(vi == 1, V_P1) | h(vi <= -2, V_LE_M2);
+                out[i] = u16::from(low) | (u16::from(high) << 8);
             }
             // Outer space over its ranges of columns (an index test in the loop above would
             // widen its vectors to 64-bit lanes).
@@ -1524,40 +1656,6 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             }
         }
         row_zero.push(rz);
-        // The rift's periods and the inner sector's square, for every cell off the hood.
-        let (t_up, t_lo) = rift_testable(k, yy);
-        let (now, gone) = ((HALO + r) * ww, (HALO + r - INNER_WINDOW) * ww);
-        for (cp, (&a, &b)) in col_pal.iter_mut().zip(buf[now..now + ww].iter().zip(&buf[gone..gone + ww])) {
-            *cp = *cp + u8::from(a < 0) - u8::from(b < 0);
-        }
-        // The square's palaces ending at every cell of the row (saturated: only <= INNER_MAX
-        // matters).
-        let sums = bytewise::window_sums(&col_pal[HALO + 1 - INNER_WINDOW..], sparse, tmp);
-        debug_assert_eq!(sums, w);
-        // Past the hood and where both rift partners are testable, branch-free on slices.
-        let first = (hood.max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0)).min(w as u64) as usize;
-        for (i, f) in f_row.iter_mut().enumerate().take(first) {
-            let x = u64::from(x0) + i as u64;
-            if *f & F_HOOD == 0 {
-                let c = now + HALO + i;
-                let pal = u32::from(sparse[i]);
-                *f |= rift_flags(buf[c], x, t_up, t_lo, |dx, dy| buf[c - dy * ww - dx], pal);
-            }
-        }
-        if first < w {
-            let n = w - first;
-            let c = now + HALO + first;
-            let v = &buf[c..c + n];
-            let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
-            let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
-            let (out, sp) = (&mut f_row[first..first + n], &sparse[first..first + n]);
-            for (((o, &vi), (&u, &l)), &sp) in out.iter_mut().zip(v).zip(qu.iter().zip(ql)).zip(sp) {
-                *o |= (u16::from(u == vi) * F_RIFT_UPPER)
-                    | (u16::from(l == vi) * F_RIFT_LOWER)
-                    | (u16::from(sp <= INNER_MAX as u8) * F_SPARSE)
-                    | (u16::from((vi as u8).wrapping_add(1) <= 2) * F_SMALL);
-            }
-        }
     }
     // The blocks, row-major: the decisions of `Labeler::decide`, refined to the cells.
     let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
@@ -1567,10 +1665,10 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     for rb in 0..bh {
         let (ra, rz) = (rb * BLOCK, (rb * BLOCK + BLOCK).min(h));
         // Down each column of the block row: OR, AND, min and max; then across each block.
-        cols.reduce(&flags[ra * w..], w, &buf[(HALO + ra) * ww + HALO..], ww, rz - ra, w);
+        cols.reduce(&flags[ra * w..], w, rz - ra, w);
         for cb in 0..bw {
             let (ca, cz) = (cb * BLOCK, (cb * BLOCK + BLOCK).min(w));
-            let (quick, any) = cols.block(ca..cz, rz - ra);
+            let (quick, any) = cols.block(ca..cz);
             let s = quick.unwrap_or_else(|| {
                 let mut s = BlockStats::new();
                 for r in ra..rz {
@@ -1580,7 +1678,7 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                         s.add(f, v);
                     }
                 }
-                s
+                s.facts()
             });
             let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
             let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
@@ -1598,33 +1696,63 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             }
         }
     }
+    // The rest split into fray, warps and inner sector, row by row, with the inner sector's
+    // square: palaces per column over the INNER_WINDOW rows up to the row (each row adds its
+    // own and drops the first; from the INNER_WINDOW rows above the tile at the start).
+    col_pal.clear();
+    col_pal.resize(ww, 0);
+    for r in HALO - INNER_WINDOW..HALO {
+        for (cp, &v) in col_pal.iter_mut().zip(&buf[r * ww..(r + 1) * ww]) {
+            *cp += u8::from(v < 0);
+        }
+    }
     let mut fab_col = above.map_or_else(|| vec![bytewise::FAR; w], |ab| ab.fab_col.clone());
     let mut fab_row = Vec::with_capacity(h);
     for r in 0..h {
+        let (now, gone) = ((HALO + r) * ww, (HALO + r - INNER_WINDOW) * ww);
+        for (cp, (&a, &b)) in col_pal.iter_mut().zip(buf[now..now + ww].iter().zip(&buf[gone..gone + ww])) {
+            *cp = *cp + u8::from(a < 0) - u8::from(b < 0);
+        }
         let mut d = left.map_or(bytewise::FAR, |l| l.fab_row[r]);
-        bytewise::split_rest_bytes(
+        bytewise::split_row(
             &mut labels[r * w..(r + 1) * w],
-            &flags[r * w..(r + 1) * w],
+            &col_pal[HALO + 1 - INNER_WINDOW..],
             (u64::from(x0), u64::from(y0) + r as u64),
             &mut d,
             &mut fab_col,
-            (sparse, tmp),
+            (sparse, near, tmp),
         );
         fab_row.push(d);
     }
+    let last_row = blocks[(bh - 1) * bw..].to_vec();
+    let last_col = (0..bh).map(|rb| blocks[rb * bw + bw - 1]).collect();
+    leave_state(buf, (w, h), col_zero, row_zero, (last_row, last_col), fab_col, fab_row)
+}
+
+/// The state a labelled tile `(w, h)` leaves (see [`LabelState`]), from its buffer of game
+/// k's cells with the `HALO` rows and columns before it.
+#[inline(always)]
+fn leave_state(
+    buf: &[i8],
+    (w, h): (usize, usize),
+    col_zero: Vec<bool>,
+    row_zero: Vec<bool>,
+    (last_row, last_col): (Vec<u8>, Vec<u8>),
+    fab_col: Vec<u8>,
+    fab_row: Vec<u8>,
+) -> LabelState {
+    let ww = w + HALO;
+    let mut right = Vec::with_capacity(h * HALO);
+    for r in 0..h {
+        right.extend_from_slice(&buf[(HALO + 1 + r) * ww - HALO..(HALO + 1 + r) * ww]);
+    }
     LabelState {
         bottom: buf[h * ww..(h + HALO) * ww].to_vec(),
-        right: {
-            let mut right = Vec::with_capacity(h * HALO);
-            for r in 0..h {
-                right.extend_from_slice(&buf[(HALO + 1 + r) * ww - HALO..(HALO + 1 + r) * ww]);
-            }
-            right
-        },
+        right,
         col_zero,
         row_zero,
-        last_row: blocks[(bh - 1) * bw..].to_vec(),
-        last_col: (0..bh).map(|rb| blocks[rb * bw + bw - 1]).collect(),
+        last_row,
+        last_col,
         fab_col,
         fab_row,
     }
@@ -2052,7 +2180,7 @@ mod tests {
             let any = flags.iter().fold(0, |a, &f| a | f);
             let (mut quick, mut plain) = (vec![0u8; rows * cols], vec![0u8; rows * cols]);
             refine_block(block, left, above, (x0, y0), (rows, cols), &flags, cols, &mut plain, cols);
-            if refine_quick(block, &st, any, left, above, (x0, y0), (rows, cols), &flags, cols, &mut quick, cols) {
+            if refine_quick(block, &st.facts(), any, left, above, (x0, y0), (rows, cols), &flags, cols, &mut quick, cols) {
                 proptest::prop_assert_eq!(quick, plain);
             }
         }
@@ -2063,7 +2191,7 @@ mod tests {
         // Off the diagonal, inside the upper épaulette (runs from above go on into the rift
         // only where a cell fails the épaulette) and inside the fabric.
         let mut out = [0u8; 64];
-        let all = |f: u16| BlockStats { cand: 64, tested: 64, all: f, per: f, lo: -1, hi: 1, hood: false };
+        let all = |f: u16| BlockFacts { cand: true, all: f, per: f, periodic: true, quiet: false };
         let ep = F_PER_UPPER | F_RIFT_UPPER;
         assert!(refine_quick(
             EP_UP,
