@@ -215,6 +215,15 @@ pub fn plte() -> Vec<u8> {
     .collect()
 }
 
+/// The games the tiled labeller sweeps, over `[0, x1) x [0, y1)`: `k`, `k+1` shifted (1, 1)
+/// and `k+3` shifted (1, 1). The reference's `k+1` shifted (1, 0) is the second lane one row
+/// up, and `k+1` shifted (0, 1) the second lane one column left: the labeller takes both from
+/// one sweep of `k+1`, with the row above and the column left of a tile from its neighbours.
+fn tile_lanes(k: u32, x1: u32, y1: u32) -> [Lane; 3] {
+    let w = |dx: u32, dy: u32| Window::new(dx, dy, x1 + dx, y1 + dy);
+    [Lane { k, window: w(0, 0) }, Lane { k: k + 1, window: w(1, 1) }, Lane { k: k + 3, window: w(1, 1) }]
+}
+
 /// The four games the labels need, over `[0, x1) x [0, y1)`: `k`, `k+1` shifted (1, 0),
 /// `k+1` shifted (0, 1), `k+3` shifted (1, 1).
 pub fn lanes(k: u32, x1: u32, y1: u32) -> [Lane; 4] {
@@ -1409,6 +1418,10 @@ struct LabelState {
     /// or far).
     fab_col: Vec<u8>,
     fab_row: Vec<u8>,
+    /// Game k+1 shifted (1, 1) (the second of [`tile_lanes`]): the tile's last row, and its
+    /// last column.
+    plus1_bottom: Vec<i8>,
+    plus1_right: Vec<i8>,
 }
 
 /// What a visited tile leaves to its neighbours: the labeller's state, and the labels of its
@@ -1492,6 +1505,9 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
         None => buf[..HALO * ww].fill(0),
     }
     let [ra, ru, rl, r3] = rows;
+    // Game k+1 shifted (1, 1): row r is the shifted (0, 1) lane's row r one column on, and the
+    // shifted (1, 0) lane's row r + 1.
+    let p1 = &t.views[1];
     let mut zero_a = false;
     for r in 0..h {
         let line = &mut buf[(HALO + r) * ww..(HALO + 1 + r) * ww];
@@ -1537,21 +1553,38 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             col_zero,
             row_zero,
             (vec![REST; bw], vec![REST; bh]),
-            fab_col,
-            fab_row,
+            (fab_col, fab_row),
+            plus1_edges(&t.views[1], (w, h), (ru, rl)),
         );
     }
     let mut row_zero = Vec::with_capacity(h);
     flags.resize(w * h, 0);
     // Whether a lane's scratch row already holds the zeros of its quiet tile.
     let mut zero_rows = [false; 3];
+    let mut plus1_right = Vec::with_capacity(h);
+    let mut plus1_bottom = Vec::new();
     for r in 0..h {
         let y = y0 + r as u32;
         let yy = u64::from(y);
         let [zu, zl, z3] = &mut zero_rows;
-        let up = lane_row(&t.views[1], t.views[1].y0 + r as u32, ru, zu);
-        let lo = lane_row(&t.views[2], t.views[2].y0 + r as u32, rl, zl);
-        let p3 = lane_row(&t.views[3], t.views[3].y0 + r as u32, r3, z3);
+        // `up`: k+1 at (x + 1, y), the lane's row above (the tile above's last row; row 0 of a
+        // game is 0 past its hood). `lo` is k+1 at (x, y + 1): the lane's row shifted one
+        // column, `lo(i) = this(i - 1)`, the first cell from the tile to the left (column 0 of
+        // a game is 0 past its hood).
+        let this = lane_row(p1, p1.y0 + r as u32, rl, zl);
+        plus1_right.push(this[w - 1]);
+        let up: &[i8] = if r > 0 {
+            lane_row(p1, p1.y0 + r as u32 - 1, ru, zu)
+        } else if let Some(ab) = above {
+            &ab.plus1_bottom
+        } else {
+            ru.clear();
+            ru.resize(w, 0);
+            *zu = false;
+            ru
+        };
+        let lo_first = left.map_or(0, |l| l.plus1_right[r]);
+        let p3 = lane_row(&t.views[2], t.views[2].y0 + r as u32, r3, z3);
         let now = (HALO + r) * ww;
         let hood = hood_len(k, yy);
         let (hu, hl, h3) = (hood_len(k + 1, yy), hood_len(k + 1, yy + 1), hood_len(k + 3, yy + 1));
@@ -1563,11 +1596,13 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
         let testable = ph(1, 5).max(ph(3, 4)).max(ph(5, 1)).max(ph(4, 3));
         let (t_up, t_lo) = rift_testable(k, yy);
         let mut rz = row_zero_in(r);
+        let lo = |i: usize| if i == 0 { lo_first } else { this[i - 1] };
         let f_row = &mut flags[r * w..(r + 1) * w];
         // Past the hoods and the untestable cells every cell is decided alike, branch-free
         // (below); before, cell by cell.
+        // (At least the first cell, whose `lo` is the tile to the left's.)
         let fast = (hood.max(exact).max(testable).max(t_up).max(t_lo).max(u64::from(x0)) - u64::from(x0))
-            .min(w as u64) as usize;
+            .clamp(1, w as u64) as usize;
         for i in 0..fast {
             let x = u64::from(x0) + i as u64;
             if x < hood {
@@ -1586,11 +1621,11 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 };
                 (
                     pn(k + 1, hu, x + 1, yy, up[i]) == na + 1,
-                    pn(k + 1, hl, x, yy + 1, lo[i]) == na + 1,
+                    pn(k + 1, hl, x, yy + 1, lo(i)) == na + 1,
                     pn(k + 3, h3, x + 1, yy + 1, p3[i]) == na + 3,
                 )
             } else {
-                (up[i] == v, lo[i] == v, p3[i] == v)
+                (up[i] == v, lo(i) == v, p3[i] == v)
             };
             f |= if mu { F_UPPER } else { 0 } | if ml { F_LOWER } else { 0 } | if m3 { F_PLUS3 } else { 0 };
             if x >= testable {
@@ -1621,7 +1656,7 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             let q4 = &buf[c - 4 * ww - 3..c - 4 * ww - 3 + n];
             let qu = &buf[c - RIFT_DY * ww - RIFT_DX..c - RIFT_DY * ww - RIFT_DX + n];
             let ql = &buf[c - RIFT_DX * ww - RIFT_DY..c - RIFT_DX * ww - RIFT_DY + n];
-            let (u, l, p) = (&up[fast..fast + n], &lo[fast..fast + n], &p3[fast..fast + n]);
+            let (u, l, p) = (&up[fast..fast + n], &this[fast - 1..fast - 1 + n], &p3[fast..fast + n]);
             let cz = &mut col_zero[fast..fast + n];
             let out = &mut f_row[fast..fast + n];
             // Outer space: the row's zero run from column 0, and columns >= k zero from row 0.
@@ -1656,6 +1691,9 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             }
         }
         row_zero.push(rz);
+        if r + 1 == h {
+            plus1_bottom = this.to_vec();
+        }
     }
     // The blocks, row-major: the decisions of `Labeler::decide`, refined to the cells.
     let (bw, bh) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
@@ -1726,7 +1764,28 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
     }
     let last_row = blocks[(bh - 1) * bw..].to_vec();
     let last_col = (0..bh).map(|rb| blocks[rb * bw + bw - 1]).collect();
-    leave_state(buf, (w, h), col_zero, row_zero, (last_row, last_col), fab_col, fab_row)
+    leave_state(
+        buf,
+        (w, h),
+        col_zero,
+        row_zero,
+        (last_row, last_col),
+        (fab_col, fab_row),
+        (plus1_bottom, plus1_right),
+    )
+}
+
+/// The last row and the last column of a tile `(w, h)` of game k+1 shifted (1, 1) (see
+/// [`LabelState::plus1_bottom`]); `scratch` for its quiet and hood rows.
+#[inline(always)]
+fn plus1_edges(
+    p1: &TileView<'_>,
+    (w, h): (usize, usize),
+    (a, b): (&mut Vec<i8>, &mut Vec<i8>),
+) -> (Vec<i8>, Vec<i8>) {
+    let (mut ra, mut rb) = (false, false);
+    let right = (0..h).map(|r| lane_row(p1, p1.y0 + r as u32, a, &mut ra)[w - 1]).collect();
+    (lane_row(p1, p1.y0 + h as u32 - 1, b, &mut rb).to_vec(), right)
 }
 
 /// The state a labelled tile `(w, h)` leaves (see [`LabelState`]), from its buffer of game
@@ -1738,8 +1797,8 @@ fn leave_state(
     col_zero: Vec<bool>,
     row_zero: Vec<bool>,
     (last_row, last_col): (Vec<u8>, Vec<u8>),
-    fab_col: Vec<u8>,
-    fab_row: Vec<u8>,
+    (fab_col, fab_row): (Vec<u8>, Vec<u8>),
+    (plus1_bottom, plus1_right): (Vec<i8>, Vec<i8>),
 ) -> LabelState {
     let ww = w + HALO;
     let mut right = Vec::with_capacity(h * HALO);
@@ -1755,6 +1814,8 @@ fn leave_state(
         last_col,
         fab_col,
         fab_row,
+        plus1_bottom,
+        plus1_right,
     }
 }
 
@@ -1793,7 +1854,7 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
             labels,
             above_labels: above.map(|s| &s.bottom_labels[..]),
             left_labels: left.map(|s| &s.right_labels[..]),
-            extra: &t.views[4..],
+            extra: &t.views[3..],
         };
         (self.f)(acc, &tile);
         Box::new(state)
@@ -1814,7 +1875,7 @@ pub fn label_tiles<A: Send>(
     acc: impl Fn() -> A,
     f: impl Fn(&mut A, &LabelledTile<'_>) + Sync,
 ) -> Result<Vec<A>> {
-    let mut all: Vec<Lane> = lanes(k, window.x1, window.y1).to_vec();
+    let mut all: Vec<Lane> = tile_lanes(k, window.x1, window.y1).to_vec();
     all.extend_from_slice(extra_lanes);
     // Tiles on the block grid: every block in one tile.
     let grid = |v: Option<u32>| v.map(|v| v.max(2).next_multiple_of(BLOCK as u32));
