@@ -44,8 +44,10 @@
 //! done: a border where the region that continues lies right of or below a mixed block keeps
 //! the block's edge there.
 //!
-//! The labels are computed in one lockstep sweep of the four games
-//! ([`crate::engine::lockstep`]) from row 0 and column 0, in memory that grows with the width.
+//! The reference labeller ([`label`], [`Labeler`]) computes the labels in one lockstep sweep of
+//! the four games ([`crate::engine::lockstep`]) from row 0 and column 0, in memory that grows
+//! with the width; the tiled labeller ([`label_tiles`]) computes the same labels on the sweep's
+//! workers, from three games (game k+1 once).
 
 pub mod borders;
 mod bytewise;
@@ -1349,14 +1351,15 @@ pub fn run_reference(
 
 // The labels computed by the sweep's workers, tile by tile.
 //
-// The same labels as [`Labeler`], from the aligned tiles of the four games of [`lanes`]
+// The same labels as [`Labeler`], from the aligned tiles of the three games of [`tile_lanes`]
 // ([`crate::engine::sweep_lanes`]). What a label needs beyond its tile travels with the tiles
 // as a wavefront state ([`LabelState`]): the last 81 rows and columns of game k (the lower
 // rift's period partner reaches 81 rows up, the upper one's 81 columns left, the épaulettes'
-// five, the inner sector's square 31), whether each column and row is still 0 from the border
+// five, the inner sector's square 63), whether each column and row is still 0 from the border
 // (outer space), the block labels along the bottom and right edges (a block continues or
-// refines from the block to its left or above it), and the last fabric cell of every row and
-// column (the fray). Tiles are cut on the 8 x 8 block grid, so that every block lies in one
+// refines from the block to its left or above it), the last fabric cell of every row and
+// column (the fray), and the last row and column of game k+1 (the reference's two k+1 lanes
+// are one lane's row above and column left). Tiles are cut on the 8 x 8 block grid, so that every block lies in one
 // tile.
 
 /// A tile of game k with its labels, as [`label_tiles`] shows it.
@@ -1481,7 +1484,7 @@ pub(crate) fn lane_row<'s>(
 }
 
 crate::avx2_version! {
-    /// Labels one tile of the four [`lanes`] (`views[0..4]`); fills `sc.buf` (game k's cells
+    /// Labels one tile of the three [`tile_lanes`] (`views[0..3]`); fills `sc.buf` (game k's cells
     /// with the `HALO` rows and columns before the tile) and `sc.labels`. The per-cell tests
     /// are written to vectorise.
     fn label_tile(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelState = label_tile_body;
@@ -1864,7 +1867,7 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
 /// Labels `[0, window.x1) x [0, window.y1)` of game `k` on the sweep's workers, as [`label`]
 /// does on one thread, and shows every labelled tile (all of them, not only the window's) to
 /// `f` with the worker's accumulator (one per worker, made by `acc`). `extra_lanes` are swept
-/// with the labels' four games; their windows must be `window.x1 x window.y1` (from any
+/// with the labels' three games; their windows must be `window.x1 x window.y1` (from any
 /// corner) and their views come aligned with each tile. Returns the accumulators.
 pub fn label_tiles<A: Send>(
     k: u32,
