@@ -87,53 +87,66 @@ pub fn run(
             opts,
             &panel_progress,
             &prefix_lanes(k, window),
-            || (0u64, vec![0u64; PREFIX_STEPS.len()], None::<u32>, Vec::<i8>::new()),
-            |(fabric, agree, diag_end, scratch), t| {
+            || (0u64, vec![0u64; PREFIX_STEPS.len()], None::<u32>, (Vec::<i8>::new(), Vec::<u8>::new())),
+            |(fabric, agree, diag_end, (scratch, tile_pixels)), t| {
                 let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
                 let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
                 if xa >= xb || ya >= yb {
                     return;
                 }
                 let fab = Region::Fabric.index() as u8;
-                let mut pixels = picture.lock().expect("picture lock");
+                let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+                // The tile's part of the panel, drawn here and copied into the picture under
+                // its lock at the end (the workers draw their tiles at the same time).
+                let tw = ib - ia;
+                tile_pixels.clear();
+                tile_pixels.resize(tw * (yb - ya) as usize, 0);
                 for y in ya..yb {
                     let yy = u64::from(y);
-                    let hood = hood_len(k, yy);
-                    let (cells, labels) = (t.cells(y), t.labels(y));
-                    let py = (y - window.y0) as usize;
-                    for x in xa..xb {
-                        let i = (x - t.x0) as usize;
-                        let px = panel * (n + gap) + (x - window.x0) as usize;
-                        pixels[py * stride + px] =
-                            if u64::from(x) < hood { palette::HOOD } else { palette::index(cells[i]) };
+                    let (cells, labels) = (&t.cells(y)[ia..ib], &t.labels(y)[ia..ib]);
+                    let hood = (hood_len(k, yy).saturating_sub(u64::from(xa)) as usize).min(tw);
+                    let row = &mut tile_pixels[(y - ya) as usize * tw..(y - ya + 1) as usize * tw];
+                    row[..hood].fill(palette::HOOD);
+                    for (p, &c) in row[hood..].iter_mut().zip(&cells[hood..]) {
+                        *p = palette::index(c);
                     }
                     for (s, (a, b)) in PREFIX_STEPS.iter().zip(agree.iter_mut().zip(t.extra)) {
                         let d = u64::from(s / 3);
                         let kb = k + s;
-                        let hb = hood_len(kb, yy + d);
-                        let brow = b.row_or(b.y0 + (y - t.y0), scratch);
-                        for x in xa..xb {
-                            let i = (x - t.x0) as usize;
-                            if labels[i] != fab {
-                                continue;
-                            }
-                            let xx = u64::from(x);
-                            // Fabric cells lie outside game k's hood.
-                            let na = i64::from(cells[i]) + i64::from(k);
-                            let nb =
-                                if xx + d < hb { hood_value(kb, xx + d, yy + d) } else { i64::from(brow[i]) }
-                                    + i64::from(kb);
-                            *a += u64::from(nb == na + i64::from(*s));
-                        }
-                    }
-                    for x in xa..xb {
-                        if labels[(x - t.x0) as usize] == fab {
-                            *fabric += 1;
-                            if x == y {
-                                *diag_end = (*diag_end).max(Some(y));
+                        // Inside game k + s's hood its exact palace numbers are compared; past
+                        // it, N_{k+s} = N_k + s exactly when the values are equal. (Fabric cells
+                        // lie outside game k's hood.)
+                        let hb = (hood_len(kb, yy + d).saturating_sub(u64::from(xa) + d) as usize).min(tw);
+                        let brow = &b.row_or(b.y0 + (y - t.y0), scratch)[ia..ib];
+                        for (i, (&l, &c)) in labels[..hb].iter().zip(cells).enumerate() {
+                            let xx = u64::from(xa) + i as u64;
+                            if l == fab {
+                                let (na, nb) = (
+                                    i64::from(c) + i64::from(k),
+                                    hood_value(kb, xx + d, yy + d) + i64::from(kb),
+                                );
+                                *a += u64::from(nb == na + i64::from(*s));
                             }
                         }
+                        *a += labels[hb..]
+                            .iter()
+                            .zip(&cells[hb..])
+                            .zip(&brow[hb..])
+                            .map(|((&l, &c), &v)| u64::from((l == fab) & (v == c)))
+                            .sum::<u64>();
                     }
+                    *fabric += labels.iter().map(|&l| u64::from(l == fab)).sum::<u64>();
+                    if (xa..xb).contains(&y) && labels[(y - xa) as usize] == fab {
+                        *diag_end = (*diag_end).max(Some(y));
+                    }
+                }
+                let mut pixels = picture.lock().expect("picture lock");
+                for y in ya..yb {
+                    let py = (y - window.y0) as usize;
+                    let px = panel * (n + gap) + (xa - window.x0) as usize;
+                    let r = (y - ya) as usize;
+                    pixels[py * stride + px..py * stride + px + tw]
+                        .copy_from_slice(&tile_pixels[r * tw..(r + 1) * tw]);
                 }
             },
         )?;
