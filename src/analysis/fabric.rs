@@ -178,6 +178,18 @@ fn panel_games(k0: u32, size: u32) -> Result<Vec<u32>> {
     Ok(ks)
 }
 
+/// The cells `run` sweeps for the three games from `k0` with windows `size x size`: each
+/// game's labels are computed from the origin to its window's far corner.
+pub fn swept_cells(k0: u32, size: u32) -> Result<u64> {
+    Ok(panel_games(k0, size)?
+        .iter()
+        .map(|&k| {
+            let w = window_of(k, size);
+            u64::from(w.x1) * u64::from(w.y1)
+        })
+        .sum())
+}
+
 /// The window drawn for game `k`: `size x size` around its nose.
 fn window_of(k: u32, size: u32) -> Window {
     let x0 = ((k - 1) / 3).saturating_sub(size / 8);

@@ -164,14 +164,16 @@ pub struct BenchReport {
     pub digest: String,
     /// The full-resolution PNG against the sweep alone (absent under `--no-png`).
     pub png: Option<PngBench>,
-    /// `regions` and `compare` against the statistics (with `--analyses`).
+    /// `regions`, `compare` and `fabric` against the statistics (with `--analyses`).
     pub analyses: Option<AnalysesBench>,
 }
 
 /// `palace regions` and `palace compare` on the whole board, on the most threads, against the
 /// statistics of the same board on as many threads (the runs of [`BenchReport::fast`] and
-/// [`BenchReport::stats_counters`]). Their outputs are the same from repetition to repetition;
-/// that they equal their plain references is what the tests check (`tests/analyses_tiled.rs`).
+/// [`BenchReport::stats_counters`]); `palace fabric` (three games, each from the origin to a
+/// window of at most 8192 x 8192 around its nose) against the statistics of as many cells at
+/// the same rates. Their outputs are the same from repetition to repetition; that they equal
+/// their plain references is what the tests check (`tests/analyses_tiled.rs`).
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalysesBench {
     /// `palace regions --k K --size N` (labels and report; no map).
@@ -186,11 +188,18 @@ pub struct AnalysesBench {
     pub compare_over_stats: f64,
     /// Wall-clock time of `compare` over the statistics by the CA.
     pub compare_over_ca_stats: f64,
+    /// `palace fabric --k K --size min(N, 8192)` (Fig. 7; no picture); its `cells` are the
+    /// cells its three sweeps compute.
+    pub fabric: Run,
+    /// Wall-clock time of `fabric` over the statistics of its cells by counters, and by the CA.
+    pub fabric_over_stats: f64,
+    pub fabric_over_ca_stats: f64,
 }
 
-/// Times `regions` and `compare` on the whole board `size x size` of game `k`.
-fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(Run, Run)> {
-    use palace::analysis::{compare, regions};
+/// Times `regions` and `compare` on the whole board `size x size` of game `k`, and `fabric`
+/// of the games from `k` with windows of `min(size, 8192)`.
+fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(Run, Run, Run)> {
+    use palace::analysis::{compare, fabric, regions};
     let window = palace::model::geometry::Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
     let quiet = palace::engine::Silent;
@@ -201,7 +210,11 @@ fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(R
     let (_, cmp) = timed("compare (k+3, shift 1,1, +3)", opts.threads, cells, repeat, || {
         Ok(as_json(&compare::run(c, window, 1, None, opts, &quiet)?.0))
     })?;
-    Ok((r, cmp))
+    let side = size.min(8192);
+    let (_, fab) = timed("fabric (3 games)", opts.threads, fabric::swept_cells(k, side)?, repeat, || {
+        Ok(as_json(&fabric::run(k, side, None, opts, &quiet)?.0))
+    })?;
+    Ok((r, cmp, fab))
 }
 
 /// The optional parts of the benchmark.
@@ -625,11 +638,17 @@ pub fn run(
     };
     let analyses = match with_analyses {
         true => {
-            say(&format!("analyses: regions and compare, {} thread(s) ...", opts.threads));
-            let (regions, compare) = analyses(k, size, &opts, repeat)?;
+            say(&format!("analyses: regions, compare and fabric, {} thread(s) ...", opts.threads));
+            let (regions, compare, fabric) = analyses(k, size, &opts, repeat)?;
             let ca = fast_runs.last().expect("a run").seconds;
             let counters = counter_runs.last().expect("a run").seconds;
+            // The statistics' time for fabric's cells, at the rates measured on the board.
+            let per_cell = |s: f64| s / (f64::from(size) * f64::from(size));
+            let fabric_cells = fabric.cells_per_second * fabric.seconds;
             Some(AnalysesBench {
+                fabric_over_stats: fabric.seconds / (per_cell(counters) * fabric_cells),
+                fabric_over_ca_stats: fabric.seconds / (per_cell(ca) * fabric_cells),
+                fabric,
                 regions_over_stats: regions.seconds / counters,
                 regions_over_ca_stats: regions.seconds / ca,
                 compare_over_stats: compare.seconds / counters,
@@ -834,13 +853,18 @@ impl std::fmt::Display for BenchReport {
         }
         if let Some(a) = &self.analyses {
             writeln!(f, "analyses on the sweep's workers (whole board; outputs equal from run to run):")?;
-            for r in [&a.regions, &a.compare] {
+            for r in [&a.regions, &a.compare, &a.fabric] {
                 write_run(f, &r.name, r)?;
             }
             writeln!(
                 f,
                 "regions / statistics: {:.1}x (by the CA: {:.1}x); compare / statistics: {:.1}x (by the CA: {:.1}x); same threads",
                 a.regions_over_stats, a.regions_over_ca_stats, a.compare_over_stats, a.compare_over_ca_stats
+            )?;
+            writeln!(
+                f,
+                "fabric / statistics of as many cells: {:.1}x (by the CA: {:.1}x); its cells are its three sweeps'",
+                a.fabric_over_stats, a.fabric_over_ca_stats
             )?;
         }
         Ok(())
@@ -888,9 +912,16 @@ mod tests {
         let (sweep1, render1) = p.one_thread.expect("2 threads: the 1-thread runs too");
         assert_eq!((sweep1.threads, render1.threads, p.render.threads), (1, 1, 2));
         // The analyses part times the commands' own runs: two repetitions, the same outputs.
-        let (r, c) = analyses(60, 400, &opts, 2).unwrap();
-        assert_eq!((r.repeats, c.repeats, r.threads), (2, 2, 2));
+        let (r, c, f) = analyses(60, 400, &opts, 2).unwrap();
+        assert_eq!((r.repeats, c.repeats, f.repeats, r.threads), (2, 2, 2, 2));
         assert!(r.name == "regions" && c.name.starts_with("compare") && r.cpu_seconds >= 0.0);
+        // fabric's cells are its three sweeps': games 60, 61, 62 (noses 19, 20, 20, less than
+        // 400 / 8 from the corner, so their windows are [0, 400) x [0, 400)).
+        assert!(f.name.starts_with("fabric"));
+        let cells = (f.cells_per_second * f.seconds).round() as u64;
+        assert_eq!(cells, 3 * 400 * 400);
+        // Games 1000..=1002: noses 333, windows from 333 - 50 to 683.
+        assert_eq!(palace::analysis::fabric::swept_cells(1000, 400).unwrap(), 3 * 683 * 683);
         // The digest sees a one-cell change.
         let row = vec![0i8; 100];
         let mut row2 = row.clone();
