@@ -170,9 +170,9 @@ pub struct BenchReport {
 
 /// `palace regions` and `palace compare` on the whole board, on the most threads, against the
 /// statistics of the same board on as many threads (the runs of [`BenchReport::fast`] and
-/// [`BenchReport::stats_counters`]); `palace fabric` (three games, each from the origin to a
-/// window of at most 8192 x 8192 around its nose) against the statistics of as many cells at
-/// the same rates. Their outputs are the same from repetition to repetition; that they equal
+/// [`BenchReport::stats_counters`]); `palace fabric` (three games, each swept from the origin
+/// to the far corner of its window of at most 8192 x 8192 around the nose) against the
+/// statistics of the boards those sweeps cover, at the rates measured on the board. Their outputs are the same from repetition to repetition; that they equal
 /// their plain references is what the tests check (`tests/analyses_tiled.rs`).
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalysesBench {
@@ -863,7 +863,7 @@ impl std::fmt::Display for BenchReport {
             )?;
             writeln!(
                 f,
-                "fabric / statistics of as many cells: {:.1}x (by the CA: {:.1}x); its cells are its three sweeps'",
+                "fabric / statistics of the boards its three sweeps cover: {:.1}x (by the CA: {:.1}x)",
                 a.fabric_over_stats, a.fabric_over_ca_stats
             )?;
         }

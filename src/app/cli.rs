@@ -546,7 +546,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "no_png")]
     pub png_dir: Option<PathBuf>,
     /// Also time `regions` and `compare` on the whole board (most threads) against the
-    /// statistics of the same board.
+    /// statistics of the same board, and `fabric` (windows of at most 8192) against the
+    /// statistics of the boards its three sweeps cover.
     #[arg(long)]
     pub analyses: bool,
     /// Print JSON instead of a table.
@@ -929,7 +930,7 @@ pub enum Config {
         repeat: usize,
         /// Where the PNG part writes its picture; `None`: no PNG part.
         png_dir: Option<PathBuf>,
-        /// Also time `regions` and `compare`.
+        /// Also time `regions`, `compare` and `fabric`.
         analyses: bool,
         /// JSON output.
         json: bool,
