@@ -87,76 +87,30 @@ pub fn run(
             opts,
             &panel_progress,
             &prefix_lanes(k, window),
-            || (0u64, vec![0u64; PREFIX_STEPS.len()], None::<u32>, (Vec::<i8>::new(), Vec::<u8>::new())),
-            |(fabric, agree, diag_end, (scratch, tile_pixels)), t| {
-                let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-                let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
-                if xa >= xb || ya >= yb {
+            PanelAcc::default,
+            |acc, t| {
+                let Some((xa, ya, yb)) = panel_tile(k, window, acc, t) else {
                     return;
-                }
-                let fab = Region::Fabric.index() as u8;
-                let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
-                // The tile's part of the panel, drawn here and copied into the picture under
-                // its lock at the end (the workers draw their tiles at the same time).
-                let tw = ib - ia;
-                tile_pixels.clear();
-                tile_pixels.resize(tw * (yb - ya) as usize, 0);
-                for y in ya..yb {
-                    let yy = u64::from(y);
-                    let (cells, labels) = (&t.cells(y)[ia..ib], &t.labels(y)[ia..ib]);
-                    let hood = (hood_len(k, yy).saturating_sub(u64::from(xa)) as usize).min(tw);
-                    let row = &mut tile_pixels[(y - ya) as usize * tw..(y - ya + 1) as usize * tw];
-                    row[..hood].fill(palette::HOOD);
-                    for (p, &c) in row[hood..].iter_mut().zip(&cells[hood..]) {
-                        *p = palette::index(c);
-                    }
-                    for (s, (a, b)) in PREFIX_STEPS.iter().zip(agree.iter_mut().zip(t.extra)) {
-                        let d = u64::from(s / 3);
-                        let kb = k + s;
-                        // Inside game k + s's hood its exact palace numbers are compared; past
-                        // it, N_{k+s} = N_k + s exactly when the values are equal. (Fabric cells
-                        // lie outside game k's hood.)
-                        let hb = (hood_len(kb, yy + d).saturating_sub(u64::from(xa) + d) as usize).min(tw);
-                        let brow = &b.row_or(b.y0 + (y - t.y0), scratch)[ia..ib];
-                        for (i, (&l, &c)) in labels[..hb].iter().zip(cells).enumerate() {
-                            let xx = u64::from(xa) + i as u64;
-                            if l == fab {
-                                let (na, nb) = (
-                                    i64::from(c) + i64::from(k),
-                                    hood_value(kb, xx + d, yy + d) + i64::from(kb),
-                                );
-                                *a += u64::from(nb == na + i64::from(*s));
-                            }
-                        }
-                        *a += labels[hb..]
-                            .iter()
-                            .zip(&cells[hb..])
-                            .zip(&brow[hb..])
-                            .map(|((&l, &c), &v)| u64::from((l == fab) & (v == c)))
-                            .sum::<u64>();
-                    }
-                    *fabric += labels.iter().map(|&l| u64::from(l == fab)).sum::<u64>();
-                    if (xa..xb).contains(&y) && labels[(y - xa) as usize] == fab {
-                        *diag_end = (*diag_end).max(Some(y));
-                    }
-                }
+                };
+                // The tile's part of the panel was drawn apart; into the picture under its lock.
+                let tw = (t.x1.min(window.x1) - xa) as usize;
                 let mut pixels = picture.lock().expect("picture lock");
                 for y in ya..yb {
                     let py = (y - window.y0) as usize;
                     let px = panel * (n + gap) + (xa - window.x0) as usize;
                     let r = (y - ya) as usize;
                     pixels[py * stride + px..py * stride + px + tw]
-                        .copy_from_slice(&tile_pixels[r * tw..(r + 1) * tw]);
+                        .copy_from_slice(&acc.pixels[r * tw..(r + 1) * tw]);
                 }
             },
         )?;
         let (mut fabric, mut agree, mut diag_end) = (0u64, vec![0u64; PREFIX_STEPS.len()], None);
-        for (f, a, d, _) in accs {
-            fabric += f;
-            for (x, y) in agree.iter_mut().zip(a) {
+        for acc in accs {
+            fabric += acc.fabric;
+            for (x, y) in agree.iter_mut().zip(acc.agree) {
                 *x += y;
             }
-            diag_end = diag_end.max(d);
+            diag_end = diag_end.max(acc.diag_end);
         }
         classes.push(class(k, nose, window, fabric, agree, diag_end));
     }
@@ -166,6 +120,91 @@ pub fn run(
         None => None,
     };
     Ok((FabricReport { size, classes }, path))
+}
+
+/// What a worker gathers of one panel.
+#[derive(Default)]
+struct PanelAcc {
+    /// Fabric cells in the window.
+    fabric: u64,
+    /// For each of [`PREFIX_STEPS`], the fabric cells that game `k + step` reproduces.
+    agree: Vec<u64>,
+    /// The last fabric cell on the diagonal.
+    diag_end: Option<u32>,
+    /// A quiet or hood row of a lane.
+    scratch: Vec<i8>,
+    /// The last tile's part of the panel, row after row.
+    pixels: Vec<u8>,
+}
+
+crate::avx2_version! {
+    /// Counts a labelled tile's part of `window` into `acc` and draws it into `acc.pixels`;
+    /// returns its first column and its rows (`None` when it misses the window).
+    fn panel_tile(k: u32, window: Window, acc: &mut PanelAcc, t: &regions::LabelledTile<'_>) -> Option<(u32, u32, u32)> = panel_tile_body;
+}
+
+#[inline(always)]
+fn panel_tile_body(
+    k: u32,
+    window: Window,
+    acc: &mut PanelAcc,
+    t: &regions::LabelledTile<'_>,
+) -> Option<(u32, u32, u32)> {
+    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
+    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    if xa >= xb || ya >= yb {
+        return None;
+    }
+    let fab = Region::Fabric.index() as u8;
+    let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+    let tw = ib - ia;
+    acc.agree.resize(PREFIX_STEPS.len(), 0);
+    acc.pixels.clear();
+    acc.pixels.resize(tw * (yb - ya) as usize, 0);
+    // Counts in u32 per row (a row has fewer than 2^32 cells), which vectorise.
+    #[inline(always)]
+    fn count(it: impl Iterator<Item = bool>) -> u64 {
+        u64::from(it.fold(0u32, |n, b| n + u32::from(b)))
+    }
+    for y in ya..yb {
+        let yy = u64::from(y);
+        let (cells, labels) = (&t.cells(y)[ia..ib], &t.labels(y)[ia..ib]);
+        let hood = (hood_len(k, yy).saturating_sub(u64::from(xa)) as usize).min(tw);
+        let row = &mut acc.pixels[(y - ya) as usize * tw..(y - ya + 1) as usize * tw];
+        row[..hood].fill(palette::HOOD);
+        for (p, &c) in row[hood..].iter_mut().zip(&cells[hood..]) {
+            *p = palette::index(c);
+        }
+        for (s, (a, b)) in PREFIX_STEPS.iter().zip(acc.agree.iter_mut().zip(t.extra)) {
+            let d = u64::from(s / 3);
+            let kb = k + s;
+            // Inside game k + s's hood its exact palace numbers are compared; past it,
+            // N_{k+s} = N_k + s exactly when the values are equal. (Fabric cells lie outside
+            // game k's hood.)
+            let hb = (hood_len(kb, yy + d).saturating_sub(u64::from(xa) + d) as usize).min(tw);
+            let brow = &b.row_or(b.y0 + (y - t.y0), &mut acc.scratch)[ia..ib];
+            for (i, (&l, &c)) in labels[..hb].iter().zip(cells).enumerate() {
+                let xx = u64::from(xa) + i as u64;
+                if l == fab {
+                    let (na, nb) =
+                        (i64::from(c) + i64::from(k), hood_value(kb, xx + d, yy + d) + i64::from(kb));
+                    *a += u64::from(nb == na + i64::from(*s));
+                }
+            }
+            *a += count(
+                labels[hb..]
+                    .iter()
+                    .zip(&cells[hb..])
+                    .zip(&brow[hb..])
+                    .map(|((&l, &c), &v)| (l == fab) & (v == c)),
+            );
+        }
+        acc.fabric += count(labels.iter().map(|&l| l == fab));
+        if (xa..xb).contains(&y) && labels[(y - xa) as usize] == fab {
+            acc.diag_end = acc.diag_end.max(Some(y));
+        }
+    }
+    Some((xa, ya, yb))
 }
 
 /// The three games `k0, k0 + 1, k0 + 2`, ordered by class `k mod 3`, once `size` is checked.
