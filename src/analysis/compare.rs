@@ -199,19 +199,20 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
         // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
         // v_B - v_A = k_A + d - k_B.
         let fast = ha.max(hb.saturating_sub(u64::from(dx))).clamp(u64::from(xa), u64::from(xb)) as u32;
-        // Where a hood is involved, exact palace numbers (the hood's closed form).
+        let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
         let from = matched.len();
-        matched.extend((xa..fast).map(|x| {
-            let (i, xx) = ((x - t.x0) as usize, u64::from(x));
+        matched.resize(from + (ib - ia), 0);
+        // Where a hood is involved, exact palace numbers (the hood's closed form), in a loop
+        // over slices (an `extend` stays a call outside the AVX2 function).
+        let start = from + (fast - xa) as usize;
+        for (j, m) in matched[from..start].iter_mut().enumerate() {
+            let (i, xx) = (ia + j, u64::from(xa) + j as u64);
             let na = if xx < ha { hood_value(c.a, xx, yy) } else { i64::from(cells[i]) } + ka;
             let (bx, by) = (xx + u64::from(dx), yy + u64::from(dy));
             let nb = if bx < hb { hood_value(c.b, bx, by) } else { i64::from(brow[i]) } + kb;
-            u8::from(nb == na + c.offset)
-        }));
-        let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
+            *m = u8::from(nb == na + c.offset);
+        }
         let fast = (fast - t.x0) as usize;
-        let start = matched.len();
-        matched.resize(from + (ib - ia), 0);
         if let Ok(d) = i16::try_from(ka + c.offset - kb) {
             // A loop over slices, not `extend`, which may stay a call outside the AVX2 function.
             for (m, (&a, &b)) in matched[start..].iter_mut().zip(cells[fast..ib].iter().zip(&brow[fast..ib]))
