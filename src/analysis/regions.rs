@@ -1864,6 +1864,26 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
     }
 }
 
+/// Sweeps the games the tiled labeller needs over `[0, window.x1) x [0, window.y1)` and does
+/// nothing with their tiles: the floor of [`label_tiles`]' cost (what the labels cost beyond
+/// it is the labeller's). For `palace bench`.
+pub fn sweep_games_only(k: u32, window: Window, opts: &EngineOptions, progress: &dyn Progress) -> Result<()> {
+    struct Nothing;
+    impl LaneVisitor for Nothing {
+        fn visit(&self, _: usize, _: &LaneTiles<'_>) -> LaneState {
+            Box::new(())
+        }
+    }
+    let grid = |v: Option<u32>| v.map(|v| v.max(2).next_multiple_of(BLOCK as u32));
+    let opts = EngineOptions {
+        tile_width: grid(opts.tile_width),
+        band_height: grid(opts.band_height),
+        ..opts.clone()
+    };
+    crate::engine::sweep_lanes(&tile_lanes(k, window.x1, window.y1), &opts, &Nothing, progress)?;
+    Ok(())
+}
+
 /// Labels `[0, window.x1) x [0, window.y1)` of game `k` on the sweep's workers, as [`label`]
 /// does on one thread, and shows every labelled tile (all of them, not only the window's) to
 /// `f` with the worker's accumulator (one per worker, made by `acc`). `extra_lanes` are swept

@@ -178,6 +178,11 @@ pub struct BenchReport {
 pub struct AnalysesBench {
     /// `palace regions --k K --size N` (labels and report; no map).
     pub regions: Run,
+    /// The three games the tiled labeller sweeps for `regions`, with nothing done to their
+    /// tiles: the floor of `regions`' approach.
+    pub games_only: Run,
+    /// Wall-clock time of the games alone over the statistics by counters.
+    pub games_only_over_stats: f64,
     /// `palace compare --k K --k2 K+3 --shift 1,1 --offset 3 --size N` (Fig. 4 left).
     pub compare: Run,
     /// Wall-clock time of `regions` over the statistics by counters (`palace stats`).
@@ -198,13 +203,16 @@ pub struct AnalysesBench {
 
 /// Times `regions` and `compare` on the whole board `size x size` of game `k`, and `fabric`
 /// of the games from `k` with windows of `min(size, 8192)`.
-fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(Run, Run, Run)> {
+fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<[Run; 4]> {
     use palace::analysis::{compare, fabric, regions};
     let window = palace::model::geometry::Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
     let quiet = palace::engine::Silent;
     let (_, r) = timed("regions", opts.threads, cells, repeat, || {
         Ok(as_json(&regions::run(k, window, 1, None, opts, &quiet)?.0))
+    })?;
+    let (_, games) = timed("  its three games alone", opts.threads, cells, repeat, || {
+        regions::sweep_games_only(k, window, opts, &quiet)
     })?;
     let c = compare::Comparison { a: k, b: k + 3, shift: (1, 1), offset: 3 };
     let (_, cmp) = timed("compare (k+3, shift 1,1, +3)", opts.threads, cells, repeat, || {
@@ -214,7 +222,7 @@ fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<(R
     let (_, fab) = timed("fabric (3 games)", opts.threads, fabric::swept_cells(k, side)?, repeat, || {
         Ok(as_json(&fabric::run(k, side, None, opts, &quiet)?.0))
     })?;
-    Ok((r, cmp, fab))
+    Ok([r, games, cmp, fab])
 }
 
 /// The optional parts of the benchmark.
@@ -639,7 +647,7 @@ pub fn run(
     let analyses = match with_analyses {
         true => {
             say(&format!("analyses: regions, compare and fabric, {} thread(s) ...", opts.threads));
-            let (regions, compare, fabric) = analyses(k, size, &opts, repeat)?;
+            let [regions, games_only, compare, fabric] = analyses(k, size, &opts, repeat)?;
             let ca = fast_runs.last().expect("a run").seconds;
             let counters = counter_runs.last().expect("a run").seconds;
             // The statistics' time for fabric's cells, at the rates measured on the board.
@@ -650,6 +658,8 @@ pub fn run(
                 fabric_over_ca_stats: fabric.seconds / (per_cell(ca) * fabric_cells),
                 fabric,
                 regions_over_stats: regions.seconds / counters,
+                games_only_over_stats: games_only.seconds / counters,
+                games_only,
                 regions_over_ca_stats: regions.seconds / ca,
                 compare_over_stats: compare.seconds / counters,
                 compare_over_ca_stats: compare.seconds / ca,
@@ -853,13 +863,17 @@ impl std::fmt::Display for BenchReport {
         }
         if let Some(a) = &self.analyses {
             writeln!(f, "analyses on the sweep's workers (whole board; outputs equal from run to run):")?;
-            for r in [&a.regions, &a.compare, &a.fabric] {
+            for r in [&a.regions, &a.games_only, &a.compare, &a.fabric] {
                 write_run(f, &r.name, r)?;
             }
             writeln!(
                 f,
-                "regions / statistics: {:.1}x (by the CA: {:.1}x); compare / statistics: {:.1}x (by the CA: {:.1}x); same threads",
-                a.regions_over_stats, a.regions_over_ca_stats, a.compare_over_stats, a.compare_over_ca_stats
+                "regions / statistics: {:.1}x (by the CA: {:.1}x; its three games alone: {:.1}x); compare / statistics: {:.1}x (by the CA: {:.1}x); same threads",
+                a.regions_over_stats,
+                a.regions_over_ca_stats,
+                a.games_only_over_stats,
+                a.compare_over_stats,
+                a.compare_over_ca_stats
             )?;
             writeln!(
                 f,
@@ -912,8 +926,8 @@ mod tests {
         let (sweep1, render1) = p.one_thread.expect("2 threads: the 1-thread runs too");
         assert_eq!((sweep1.threads, render1.threads, p.render.threads), (1, 1, 2));
         // The analyses part times the commands' own runs: two repetitions, the same outputs.
-        let (r, c, f) = analyses(60, 400, &opts, 2).unwrap();
-        assert_eq!((r.repeats, c.repeats, f.repeats, r.threads), (2, 2, 2, 2));
+        let [r, g, c, f] = analyses(60, 400, &opts, 2).unwrap();
+        assert_eq!((r.repeats, g.repeats, c.repeats, f.repeats, r.threads), (2, 2, 2, 2, 2));
         assert!(r.name == "regions" && c.name.starts_with("compare") && r.cpu_seconds >= 0.0);
         // fabric's cells are its three sweeps': games 60, 61, 62 (noses 19, 20, 20, less than
         // 400 / 8 from the corner, so their windows are [0, 400) x [0, 400)).
