@@ -4,7 +4,7 @@
 # (Cook, Larsson and Neary, "A Cellular Automaton for Blocking Queen Games", AUTOMATA 2015, §4,
 # question 3; docs/inner-sectors.md.)
 #
-# Usage: scripts/inner-sectors.sh   (about 15 minutes on 2 shared cores)
+# Usage: scripts/inner-sectors.sh   (about 11 minutes on 2 loaded cores)
 #
 # Game k against k + m, m = 1, 2, 3, 6, 30 and 300, for k = 1000, 3000 and 9999:
 #  1. the prism and the armpit (the hottest cell of [1.1k, 1.5k) x [0.5k, 0.9k)) of every game,

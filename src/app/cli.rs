@@ -400,8 +400,10 @@ pub struct CompareArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Instead of one comparison, search every shift within R of --shift (each coordinate)
-    /// and give each its most common offset N_K2 - N_K; report the best (the paper's Fig. 3).
+    /// Instead of one comparison, search every shift within R of --shift (each coordinate,
+    /// negative shifts too) and give each its most common offset N_K2 - N_K; report the best
+    /// and, as the level of chance, the mean and standard deviation over all the shifts (the
+    /// paper's Fig. 3).
     #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "offset"])]
     pub search_shift: Option<u32>,
     /// With --search-shift: score only the cells of game K's window in these regions (the
