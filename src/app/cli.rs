@@ -4,6 +4,7 @@
 //! [`Config`]; the library below trusts its inputs. Messages name the flag and the fix.
 
 use clap::{Args, Parser, Subcommand};
+use palace::analysis::regions::Region;
 use palace::engine::EngineOptions;
 use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
@@ -380,8 +381,9 @@ pub struct CompareArgs {
     /// The second game.
     #[arg(long, value_name = "K2", value_parser = parse_k, allow_negative_numbers = true)]
     pub k2: u32,
-    /// Shift dx,dy from a cell of game K to the cell of game K2 it is compared with (>= 0).
-    #[arg(long, value_name = "dx,dy", default_value = "0,0")]
+    /// Shift dx,dy from a cell of game K to the cell of game K2 it is compared with (>= 0;
+    /// with --search-shift the search's centre, which may be negative).
+    #[arg(long, value_name = "dx,dy", default_value = "0,0", allow_hyphen_values = true)]
     pub shift: Shift,
     /// Offset d: a cell matches when N_K2 = N_K + d.
     #[arg(long, value_name = "d", default_value_t = 0, allow_negative_numbers = true)]
@@ -398,10 +400,16 @@ pub struct CompareArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Instead of one comparison, search every shift within R of --shift (each coordinate)
-    /// and give each its most common offset N_K2 - N_K; report the best (the paper's Fig. 3).
+    /// Instead of one comparison, search every shift within R of --shift (each coordinate,
+    /// negative shifts too) and give each its most common offset N_K2 - N_K; report the best
+    /// and, as the level of chance, the mean and standard deviation over all the shifts (the
+    /// paper's Fig. 3).
     #[arg(long, value_name = "R", conflicts_with_all = ["output", "reference", "offset"])]
     pub search_shift: Option<u32>,
+    /// With --search-shift: score only the cells of game K's window in these regions (the
+    /// labels of `palace regions`).
+    #[arg(long, value_enum, value_name = "REGION", requires = "search_shift")]
+    pub search_region: Option<SearchRegionArg>,
     /// Instead of one comparison, compare at every shift within R of --shift (each
     /// coordinate, at most 10) with the one --offset, and report for each region of game K its
     /// best shift and match fraction, and its fraction at --shift (which regions depend on k).
@@ -414,6 +422,36 @@ pub struct CompareArgs {
     /// cell's, written in one pass).
     #[arg(long, requires = "output")]
     pub no_legend: bool,
+}
+
+/// `compare --search-region`: which cells of game K's window a search scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchRegionArg {
+    /// The rest: the fray, both warps and the inner sector (what no invariance claims).
+    Rest,
+    /// The inner sector.
+    InnerSector,
+    /// The fray and both warps.
+    Warps,
+    /// The fabric.
+    Fabric,
+    /// Both arms.
+    Arms,
+}
+
+impl SearchRegionArg {
+    /// The library's regions it stands for.
+    pub fn regions(self) -> Vec<Region> {
+        match self {
+            SearchRegionArg::Rest => {
+                vec![Region::Fray, Region::WarpUpper, Region::WarpLower, Region::InnerSector]
+            }
+            SearchRegionArg::InnerSector => vec![Region::InnerSector],
+            SearchRegionArg::Warps => vec![Region::Fray, Region::WarpUpper, Region::WarpLower],
+            SearchRegionArg::Fabric => vec![Region::Fabric],
+            SearchRegionArg::Arms => vec![Region::ArmUpper, Region::ArmLower],
+        }
+    }
 }
 
 /// `palace regions`.
@@ -502,20 +540,22 @@ pub struct SkinArgs {
     pub run: RunArgs,
 }
 
-/// A shift `dx,dy` between two games' cells.
+/// A shift `dx,dy` between two games' cells (negative coordinates only for `--search-shift`,
+/// which the validation checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shift(pub u32, pub u32);
+pub struct Shift(pub i64, pub i64);
 
 impl std::str::FromStr for Shift {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
         let (a, b) = s.split_once(',').ok_or_else(|| format!("expected dx,dy, got {s:?}"))?;
-        let p = |t: &str| {
-            t.trim().parse::<u32>().map_err(|_| {
-                format!("{t:?} is not a non-negative whole number (for a negative shift swap --k and --k2 and negate --offset)")
-            })
-        };
+        let p =
+            |t: &str| {
+                t.trim().parse::<i64>().ok().filter(|v| v.unsigned_abs() <= u64::from(MAX_SIDE)).ok_or_else(
+                    || format!("{t:?} is not a whole number from -{MAX_SIDE} to {MAX_SIDE} (2^30)"),
+                )
+            };
         Ok(Shift(p(a)?, p(b)?))
     }
 }
@@ -852,6 +892,10 @@ pub enum Config {
         json: bool,
         /// Search the shifts within this radius of the comparison's shift instead.
         search_shift: Option<u32>,
+        /// The search's centre: `--shift` as given, which may be negative.
+        centre: (i64, i64),
+        /// The regions of game A whose cells the search scores (all cells when `None`).
+        search_region: Option<Vec<Region>>,
         /// Each region's best shift within this radius of the comparison's shift instead.
         region_search: Option<u32>,
         /// Engine settings.
@@ -1415,7 +1459,21 @@ impl Cli {
                     ))
                 })?;
                 check_scale(a.scale)?;
-                let (dx, dy) = (u64::from(a.shift.0), u64::from(a.shift.1));
+                if a.search_region.is_some() && board.k > palace::model::rule::MAX_K - 3 {
+                    return Err(Error::Usage(format!(
+                        "--k {}: --search-region labels game K, which also plays k + 3; use a smaller k",
+                        board.k
+                    )));
+                }
+                let Shift(sx, sy) = a.shift;
+                if a.search_shift.is_none() && (sx < 0 || sy < 0) {
+                    return Err(Error::Usage(format!(
+                        "--shift {sx},{sy}: a negative shift only with --search-shift; to compare once, swap --k and --k2 and negate --shift and --offset"
+                    )));
+                }
+                // The search checks its own shifts (negative ones included); here the shift of
+                // one comparison.
+                let (dx, dy) = (sx.max(0) as u64, sy.max(0) as u64);
                 if u64::from(window.x1) + dx > u64::from(MAX_SIDE)
                     || u64::from(window.y1) + dy > u64::from(MAX_SIDE)
                 {
@@ -1432,9 +1490,11 @@ impl Cli {
                     comparison: palace::analysis::compare::Comparison {
                         a: board.k,
                         b: a.k2,
-                        shift: (a.shift.0, a.shift.1),
+                        shift: (dx as u32, dy as u32),
                         offset: a.offset,
                     },
+                    centre: (sx, sy),
+                    search_region: a.search_region.map(SearchRegionArg::regions),
                     output: a.output,
                     scale: a.scale,
                     json: a.json,

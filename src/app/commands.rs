@@ -123,10 +123,28 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_with_engine(json, "stats", &stats, &run, &report)?;
             Ok(0)
         }
-        Config::Compare { window, comparison: c, json, search_shift: Some(radius), run, .. } => {
+        Config::Compare {
+            window,
+            comparison: c,
+            json,
+            search_shift: Some(radius),
+            centre,
+            search_region,
+            run,
+            ..
+        } => {
             let pb = progress::bar(run.quiet, "compare --search-shift", "rows");
-            let report =
-                palace::analysis::shift_search::search(c.a, c.b, window, c.shift, radius, &run.engine, &pb)?;
+            let only = search_region.as_deref();
+            let report = palace::analysis::shift_search::search(
+                c.a,
+                c.b,
+                window,
+                centre,
+                radius,
+                only,
+                &run.engine,
+                &pb,
+            )?;
             pb.finish_and_clear();
             print_report(json, &report)?;
             Ok(0)
