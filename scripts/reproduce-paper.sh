@@ -33,9 +33,15 @@ $P regions --k 1000 --size 3000 --scale 3 -q -o "$O/fig3-regions-k1000.png" > "$
 $P regions --k 500 --size 1500 -q -o "$O/regions-k500.png" > "$O/regions-k500.txt"
 say "Fig. 3's windows by the nose and by the shoulder: the best shift from game 100 to game 1000"
 {
-  $P compare --k 100 --k2 1000 --size 300 --window 8,8,108,108 --shift 300,300 --search-shift 40 -q
-  $P compare --k 100 --k2 1000 --size 300 --window 50,0,150,100 --shift 900,0 --search-shift 40 -q
-  $P compare --k 100 --k2 1000 --size 300 --window 50,0,150,100 --shift 900,0 --offset 900 -q
+  sep=""
+  for args in "--window 8,8,108,108 --shift 300,300 --search-shift 40" \
+              "--window 50,0,150,100 --shift 900,0 --search-shift 40" \
+              "--window 50,0,150,100 --shift 900,0 --offset 900"; do
+    printf '%s$ palace compare --k 100 --k2 1000 --size 300 %s\n' "$sep" "$args"
+    # shellcheck disable=SC2086 # the arguments are words
+    $P compare --k 100 --k2 1000 --size 300 $args -q
+    sep=$'\n'
+  done
 } > "$O/fig3-shift-search.txt"
 
 say "Fig. 4: k = 497 vs 500 (shift (1,1), +3) and k = 499 vs 500 (shift (1,0), +1)"
