@@ -46,9 +46,14 @@ fn gliders_classifies_the_fabric_that_regions_labels() {
 
 #[test]
 fn gliders_report_holds_together() {
-    let g = json(&["gliders", "--k", "1000", "--size", "1700", "--json", "-q"]);
-    assert_eq!(g["k"], 1000);
-    assert_eq!(g["nose"], 333);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("slices.csv");
+    // k = 3000: the small grid gives way to the large one about 1000 cells from the nose, and
+    // the large grid's zone has patches to follow.
+    let g =
+        json(&["gliders", "--k", "3000", "--size", "4900", "--json", "-q", "--csv", csv.to_str().unwrap()]);
+    assert_eq!(g["k"], 3000);
+    assert_eq!(g["nose"], 999);
     assert_eq!((g["cell"].as_u64(), g["side"].as_u64()), (Some(16), Some(80)));
     let names: Vec<&str> =
         g["textures"].as_array().unwrap().iter().map(|t| t["texture"].as_str().unwrap()).collect();
@@ -94,6 +99,26 @@ fn gliders_report_holds_together() {
         }
         assert!(["glider", "static", "irregular"].contains(&p["kind"].as_str().unwrap()));
     }
+    // The trajectories: each judged patch's slices, by time, from its birth to its death.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("patch,texture,kind,t,u,width,cells"));
+    let patches = g["patches"].as_array().unwrap();
+    let mut slices: Vec<Vec<(f64, f64)>> = vec![Vec::new(); patches.len()];
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let id: usize = f[0].parse().unwrap();
+        assert_eq!(f[1], patches[id]["texture"].as_str().unwrap());
+        assert_eq!(f[2], patches[id]["kind"].as_str().unwrap());
+        slices[id].push((f[3].parse().unwrap(), f[4].parse().unwrap()));
+    }
+    for (p, s) in patches.iter().zip(&slices) {
+        assert!(s.windows(2).all(|w| w[0].0 < w[1].0), "{p}");
+        assert_eq!(s.first().map(|x| x.0), p["birth"]["t"].as_f64());
+        assert_eq!(s.last().map(|x| x.0), p["death"]["t"].as_f64());
+        assert_eq!(s.first().map(|x| x.1), p["birth"]["u"].as_f64());
+    }
+    assert!(!patches.is_empty());
 }
 
 #[test]

@@ -1121,6 +1121,8 @@ pub enum Config {
         window: Window,
         /// The classifier's and the tracker's settings.
         params: palace::analysis::gliders::Params,
+        /// The trajectories as CSV.
+        csv: Option<PathBuf>,
         /// Picture.
         output: Option<PathBuf>,
         /// Picture scale.
@@ -2201,6 +2203,10 @@ pub struct GlidersArgs {
     /// The least life (extent in t = x + y) of a patch that is judged.
     #[arg(long, value_name = "T", default_value_t = palace::analysis::gliders::track::MIN_LIFE)]
     pub min_life: f64,
+    /// Write the judged patches' trajectories as CSV, one row per slice:
+    /// patch,texture,kind,t,u,width,cells (patch = index into the JSON's patches).
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
     /// Draw the map of textures, glider patches darker, to this PNG.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: Option<PathBuf>,
@@ -2261,6 +2267,7 @@ impl GlidersArgs {
             board,
             window,
             params,
+            csv: self.csv,
             output: self.output,
             scale: self.scale,
             json: self.json,

@@ -60,6 +60,17 @@ impl Texture {
         TEXTURES[usize::from(i)]
     }
 
+    /// The name in JSON and CSV.
+    pub fn key(self) -> &'static str {
+        match self {
+            Texture::Small => "small",
+            Texture::Large => "large",
+            Texture::Steep => "steep",
+            Texture::Shallow => "shallow",
+            Texture::Neither => "neither",
+        }
+    }
+
     /// The name shown in tables and legends.
     pub fn name(self) -> &'static str {
         match self {

@@ -28,10 +28,14 @@ use std::path::PathBuf;
 use texture::{CELL, Planes};
 use track::{Kind, Patch, Place, TrackParams};
 
-/// The upper fabric's cells (`palace regions` labels them fabric, `x > y`) inside `window` of
-/// game `k`'s board `[0, x1) x [0, y1)` (the window's far corner), with their black cells.
+/// The upper fabric's cells (`palace regions` labels them fabric, `x > y`, from the nose's row
+/// `y >= (k - 1) / 3` down) inside `window` of game `k`'s board `[0, x1) x [0, y1)` (the
+/// window's far corner), with their black cells. The upper fabric runs from the nose down to
+/// the prism; the few cells above the nose's row that the labels call fabric lie at the
+/// shoulder (`docs/regions.md`), not in it.
 pub fn gather(k: u32, window: Window, opts: &EngineOptions, progress: &dyn Progress) -> Result<Planes> {
     let fab = Region::Fabric.index() as u8;
+    let nose = (k - 1) / 3;
     let parts = regions::label_tiles(
         k,
         Window::new(0, 0, window.x1, window.y1),
@@ -41,7 +45,7 @@ pub fn gather(k: u32, window: Window, opts: &EngineOptions, progress: &dyn Progr
         || Planes::new(window),
         |planes, t| {
             let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-            let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+            let (ya, yb) = (t.y0.max(window.y0).max(nose), t.y1.min(window.y1));
             for y in ya..yb {
                 let (cells, labels) = (t.cells(y), t.labels(y));
                 for x in xa.max(y + 1)..xb {
@@ -115,7 +119,13 @@ pub struct TextureSummary {
     pub velocity: Vec<f64>,
     /// The gliders' lives (in `t`): least, median, largest.
     pub life: Vec<f64>,
+    /// The gliders' velocities in bins of [`VELOCITY_BIN`]: each non-empty bin's lower end
+    /// and its gliders.
+    pub histogram: Vec<(f64, usize)>,
 }
+
+/// The width of the bins of [`TextureSummary::histogram`].
+pub const VELOCITY_BIN: f64 = 0.05;
 
 /// The shifts up to this in each coordinate make a texture's pooled autocorrelation.
 pub const POOL_REACH: i64 = 40;
@@ -320,6 +330,14 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
             let sd = (vs.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
             vec![vs[0], vs[vs.len() / 2], vs[vs.len() - 1], mean, sd]
         };
+        let mut histogram: Vec<(f64, usize)> = Vec::new();
+        for &v in &vs {
+            let lo = ((v / VELOCITY_BIN).floor() * VELOCITY_BIN * 1e6).round() / 1e6;
+            match histogram.last_mut() {
+                Some((b, n)) if *b == lo => *n += 1,
+                _ => histogram.push((lo, 1)),
+            }
+        }
         let life = if lives.is_empty() {
             Vec::new()
         } else {
@@ -344,6 +362,7 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
             died,
             velocity,
             life,
+            histogram,
         });
         let mut long: Vec<Patch> = all.into_iter().filter(|p| p.kind != Kind::Short).collect();
         long.sort_by(|a, b| b.life.total_cmp(&a.life).then(a.birth.t.total_cmp(&b.birth.t)));
@@ -369,6 +388,27 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
         textures,
         patches: listed,
     }
+}
+
+/// Writes the trajectories of `report`'s patches as CSV: one row per slice,
+/// `patch,texture,kind,t,u,width,cells` (`patch` the index into the report's `patches`).
+pub fn write_csv(report: &GlidersReport, mut w: impl std::io::Write) -> std::io::Result<()> {
+    writeln!(w, "patch,texture,kind,t,u,width,cells")?;
+    for (id, p) in report.patches.iter().enumerate() {
+        for s in &p.slices {
+            writeln!(
+                w,
+                "{id},{},{},{},{},{},{}",
+                p.texture.key(),
+                p.kind.name(),
+                s.t,
+                s.u,
+                s.width,
+                s.cells
+            )?;
+        }
+    }
+    w.flush()
 }
 
 /// The textures' shares in about `rows` bands of the distance from the nose (a multiple of
@@ -541,6 +581,11 @@ impl std::fmt::Display for GlidersReport {
             f,
             "(born, died: where the judged patches' first and last slices lie; edge = within a window of the rift, the fray or the map's end; diagonal = within a window of the diagonal; per 1e6 = judged patches per million fabric cells of the zone)"
         )?;
+        writeln!(f, "gliders' velocities du/dt in bins of {VELOCITY_BIN} (lower end: gliders):")?;
+        for s in self.textures.iter().filter(|s| !s.histogram.is_empty()) {
+            let bins: Vec<String> = s.histogram.iter().map(|(b, n)| format!("{b:+.2}: {n}")).collect();
+            writeln!(f, "{:>12}: {}", s.texture.name(), bins.join(", "))?;
+        }
         for tex in TEXTURES {
             let ps: Vec<&Patch> = self.patches.iter().filter(|p| p.texture == tex).collect();
             if ps.is_empty() {
