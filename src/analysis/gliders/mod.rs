@@ -208,9 +208,9 @@ pub struct GlidersReport {
     pub black_cells: u64,
     /// Map cells with a texture.
     pub map_cells: usize,
-    /// Where the large grid's zone begins: the first time `t` after the last anti-diagonal of
-    /// the map on which the small grid holds at least half of the map cells (`None`: on none),
-    /// and the distance from the nose `t / 2 - nose`.
+    /// Where the large grid's zone begins ([`zone_start`]): its first time `t` and the distance
+    /// from the nose `t / 2 - nose` (`None`: the whole map, no map cell with a texture lies
+    /// before it).
     pub zone: Option<[f64; 2]>,
     /// Fabric cells of the zone.
     pub zone_fabric_cells: u64,
@@ -258,6 +258,25 @@ pub fn run(
     Ok((report, path))
 }
 
+/// Where the large grid's zone begins, from the map cells of each texture on each
+/// anti-diagonal of the map (`per[s][texture]`): the anti-diagonal `s` that splits the map best
+/// into the small grid before it and the other textures from it on, the fewest map cells on
+/// the wrong side (of the other textures before `s`, of the small grid from `s` on); the first
+/// such `s` on a tie. 0 where the map holds no small grid.
+pub fn zone_start(per: &[[usize; 5]]) -> usize {
+    let small = Texture::Small as usize;
+    let mut wrong: usize = per.iter().map(|p| p[small]).sum();
+    let (mut best, mut at) = (wrong, 0);
+    for (s, p) in per.iter().enumerate() {
+        // Moving the split past anti-diagonal s puts its small grid right, the rest wrong.
+        wrong = wrong + p.iter().sum::<usize>() - 2 * p[small];
+        if wrong < best {
+            (best, at) = (wrong, s + 1);
+        }
+    }
+    at
+}
+
 /// The report from the classified map (see [`run`]), but for the textures' lattices
 /// ([`texture_lattices`]).
 pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> GlidersReport {
@@ -276,14 +295,7 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
             }
         }
     }
-    let small = Texture::Small.index() as usize;
-    let zone_s = per
-        .iter()
-        .rposition(|p| {
-            let n: usize = p.iter().sum();
-            n > 0 && 2 * p[small] >= n
-        })
-        .map_or(0, |s| s + 1);
+    let zone_s = zone_start(&per);
     let zone_t = t_of(zone_s);
     let zone = per[..zone_s]
         .iter()
@@ -481,12 +493,12 @@ impl std::fmt::Display for GlidersReport {
         match self.zone {
             Some([t, d]) => writeln!(
                 f,
-                "large grid's zone: from t = {t} (d = {d} from the nose), after the last anti-diagonal where the small grid holds half the map cells; {} fabric cells",
+                "large grid's zone: from t = {t} (d = {d} from the nose), the anti-diagonal that best splits the map into the small grid before it and the rest after it; {} fabric cells",
                 self.zone_fabric_cells
             )?,
             None => writeln!(
                 f,
-                "large grid's zone: the whole map (the small grid holds half of no anti-diagonal); {} fabric cells",
+                "large grid's zone: the whole map (no split before the first anti-diagonal leaves fewer map cells on the wrong side); {} fabric cells",
                 self.zone_fabric_cells
             )?,
         }
@@ -682,6 +694,23 @@ mod tests {
                 assert_eq!(small.velocity[1], g.velocity);
             }
         }
+    }
+
+    /// The zone begins where the fewest map cells lie on the wrong side of the split, not after
+    /// a late anti-diagonal of a few small-grid cells.
+    #[test]
+    fn the_zone_splits_the_small_grid_off() {
+        let d = |small: usize, large: usize| [small, large, 0, 0, 0];
+        // Small, small, mixed, large, large, then two small cells alone near the end.
+        let per = [d(9, 1), d(8, 0), d(4, 5), d(1, 9), d(0, 9), d(2, 0), d(0, 3)];
+        // Map cells on the wrong side of a split before anti-diagonal s (other textures before
+        // it + small grid from it on): s = 0: 0 + 24; 1: 1 + 15; 2: 1 + 7; 3: 6 + 3;
+        // 4: 15 + 2; 5: 24 + 2; 6: 24 + 0; 7: 27 + 0. The last anti-diagonal where the small
+        // grid holds half is s = 5.
+        assert_eq!(zone_start(&per), 2);
+        assert_eq!(zone_start(&[d(0, 5), d(0, 5)]), 0);
+        assert_eq!(zone_start(&[d(5, 0), d(5, 0)]), 2);
+        assert_eq!(zone_start(&[]), 0);
     }
 
     /// Each texture's pooled lattice is the lattice it was built from: a basis of it (two of
