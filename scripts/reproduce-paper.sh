@@ -110,4 +110,23 @@ if [[ $quick == 0 ]]; then
   $P grid --k 40003 --at 30000 --side 1024 --reach 256 --json -q > "$O/grid-k40003-d30000-wide.json"
 fi
 
+say "§3.2: the fabric's meta-gliders (docs/fabric-grid.md)"
+$P gliders --k 9999 --size 20000 -q -o "$O/gliders-k9999.png" > "$O/gliders-k9999.txt"
+$P gliders --k 9999 --size 20000 --window 9000,5500,14500,11000 --scale 4 -q -o "$O/gliders-k9999-armpit.png" > "$O/gliders-k9999-armpit.txt"
+if [[ $quick == 0 ]]; then
+  $P gliders --k 40003 --size 66000 -q -o "$O/gliders-k40003.png" > "$O/gliders-k40003.txt"
+  {
+    echo "palace gliders under other settings: the classifier's window side (--side) and threshold (--threshold); each block is the zone and the summary table of one run"
+    echo "(release build; k = 9999 on 20000 x 20000, k = 40003 on 66000 x 66000)"
+    for k in 9999 40003; do
+      size=$([[ $k == 9999 ]] && echo 20000 || echo 66000)
+      for side in 48 80 112; do for th in 0.06 0.08 0.1; do
+        [[ $k == 40003 && $side != 80 && $th != 0.08 ]] && continue
+        echo; echo "\$ palace gliders --k $k --size $size --side $side --threshold $th"
+        $P gliders --k $k --size $size --side $side --threshold $th -q | sed -n '/^large grid.s zone/p;/texture zone cells/,/^(born/p' | grep -v "^(born"
+      done; done
+    done
+  } > "$O/gliders-settings.txt"
+fi
+
 say "done: see $O/"

@@ -151,6 +151,16 @@ pub struct Correlation {
 }
 
 impl Correlation {
+    /// The map whose `r(dx, dy)` is `f(dx, dy)` for `0 <= dy <= reach`, `|dx| <= reach` (the
+    /// other half by `r(-s) = r(s)`).
+    pub fn from_fn(reach: i64, f: impl Fn(i64, i64) -> f64) -> Self {
+        let r = (0..=reach)
+            .flat_map(|dy| (-reach..=reach).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| f(dx, dy))
+            .collect();
+        Correlation { reach, r }
+    }
+
     /// `r(dx, dy)`, for `|dx|, |dy| <= reach`.
     pub fn at(&self, dx: i64, dy: i64) -> f64 {
         let (dx, dy) = if dy < 0 { (-dx, -dy) } else { (dx, dy) };
@@ -159,7 +169,7 @@ impl Correlation {
 }
 
 /// Pearson's correlation from the four pair counts (see [`Correlation`]).
-fn pearson(n: u64, n1: u64, n2: u64, n11: u64) -> f64 {
+pub(crate) fn pearson(n: u64, n1: u64, n2: u64, n11: u64) -> f64 {
     // Every product below is exact in f64 for windows up to 2^20 cells; with n1 = n2 the
     // denominator is taken without a square root, so that a perfect repetition gives 1.0
     // exactly.

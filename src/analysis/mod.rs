@@ -3,16 +3,17 @@
 //! ([`regions`], what its map's legend says [`region_map`]), the best shift between two
 //! games' windows ([`shift_search`], the paper's Fig. 3), each region's best shift between
 //! two games ([`region_search`], which regions depend on k), the three fabrics ([`fabric`], its
-//! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]), the arm's
-//! skin
-//! ([`skin`]), the warp's threads ([`threads`]) and the inner sector's beams ([`beams`]), the survey across k ([`survey`]), and the
-//! cross-check of the engine against the exact game solver ([`check`]).
+//! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]) and its
+//! meta-gliders ([`gliders`]), the arm's skin ([`skin`]), the warp's threads ([`threads`]) and
+//! the inner sector's beams ([`beams`]), the survey across k ([`survey`]), and the cross-check
+//! of the engine against the exact game solver ([`check`]).
 
 pub mod beams;
 pub mod check;
 pub mod compare;
 pub mod fabric;
 pub mod fabric_plot;
+pub mod gliders;
 pub mod grid;
 pub mod grid_plot;
 pub mod region_map;

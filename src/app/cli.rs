@@ -260,6 +260,19 @@ pub enum Command {
     /// strongest peaks; the lattice of the two strongest non-parallel ones (at least 8 cells
     /// long, 20 degrees apart): the grid cell's vectors, area, size and angles.
     Grid(GridArgs),
+    /// Follow the fabric's meta-gliders (paper §3.2): patches of one texture moving through the
+    /// large grid.
+    ///
+    /// The upper fabric (cells that `regions` labels fabric, above the diagonal) in map cells of
+    /// 16 x 16; each gets the texture of the --side x --side window around it, from the black
+    /// cells' autocorrelation (v = 0, exact counts on bitsets as `grid` counts them) at the small
+    /// grid's vectors (13, 9), (9, 13) and at the large grid's two families of threads, shallow
+    /// (31, 13) and steep (13, 31): small grid, large grid, steep only, shallow only or neither.
+    /// The patches of each texture (8-connected) born past the small grid's zone are followed
+    /// through the CA's time t = x + y (anti-diagonals): life, trajectory u = x - y against t,
+    /// velocity du/dt, width; judged glider (steady width, centre on a line), static, irregular
+    /// or short-lived. Draws the map of textures.
+    Gliders(GlidersArgs),
 }
 
 /// `palace game`.
@@ -1145,6 +1158,27 @@ pub enum Config {
         /// Engine settings (`threads`: how many k at once).
         run: RunConfig,
     },
+    /// The fabric's meta-gliders.
+    Gliders {
+        /// Game and board.
+        board: Board,
+        /// Window measured.
+        window: Window,
+        /// The classifier's and the tracker's settings.
+        params: palace::analysis::gliders::Params,
+        /// The trajectories as CSV.
+        csv: Option<PathBuf>,
+        /// Picture.
+        output: Option<PathBuf>,
+        /// Picture scale.
+        scale: u32,
+        /// JSON output.
+        json: bool,
+        /// Engine settings.
+        run: RunConfig,
+        /// The legend strip below the picture.
+        legend: bool,
+    },
     /// The fabric's grid.
     Grid {
         /// The game.
@@ -1181,7 +1215,8 @@ impl Config {
             | Config::Beams { run, .. }
             | Config::Check { run, .. }
             | Config::Survey { run, .. }
-            | Config::Grid { run, .. } => Some(run),
+            | Config::Grid { run, .. }
+            | Config::Gliders { run, .. } => Some(run),
             Config::Bench { .. }
             | Config::FibonacciNim { .. }
             | Config::Zeckendorf { .. }
@@ -1864,6 +1899,7 @@ impl Cli {
             }
             Command::Survey(a) => a.resolve()?,
             Command::Grid(a) => a.resolve()?,
+            Command::Gliders(a) => a.resolve()?,
         })
     }
 }
@@ -2210,6 +2246,96 @@ pub struct GridArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+}
+
+/// `palace gliders`.
+#[derive(Debug, Args)]
+pub struct GlidersArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub board: BoardArgs,
+    /// The classifier's window side in cells: an odd multiple of 16 (48, 80, 112, 144), so that
+    /// the window is centred on its map cell.
+    #[arg(long, value_name = "S", default_value_t = 80)]
+    pub side: u32,
+    /// The correlation a grid's vectors must reach for the window to hold that grid.
+    #[arg(long, value_name = "R", default_value_t = palace::analysis::gliders::classify::THRESHOLD)]
+    pub threshold: f32,
+    /// The least life (extent in t = x + y) of a patch that is judged.
+    #[arg(long, value_name = "T", default_value_t = palace::analysis::gliders::track::MIN_LIFE)]
+    pub min_life: f64,
+    /// Write the judged patches' trajectories as CSV, one row per slice:
+    /// patch,texture,kind,t,u,width,cells (patch = index into the JSON's patches).
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Draw the map of textures, glider patches darker, to this PNG.
+    #[arg(long, short, value_name = "FILE.png")]
+    pub output: Option<PathBuf>,
+    /// One pixel per S x S cells: 1, 2, 4, 8 or 16 (one pixel per map cell).
+    #[arg(long, value_name = "S", default_value_t = 16)]
+    pub scale: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+    /// Draw the bare picture: no legend strip of the colours below it.
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
+}
+
+impl GlidersArgs {
+    fn resolve(self) -> Result<Config> {
+        use palace::analysis::gliders::{self as gl, plot, texture::CELL};
+        let (board, window) = self.board.resolve()?;
+        if board.k < 4 || board.k > palace::model::rule::MAX_K - 3 {
+            return Err(Error::Usage(format!(
+                "--k {}: gliders labels the fabric, which also plays k + 3; use 4 <= k <= {}",
+                board.k,
+                palace::model::rule::MAX_K - 3
+            )));
+        }
+        let cell = CELL as u32;
+        if self.side % (2 * cell) != cell || self.side > 9 * cell {
+            return Err(Error::Usage(format!(
+                "--side {}: use an odd multiple of {cell} up to {} (48, 80, 112, 144), so that the window is centred on its map cell",
+                self.side,
+                9 * cell
+            )));
+        }
+        if !(self.threshold > 0.0 && self.threshold < 1.0) {
+            return Err(Error::Usage(format!(
+                "--threshold {}: a correlation threshold lies strictly between 0 and 1; use e.g. 0.08",
+                self.threshold
+            )));
+        }
+        if !(self.min_life >= 0.0 && self.min_life.is_finite()) {
+            return Err(Error::Usage(format!("--min-life {}: use 0 or more (in t = x + y)", self.min_life)));
+        }
+        if !plot::SCALES.contains(&self.scale) {
+            return Err(Error::Usage(format!(
+                "--scale {}: the picture draws whole map cells of {cell} x {cell}; use 1, 2, 4, 8 or 16",
+                self.scale
+            )));
+        }
+        let params = gl::Params {
+            w: (self.side / cell) as usize,
+            threshold: self.threshold,
+            track: gl::track::TrackParams { min_life: self.min_life, ..Default::default() },
+        };
+        Ok(Config::Gliders {
+            board,
+            window,
+            params,
+            csv: self.csv,
+            output: self.output,
+            scale: self.scale,
+            json: self.json,
+            run: self.run.resolve()?,
+            legend: !self.no_legend,
+        })
+    }
 }
 
 /// The largest window side of `palace grid`: the pair counts stay exact in f64.

@@ -9,6 +9,7 @@ use palace::analysis::beams;
 use palace::analysis::check;
 use palace::analysis::compare;
 use palace::analysis::fabric;
+use palace::analysis::gliders;
 use palace::analysis::grid;
 use palace::analysis::regions;
 use palace::analysis::skin;
@@ -293,6 +294,23 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(if report.mismatch.is_some() { 1 } else { 0 })
         }
         Config::Survey { survey: so, output, plot, json, run } => survey(&so, output, plot, json, &run),
+        Config::Gliders { board, window, params, csv, output, scale, json, run, legend } => {
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let pb = progress::bar(run.quiet, "gliders", "rows");
+            let (report, path) =
+                gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
+            pb.finish_and_clear();
+            if let Some(mut o) = csv_out {
+                let p = o.path().to_path_buf();
+                gliders::write_csv(&report, std::io::BufWriter::new(o.file()))
+                    .map_err(|e| palace::error::Error::io(&p, e))?;
+                o.commit()?;
+            }
+            print_report(json, &report)?;
+            wrote(path, run.quiet);
+            Ok(0)
+        }
         Config::Grid { k, side, reach, at, output, json, run } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
             let pb = progress::bar(run.quiet, "grid", "rows");
