@@ -142,6 +142,51 @@ fn fabric_of_small_games() {
     }
 }
 
+/// `regions::label_rows` (the tiled labeller, rows in order) against `regions::label` (the
+/// reference): the same rows, labels, and cells outside the hood.
+fn same_rows(k: u32, window: Window, o: &EngineOptions) {
+    let mut want = Vec::new();
+    regions::label(
+        k,
+        window,
+        &opts(1, None),
+        &Silent,
+        &[],
+        |_| (),
+        |r| {
+            want.push((r.y, r.labels.clone(), r.cells.clone()));
+            Ok(())
+        },
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    regions::label_rows(k, window, o, &Silent, |r| {
+        got.push((r.y, r.labels.clone(), r.cells.clone()));
+        Ok(())
+    })
+    .unwrap();
+    let what = format!("k = {k}, window {window}, {o:?}");
+    assert_eq!(got.len(), want.len(), "{what}: rows");
+    for ((y, l, c), (wy, wl, wc)) in got.iter().zip(&want) {
+        assert_eq!((y, l), (wy, wl), "{what}: labels of row {wy}");
+        let hood = palace::model::rule::hood_len(k, u64::from(*y)).min(c.len() as u64) as usize;
+        assert_eq!(&c[hood..], &wc[hood..], "{what}: cells of row {wy}");
+    }
+}
+
+#[test]
+fn labelled_rows_stop_where_the_consumer_fails() {
+    // The error of the row consumer comes back, and no row after the failing one is seen.
+    let mut seen = 0;
+    let e = regions::label_rows(300, Window::new(0, 0, 900, 900), &opts(2, Some((64, 16))), &Silent, |r| {
+        seen += 1;
+        if r.y == 100 { Err(palace::error::Error::Analysis("stop".into())) } else { Ok(()) }
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("stop"), "{e}");
+    assert_eq!(seen, 101);
+}
+
 /// A window inside an `n x n` board from four fractions.
 fn window(n: u32, f: [f64; 4]) -> Window {
     let at = |f: f64| ((f * f64::from(n)) as u32).min(n - 1);
@@ -164,6 +209,18 @@ proptest! {
     ) {
         let n = (k * side).clamp(16, 900);
         same_regions(k, window(n, f), scale, &opts(threads, tile));
+    }
+
+    #[test]
+    fn labelled_rows_equal_the_reference(
+        k in 1u32..400,
+        side in 1u32..4,
+        f in proptest::array::uniform4(0.0f64..1.0),
+        threads in 1usize..4,
+        tile in proptest::option::of((2u32..300, 2u32..200)),
+    ) {
+        let n = (k * side).clamp(16, 900);
+        same_rows(k, window(n, f), &opts(threads, tile));
     }
 
     #[test]

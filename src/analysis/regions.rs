@@ -1864,6 +1864,107 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
     }
 }
 
+/// Bands of labelled rows waiting for [`label_rows`]' consumer (more wait for it in the sweep:
+/// its workers block until one is taken).
+const ROW_BANDS_QUEUED: usize = 4;
+
+/// A band of labelled rows for [`label_rows`]: its first row, and its cells and labels, row
+/// after row, from column 0.
+type RowBand = (u32, Vec<i8>, Vec<u8>);
+
+/// A worker's band of rows for [`label_rows`], filled tile by tile (a worker computes every
+/// tile of its band, left to right) and sent when the band's last tile is in.
+struct RowBandAcc {
+    tx: std::sync::mpsc::SyncSender<RowBand>,
+    band: RowBand,
+}
+
+/// [`label`] without extra lanes, computed by the tiled labeller on the sweep's workers
+/// ([`label_tiles`]): the same rows, labels and cells outside the hood, handed to `f` in
+/// order on the calling thread, for analyses that follow the rows down (`threads`, `beams`).
+/// Memory: a few bands of rows of `window.x1` cells.
+pub fn label_rows(
+    k: u32,
+    window: Window,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+    mut f: impl FnMut(&LabelledRow<()>) -> Result<()>,
+) -> Result<()> {
+    let width = window.x1 as usize;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<RowBand>(ROW_BANDS_QUEUED);
+    // The sweep stops when the caller cancels or `f` fails: its own token, which the consumer
+    // sets from the caller's between bands.
+    let inner = crate::engine::Cancel::new();
+    let sweep_opts = EngineOptions { cancel: inner.clone(), ..opts.clone() };
+    std::thread::scope(|scope| {
+        let sweep = scope.spawn(move || {
+            let tx = tx;
+            label_tiles(
+                k,
+                window,
+                &sweep_opts,
+                progress,
+                &[],
+                || RowBandAcc { tx: tx.clone(), band: (0, Vec::new(), Vec::new()) },
+                |acc, t| {
+                    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+                    if ya >= yb {
+                        return;
+                    }
+                    let (y0, cells, labels) = &mut acc.band;
+                    if t.x0 == 0 {
+                        *y0 = ya;
+                        cells.resize(width * (yb - ya) as usize, 0);
+                        labels.resize(width * (yb - ya) as usize, 0);
+                    }
+                    let (a, b) = (t.x0 as usize, t.x1 as usize);
+                    for y in ya..yb {
+                        let r = (y - ya) as usize * width;
+                        cells[r + a..r + b].copy_from_slice(t.cells(y));
+                        labels[r + a..r + b].copy_from_slice(t.labels(y));
+                    }
+                    if t.x1 == window.x1 {
+                        // A consumer that stopped takes nothing more; the sweep is being cancelled.
+                        let _ = acc.tx.send(std::mem::take(&mut acc.band));
+                    }
+                },
+            )
+            .map(drop)
+        });
+        let mut failed = None;
+        while let Ok((y0, cells, labels)) = rx.recv() {
+            if opts.cancel.is_cancelled() {
+                inner.cancel();
+                break;
+            }
+            for (i, (c, l)) in cells.chunks_exact(width).zip(labels.chunks_exact(width)).enumerate() {
+                let row = LabelledRow {
+                    y: y0 + i as u32,
+                    cells: c.to_vec(),
+                    labels: l.iter().map(|&i| Region::from_index(i)).collect(),
+                    extra: (),
+                };
+                if let Err(e) = f(&row) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if failed.is_some() {
+                inner.cancel();
+                break;
+            }
+        }
+        // Workers waiting to send see the channel closed.
+        drop(rx);
+        let swept = sweep.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        match failed {
+            Some(e) => Err(e),
+            None if opts.cancel.is_cancelled() => Err(crate::error::Error::Interrupted),
+            None => swept,
+        }
+    })
+}
+
 /// Sweeps the games the tiled labeller needs over `[0, window.x1) x [0, window.y1)` and does
 /// nothing with their tiles: the floor of [`label_tiles`]' cost (what the labels cost beyond
 /// it is the labeller's). For `palace bench`.

@@ -14,7 +14,7 @@
 //!   columns (all of it if the fabric reaches that far), gathers the same diagonal blocks, so the
 //!   prism is located as `palace regions` locates it — the end of the run of diagonal blocks that
 //!   game k+3 reproduces (+3) — without labelling the whole board;
-//! * the region labels ([`crate::analysis::regions::label`]) of a window of
+//! * the region labels ([`crate::analysis::regions::label_rows`]) of a window of
 //!   [`ARMPIT_RADIUS`] around the hottest cell only (they are computed from row 0 and column 0
 //!   up to the window's far corner, so they equal the whole board's labels there);
 //! * the skin follower ([`crate::analysis::skin::follow`]) from the shoulder to the first of
@@ -398,13 +398,11 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     };
     let mut near = [u64::MAX; 4];
     let mut own = Region::InnerSector;
-    regions::label(
+    regions::label_rows(
         k,
         window,
         opts,
         &Silent,
-        &[],
-        |_| (),
         |row| {
             let y = u64::from(row.y);
             for x in window.x0..window.x1 {

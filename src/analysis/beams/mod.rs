@@ -468,13 +468,11 @@ pub fn run(
     };
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label(
+    regions::label_rows(
         k,
         window,
         opts,
         progress,
-        &[],
-        |_| (),
         |r| {
             let y = r.y;
             let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;

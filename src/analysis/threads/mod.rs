@@ -537,13 +537,11 @@ pub fn run(
     let mut cells: Vec<u32> = Vec::new();
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label(
+    regions::label_rows(
         k,
         window,
         opts,
         progress,
-        &[],
-        |_| (),
         |r| {
             let y = r.y;
             let lo = x0.max(y.saturating_add(1));
