@@ -36,6 +36,8 @@ pub mod kernel;
 pub mod model;
 pub mod output;
 pub mod simd;
+#[cfg(test)]
+mod testing;
 
 pub use error::{Error, Result};
 pub use model::geometry::{Board, Window};

@@ -641,13 +641,7 @@ impl std::fmt::Display for GridReport {
 mod tests {
     use super::*;
 
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use crate::testing::splitmix64 as splitmix;
 
     fn random(w: usize, h: usize, density: u64, seed: u64) -> BitGrid {
         let mut s = seed;

@@ -398,26 +398,20 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     };
     let mut near = [u64::MAX; 4];
     let mut own = Region::InnerSector;
-    regions::label_rows(
-        k,
-        window,
-        opts,
-        &Silent,
-        |row| {
-            let y = u64::from(row.y);
-            for x in window.x0..window.x1 {
-                let reg = row.labels[x as usize];
-                let x = u64::from(x);
-                if (x, y) == (hx, hy) {
-                    own = reg;
-                }
-                if let Some(i) = kinds(reg) {
-                    near[i] = near[i].min(x.abs_diff(hx).max(y.abs_diff(hy)));
-                }
+    regions::label_rows(k, window, opts, &Silent, |row| {
+        let y = u64::from(row.y);
+        for x in window.x0..window.x1 {
+            let reg = row.labels[x as usize];
+            let x = u64::from(x);
+            if (x, y) == (hx, hy) {
+                own = reg;
             }
-            Ok(())
-        },
-    )?;
+            if let Some(i) = kinds(reg) {
+                near[i] = near[i].min(x.abs_diff(hx).max(y.abs_diff(hy)));
+            }
+        }
+        Ok(())
+    })?;
     let d = near.iter().copied().max().expect("four kinds");
     Ok((own, (d <= r).then_some(d)))
 }

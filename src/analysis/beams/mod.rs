@@ -468,41 +468,35 @@ pub fn run(
     };
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label_rows(
-        k,
-        window,
-        opts,
-        progress,
-        |r| {
-            let y = r.y;
-            let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;
-            let upper: Vec<u32> = (x0.max(y.saturating_add(1))..x1).filter(palace).collect();
-            let lower: Vec<u32> = (x0..x1.min(y)).filter(palace).collect();
-            if weft.counts_row(y) {
-                let reach = weft::REACH as u32;
-                for x in x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach)) {
-                    if r.labels[x as usize].is_rest() {
-                        weft.add(x, y, r.cells[x as usize]);
-                    }
+    regions::label_rows(k, window, opts, progress, |r| {
+        let y = r.y;
+        let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;
+        let upper: Vec<u32> = (x0.max(y.saturating_add(1))..x1).filter(palace).collect();
+        let lower: Vec<u32> = (x0..x1.min(y)).filter(palace).collect();
+        if weft.counts_row(y) {
+            let reach = weft::REACH as u32;
+            for x in x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach)) {
+                if r.labels[x as usize].is_rest() {
+                    weft.add(x, y, r.cells[x as usize]);
                 }
             }
-            feed(&mut up, sel_up.push(y, upper));
-            feed(&mut down, sel_down.push(y, lower));
-            if let Some((pic, w, at, down)) = &mut pic {
-                let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
-                let hood = row.hood_cells().max(x0 as usize);
-                palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
-                for v in &mut line {
-                    *v += LONE + 1;
-                }
-                if let Some(done) = down.push(&line) {
-                    pic[*at * *w..(*at + 1) * *w].copy_from_slice(done);
-                    *at += 1;
-                }
+        }
+        feed(&mut up, sel_up.push(y, upper));
+        feed(&mut down, sel_down.push(y, lower));
+        if let Some((pic, w, at, down)) = &mut pic {
+            let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
+            let hood = row.hood_cells().max(x0 as usize);
+            palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
+            for v in &mut line {
+                *v += LONE + 1;
             }
-            Ok(())
-        },
-    )?;
+            if let Some(done) = down.push(&line) {
+                pic[*at * *w..(*at + 1) * *w].copy_from_slice(done);
+                *at += 1;
+            }
+        }
+        Ok(())
+    })?;
     feed(&mut up, sel_up.finish());
     feed(&mut down, sel_down.finish());
     let beams = Beams { upper: up.finish(), lower: down.finish(), weft };

@@ -463,13 +463,7 @@ fn rows_by(
 mod tests {
     use super::*;
 
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use crate::testing::splitmix64 as splitmix;
 
     /// Random black cells in a wedge-shaped mask, as the fabric's above the diagonal.
     fn random_planes(window: Window, seed: u64) -> Planes {

@@ -296,13 +296,7 @@ mod tests {
 
     /// A plain pseudo-random sequence for the test data.
     fn rng(mut s: u64) -> impl FnMut() -> u64 {
-        move || {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
+        move || crate::testing::splitmix64(&mut s)
     }
 
     proptest! {

@@ -537,36 +537,30 @@ pub fn run(
     let mut cells: Vec<u32> = Vec::new();
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label_rows(
-        k,
-        window,
-        opts,
-        progress,
-        |r| {
-            let y = r.y;
-            let lo = x0.max(y.saturating_add(1));
-            cells.clear();
-            cells.extend((lo..x1).filter(|&x| r.labels[x as usize].is_rest() && r.cells[x as usize] < 0));
-            let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
-            let e = i64::from(EDGE);
-            let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
-            if let Some((p, down, strip)) = &mut png {
-                let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
-                let hood = row.hood_cells().max(x0 as usize);
-                palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
-                for v in &mut line {
-                    *v += THREAD_RGB.len() as u8;
-                }
-                for &(x, id) in labels {
-                    line[(x - x0) as usize] = (id as usize % THREAD_RGB.len()) as u8;
-                }
-                if let Some(done) = down.push(&line) {
-                    strip.push_row(p, done)?;
-                }
+    regions::label_rows(k, window, opts, progress, |r| {
+        let y = r.y;
+        let lo = x0.max(y.saturating_add(1));
+        cells.clear();
+        cells.extend((lo..x1).filter(|&x| r.labels[x as usize].is_rest() && r.cells[x as usize] < 0));
+        let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
+        let e = i64::from(EDGE);
+        let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
+        if let Some((p, down, strip)) = &mut png {
+            let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
+            let hood = row.hood_cells().max(x0 as usize);
+            palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
+            for v in &mut line {
+                *v += THREAD_RGB.len() as u8;
             }
-            Ok(())
-        },
-    )?;
+            for &(x, id) in labels {
+                line[(x - x0) as usize] = (id as usize % THREAD_RGB.len()) as u8;
+            }
+            if let Some(done) = down.push(&line) {
+                strip.push_row(p, done)?;
+            }
+        }
+        Ok(())
+    })?;
     let path = match png {
         Some((mut p, mut down, mut strip)) => {
             if let Some(done) = down.flush() {
