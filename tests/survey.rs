@@ -198,13 +198,13 @@ fn command_writes_the_csv_the_plot_and_a_summary() {
         .success();
     let text = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("k,size,min_v,max_v,max_x,max_y,states,"), "{}", lines[0]);
+    assert!(lines[0].starts_with("k,min_v,max_v,max_x,max_y,states,size,"), "{}", lines[0]);
     assert_eq!(lines.len(), 4, "{text}");
     for (line, k) in lines[1..].iter().zip([20u32, 22, 24]) {
         let r = survey::survey_k(k, 3, true, false, &one()).unwrap();
         assert_eq!(*line, survey::csv_line(&r));
         let (min, max, x, y, states, ..) = direct(k, 3 * k);
-        assert!(line.starts_with(&format!("{k},{},{min},{max},{x},{y},{states},", 3 * k)), "{line}");
+        assert!(line.starts_with(&format!("{k},{min},{max},{x},{y},{states},{},", 3 * k)), "{line}");
     }
     let summary = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(summary.contains("survey of k = 20..=24 (3 boards"), "{summary}");

@@ -145,7 +145,7 @@ pub fn region_slug(r: Region) -> &'static str {
 }
 
 /// The CSV's header line (without the line break).
-pub const CSV_HEADER: &str = "k,size,min_v,max_v,max_x,max_y,states,max_cells,max_clusters,max_spread,hot_region,armpit_dist,prism,skin2_onset,skin3_onset,skin_span";
+pub const CSV_HEADER: &str = "k,min_v,max_v,max_x,max_y,states,size,max_cells,max_clusters,max_spread,hot_region,armpit_dist,prism,skin2_onset,skin3_onset,skin_span";
 
 /// One CSV line (without the line break).
 pub fn csv_line(r: &SurveyRow) -> String {
@@ -153,12 +153,12 @@ pub fn csv_line(r: &SurveyRow) -> String {
     format!(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         r.k,
-        r.size,
         r.min_v,
         r.max_v,
         r.max_x,
         r.max_y,
         r.states,
+        r.size,
         r.max_cells,
         r.max_clusters,
         r.max_spread,

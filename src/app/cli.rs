@@ -244,9 +244,9 @@ pub enum Command {
     Beams(BeamsArgs),
     /// Survey a range of k on boards of the same relative size, (F k) x (F k): one CSV row per k.
     ///
-    /// Columns (docs/survey.md): k,size,min_v,max_v,max_x,max_y,states (v outside the hood;
+    /// Columns (docs/survey.md): k,min_v,max_v,max_x,max_y,states (v outside the hood;
     /// (max_x, max_y) the first cell in row-major order holding max_v; states = distinct v),
-    /// max_cells, max_clusters, max_spread (the cells holding max_v), hot_region and
+    /// size (the board's side), max_cells, max_clusters, max_spread (the cells holding max_v), hot_region and
     /// armpit_dist (region labels around the hottest cell), prism (along the diagonal), and
     /// skin2_onset, skin3_onset (where the skin's levels 2 and 3 begin, past the shoulder,
     /// followed beyond the board) with skin_span. All cores busy, one k per core.
