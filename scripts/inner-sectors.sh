@@ -46,7 +46,7 @@ junctions() {
   prism[$k]=$($P regions --k "$k" --size "$size" -q | sed -n 's/^ *prism *(\([0-9]*\), .*/\1/p')
   local w="$((k * 11 / 10)),$((k / 2)),$((k * 3 / 2)),$((k * 9 / 10))"
   read -r hot_x[$k] hot_y[$k] hot_v[$k] < <($P regions --k "$k" --size "$size" --window "$w" -q |
-    sed -n 's/^ *armpit (upper) *(\([0-9]*\), \([0-9]*\)).*v = \([0-9-]*\).*/\1 \2 \3/p')
+    sed -n 's/^ *hottest (upper) *(\([0-9]*\), \([0-9]*\)).*v = \([0-9-]*\).*/\1 \2 \3/p')
 }
 
 # Formats palace's JSON on stdin: `search` one search's best shift, offset and fraction with

@@ -18,7 +18,7 @@ P=target/release/palace
 O=outputs
 mkdir -p "$O"
 say() { printf '== %s\n' "$*" >&2; }
-# The coordinates a report's line names, e.g. "armpit (upper)   (12777, 6988)" -> "12777 6988".
+# The coordinates a report's line names, e.g. "armpit (upper)   (12718, 6930)" -> "12718 6930".
 coords() { grep -m1 "$1" | sed -E 's/.*\(([0-9]+), ([0-9]+)\).*/\1 \2/'; }
 
 say "Fig. 1: game 5 on the 11 x 11 board, coloured by palace number"
@@ -43,6 +43,7 @@ say "Fig. 3's windows by the nose and by the shoulder: the best shift from game 
     sep=$'\n'
   done
 } > "$O/fig3-shift-search.txt"
+scripts/fig3-windows.sh "$P" > /dev/null
 
 say "Fig. 4: k = 497 vs 500 (shift (1,1), +3) and k = 499 vs 500 (shift (1,0), +1)"
 $P compare --k 497 --k2 500 --shift 1,1 --offset 3 --size 1500 -q -o "$O/fig4-left-497-500.png" > "$O/fig4-left-497-500.txt"

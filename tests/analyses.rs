@@ -476,3 +476,62 @@ fn fabric_progress_ends_at_its_length() {
     assert!(!overran, "position passed the length");
     assert!(len > 0 && pos == len, "ended at {pos} of {len}");
 }
+
+/// The armpits `palace regions` names are where the rifts end, found here from the labels
+/// cell by cell; all four regions that meet there (§3.1: épaulette, arm, fabric with its rift,
+/// and the rest) lie within 48 cells of each (the rift is up to 40 cells wide where it ends,
+/// for k = 500); the lower armpit mirrors the upper one; and a
+/// window that cuts the rift names no armpit.
+#[test]
+fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
+    for k in [150u32, 300, 500] {
+        let n = 3 * k as usize;
+        let win = Window::new(0, 0, n as u32, n as u32);
+        let mut labels = vec![Region::InnerSector; n * n];
+        regions::label(
+            k,
+            win,
+            &opts(),
+            &palace::engine::Silent,
+            &[],
+            |_| (),
+            |r| {
+                labels[r.y as usize * n..(r.y as usize + 1) * n].copy_from_slice(&r.labels);
+                Ok(())
+            },
+        )
+        .unwrap();
+        let lab = |x: usize, y: usize| labels[y * n + x];
+        // The upper rift's last column and its lowest cell there.
+        let (mut ax, mut ay) = (0, 0);
+        for y in 0..n {
+            for x in 0..n {
+                if lab(x, y) == Region::RiftUpper && (x, y) > (ax, ay) {
+                    (ax, ay) = (x, y);
+                }
+            }
+        }
+        let (rep, _) = regions::run(k, win, 1, None, &opts(), &palace::engine::Silent).unwrap();
+        let at =
+            |name: &str| rep.junctions.iter().find(|j| j.name == name).map(|j| (j.x as usize, j.y as usize));
+        assert_eq!(at("armpit (upper)"), Some((ax, ay)), "k = {k}");
+        assert_eq!(at("armpit (lower)"), Some((ay, ax)), "k = {k}");
+        let groups: [&[Region]; 4] = [
+            &[Region::EpauletteUpper],
+            &[Region::ArmUpper],
+            &[Region::Fabric, Region::RiftUpper],
+            &[Region::Fray, Region::WarpUpper, Region::InnerSector],
+        ];
+        for g in groups {
+            let near = (ay.saturating_sub(48)..(ay + 49).min(n))
+                .any(|y| (ax.saturating_sub(48)..(ax + 49).min(n)).any(|x| g.contains(&lab(x, y))));
+            assert!(near, "k = {k}: {g:?} within 48 of the armpit ({ax}, {ay})");
+        }
+        // The hottest cells are listed apart.
+        assert!(rep.hottest.iter().all(|j| j.name.starts_with("hottest")), "{:?}", rep.hottest);
+        // A window whose last column cuts the rift (the rift's last column is the window's).
+        let cut = Window::new(0, 0, ax as u32 + 1, n as u32);
+        let (rep, _) = regions::run(k, cut, 1, None, &opts(), &palace::engine::Silent).unwrap();
+        assert!(rep.junctions.iter().all(|j| j.name != "armpit (upper)"), "k = {k}: {:?}", rep.junctions);
+    }
+}

@@ -921,6 +921,9 @@ pub struct RegionsReport {
     pub regions: Vec<(Region, RegionStats)>,
     /// The junctions that could be located.
     pub junctions: Vec<Junction>,
+    /// The hottest cell on or above the diagonal and the one below it (not junctions: where
+    /// they lie against the armpits is a question of §4, answered by measuring).
+    pub hottest: Vec<Junction>,
     /// The upper rift's width along its length (the lower rift is its mirror image).
     pub rift: RiftReport,
     /// Every pair of regions that touch, with the edges between them (§3.1's borders).
@@ -934,6 +937,13 @@ type RiftColumns = BTreeMap<u64, (u64, u64, u64)>;
 fn add_rift(cols: &mut RiftColumns, x: u64, y: u64) {
     let e = cols.entry(x).or_insert((0, y, y));
     *e = (e.0 + 1, e.1.min(y), e.2.max(y));
+}
+
+/// Where a rift ends: the lowest cell of its last column, unless that column or row is the
+/// window's last (the window then cuts the rift, and where it ends is not known).
+fn rift_end(cols: &RiftColumns, window: Window) -> Option<(u64, u64)> {
+    let (&x, &(_, _, y)) = cols.last_key_value()?;
+    (x + 1 < u64::from(window.x1) && y + 1 < u64::from(window.y1)).then_some((x, y))
 }
 
 /// Merges the rift columns `b` into `a`.
@@ -1035,6 +1045,8 @@ pub struct RegionAcc {
     prism: Option<u64>,
     prism_ended: bool,
     rift: RiftColumns,
+    /// The lower rift's cells transposed: per row, (cells, first column, last column).
+    rift_lower: RiftColumns,
     borders: BorderAcc,
     /// The labels of the window's previous row (as [`Region::index`]), and of its current one.
     prev: Vec<u8>,
@@ -1054,6 +1066,7 @@ impl RegionAcc {
             prism: None,
             prism_ended: false,
             rift: RiftColumns::new(),
+            rift_lower: RiftColumns::new(),
             borders: BorderAcc::default(),
             prev: Vec::new(),
             row: Vec::new(),
@@ -1086,6 +1099,8 @@ impl RegionAcc {
             self.hist[r.labels[x].index()][v as u8 as usize] += 1;
             if r.labels[x] == Region::RiftUpper {
                 add_rift(&mut self.rift, x as u64, y);
+            } else if r.labels[x] == Region::RiftLower {
+                add_rift(&mut self.rift_lower, y, x as u64);
             }
             let v = i64::from(v);
             let side = usize::from((x as u64) < y);
@@ -1150,14 +1165,31 @@ impl RegionAcc {
                 });
             }
         }
-        for (side, name) in [(0usize, "armpit (upper)"), (1, "armpit (lower)")] {
+        // The armpits: where the rift, running along the seam between épaulette and fabric,
+        // ends against the warp (§3.1; claim 31 of docs/paper-claims.md), the upper rift's
+        // lowest cell in its last column and the mirror image's for the lower rift.
+        let upper = rift_end(&self.rift, self.window);
+        let lower = rift_end(&self.rift_lower, self.window.transposed()).map(|(y, x)| (x, y));
+        for (end, name, how) in [
+            (upper, "armpit (upper)", "where the upper rift ends: the lowest cell of its last column"),
+            (lower, "armpit (lower)", "where the lower rift ends: the rightmost cell of its last row"),
+        ] {
+            if let Some((x, y)) = end {
+                junctions.push(Junction { name, x, y, how: how.into() });
+            }
+        }
+        let mut hottest = Vec::new();
+        for (side, name) in [(0usize, "hottest (upper)"), (1, "hottest (lower)")] {
             if let Some((v, x, y)) = self.hottest[side] {
-                junctions.push(Junction {
+                let near = [upper, lower][side].map_or(String::new(), |(ax, ay)| {
+                    format!("; {} cells from the armpit (Chebyshev)", x.abs_diff(ax).max(y.abs_diff(ay)))
+                });
+                hottest.push(Junction {
                     name,
                     x,
                     y,
                     how: format!(
-                        "hottest cell {} the diagonal: v = {v} (palace number k{v:+}), first in row-major order",
+                        "hottest cell {} the diagonal: v = {v} (palace number k{v:+}), first in row-major order{near}",
                         if side == 0 { "on or above" } else { "below" }
                     ),
                 });
@@ -1175,7 +1207,16 @@ impl RegionAcc {
         let w = self.window;
         let rift = RiftReport::new(k, &self.rift);
         let borders = self.borders.borders();
-        RegionsReport { k, window: [w.x0, w.y0, w.x1, w.y1], block: BLOCK, regions, junctions, rift, borders }
+        RegionsReport {
+            k,
+            window: [w.x0, w.y0, w.x1, w.y1],
+            block: BLOCK,
+            regions,
+            junctions,
+            hottest,
+            rift,
+            borders,
+        }
     }
 }
 
@@ -1240,6 +1281,10 @@ impl std::fmt::Display for RegionsReport {
         }
         writeln!(f, "junctions:")?;
         for j in &self.junctions {
+            writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
+        }
+        writeln!(f, "hottest cells:")?;
+        for j in &self.hottest {
             writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
         }
         let r = &self.rift;
@@ -2085,6 +2130,8 @@ struct TileAcc {
     /// Rows of the diagonal's fabric cells in the window.
     diagonal: Vec<u64>,
     rift: RiftColumns,
+    /// Transposed, as [`RegionAcc`]'s.
+    rift_lower: RiftColumns,
     borders: BorderAcc,
 }
 
@@ -2112,6 +2159,10 @@ impl RegionAcc {
                 if l == RIFT_UP {
                     for x in i..end {
                         add_rift(&mut acc.rift, u64::from(t.x0) + x as u64, yy);
+                    }
+                } else if l == RIFT_LO {
+                    for x in i..end {
+                        add_rift(&mut acc.rift_lower, yy, u64::from(t.x0) + x as u64);
                     }
                 }
                 let hist = &mut acc.hist[l as usize];
@@ -2166,6 +2217,7 @@ impl RegionAcc {
             }
             diagonal.extend(t.diagonal);
             merge_rift(&mut acc.rift, t.rift);
+            merge_rift(&mut acc.rift_lower, t.rift_lower);
             acc.borders.merge(&t.borders);
         }
         diagonal.sort_unstable();
@@ -2222,6 +2274,7 @@ pub fn run(
             hottest: [None; 2],
             diagonal: Vec::new(),
             rift: RiftColumns::new(),
+            rift_lower: RiftColumns::new(),
             borders: BorderAcc::default(),
         },
         |acc, t| {

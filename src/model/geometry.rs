@@ -111,6 +111,11 @@ impl Window {
         u64::from(self.width()) * u64::from(self.height())
     }
 
+    /// The mirror image in the main diagonal: rows and columns exchanged.
+    pub fn transposed(&self) -> Self {
+        Window { x0: self.y0, y0: self.x0, x1: self.y1, y1: self.x1 }
+    }
+
     /// Whether `(x, y)` lies inside.
     pub fn contains(&self, x: u64, y: u64) -> bool {
         x >= u64::from(self.x0) && x < u64::from(self.x1) && y >= u64::from(self.y0) && y < u64::from(self.y1)
