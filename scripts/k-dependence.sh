@@ -35,5 +35,22 @@ ks=("$@")
     echo "== palace compare --k $k --k2 $((k + 3)) --size $((3 * k)) --shift 40,40 --offset 3 --region-search 0"
     $P compare --k "$k" --k2 "$((k + 3))" --size "$((3 * k))" --shift 40,40 --offset 3 --region-search 0 -q
   done
+  echo "== junctions, game k against k + 3 for k = 1000..4997 (outputs/survey-100-5000.csv, 3k x 3k boards)"
+  python3 - outputs/survey-100-5000.csv <<'PY'
+import csv, sys
+rows = {int(r["k"]): r for r in csv.DictReader(open(sys.argv[1]))}
+pairs = [(k, k + 3) for k in range(1000, 4998) if k + 3 in rows]
+def moves(f):
+    return [f(rows[a], rows[b]) for a, b in pairs]
+# The nose, and with it the fabric, moves by (1, 1) from k to k + 3.
+print(f"pairs: {len(pairs)}")
+for name, e in (("raw", 0), ("less the nose's (1, 1)", 1)):
+    prism = moves(lambda a, b: abs(int(b["prism"]) - int(a["prism"]) - e))
+    print(f"prism (d, d), its move {name}: >= 16 in {sum(m >= 16 for m in prism)}, >= 40 in {sum(m >= 40 for m in prism)}, largest {max(prism)}")
+for name, (ex, ey) in (("raw", (0, 0)), ("less the nose's (1, 1)", (1, 1)), ("less the mean drift (3.8, 2.1)", (3.797, 2.064))):
+    hot = moves(lambda a, b: max(abs(int(b["max_x"]) - int(a["max_x"]) - ex), abs(int(b["max_y"]) - int(a["max_y"]) - ey)))
+    print(f"hottest cell (max_x, max_y), Chebyshev move {name}: > 8 in {sum(m > 8 for m in hot)}, > 100 in {sum(m > 100 for m in hot)}")
+print(f"its value max_v changes in {sum(moves(lambda a, b: a['max_v'] != b['max_v']))}")
+PY
 } > "$out"
 echo "wrote $out" >&2

@@ -194,6 +194,39 @@ fn built_merge_adds() {
     assert_eq!(report.fibonacci, (3, 3));
 }
 
+/// The same merge with every thread living more than 300 rows (the longest of `LIVES`): the
+/// merge is counted among the long threads' merges, by kind.
+#[test]
+fn built_long_merge_is_counted_by_kind() {
+    let rows = 800;
+    let bitmap = bitmap_of(rows, |y| {
+        let (b, a) = (40 + 3 * y, 440 + 2 * y);
+        if b + 4 + REACH < a {
+            let mut v = thread(y, 440, 2, 2);
+            v.extend(thread(y, 40, 3, 3));
+            v
+        } else {
+            (0..5).map(|i| b + 2 * i).collect()
+        }
+    });
+    let (traced, _) = trace_bitmap(&bitmap);
+    assert_eq!(traced.merges.len(), 1, "{:?}", traced.merges);
+    let report = ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced);
+    assert_eq!(report.merges_by_life.last(), Some(&(300, 1, 1)));
+    // Three threads of more than 300 rows (2 and 3 before the merge, 5 after it).
+    assert_eq!(report.fibonacci_long, (3, 3));
+    assert_eq!(report.long_merge_kinds.len(), 1);
+    let m = &report.long_merge_kinds[0];
+    assert_eq!((m.inputs.as_slice(), m.output, m.adds, m.count), (&[2, 3][..], 5, true, 1));
+    // Rows 200..500 only: the same merge, of threads living fewer than 300 rows, is counted
+    // among all merges and not among the long threads' ones.
+    let short = bitmap[200..500].to_vec();
+    let (traced, _) = trace_bitmap(&short);
+    let report = ThreadsReport::new(1, Window::new(0, 0, 3000, 300), REACH, &traced);
+    assert_eq!(report.merge_kinds.len(), 1, "{:?}", report.merge_kinds);
+    assert!(report.long_merge_kinds.is_empty(), "{:?}", report.long_merge_kinds);
+}
+
 /// A thread with period 3 rows and shift 8 columns (cells repeating a three-row pattern) is
 /// found periodic with slope 3/8 exactly; one moved cell makes it periodic only up to that
 /// defect.

@@ -193,6 +193,9 @@ pub struct ThreadsReport {
     pub thickness: Vec<ThicknessRow>,
     /// Threads with a thickness, and how many of those are Fibonacci numbers.
     pub fibonacci: (u64, u64),
+    /// Threads with a thickness and at least the longest of [`LIVES`] clear rows, and how many
+    /// of them have a Fibonacci thickness.
+    pub fibonacci_long: (u64, u64),
     /// Clear rows of all threads, and how many have their thread's thickness.
     pub steady_rows: (u64, u64),
     /// Merges seen, and the merges whose threads all have a thickness.
@@ -205,6 +208,9 @@ pub struct ThreadsReport {
     /// For a least life L (clear rows): the measured merges whose threads (inputs and output)
     /// all have at least L clear rows, and how many of them add.
     pub merges_by_life: Vec<(u64, u64, u64)>,
+    /// The measured merges whose threads all have at least the longest of [`LIVES`] clear
+    /// rows, by kind.
+    pub long_merge_kinds: Vec<MergeKind>,
     /// Threads that run to the edge, those with a tail of at least `LONG_TAIL` rows, and how
     /// many of these are periodic, and periodic up to defects (`NEAR_SHARE`) without being
     /// periodic.
@@ -221,8 +227,13 @@ impl ThreadsReport {
     pub fn new(k: u32, window: Window, reach: u32, traced: &Traced) -> Self {
         let mut by_t: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
         let (mut steady, mut clear) = (0, 0);
+        let mut fibonacci_long = (0, 0);
         for t in &traced.threads {
             if let Some(m) = t.mode() {
+                if t.clear_rows() >= LIVES[LIVES.len() - 1] {
+                    fibonacci_long.0 += 1;
+                    fibonacci_long.1 += u64::from(fit::is_fibonacci(m.into()));
+                }
                 let e = by_t.entry(m).or_default();
                 e.0 += 1;
                 e.1 += t.clear_rows();
@@ -243,6 +254,7 @@ impl ThreadsReport {
         let fib = thickness.iter().filter(|r| r.fibonacci).map(|r| r.threads).sum();
         let by_id: BTreeMap<u32, &Thread> = traced.threads.iter().map(|t| (t.id, t)).collect();
         let mut kinds: BTreeMap<(Vec<u32>, u32), u64> = BTreeMap::new();
+        let mut long_kinds: BTreeMap<(Vec<u32>, u32), u64> = BTreeMap::new();
         let mut measured = 0;
         let mut by_life: Vec<(u64, u64, u64)> = LIVES.iter().map(|&l| (l, 0, 0)).collect();
         for m in &traced.merges {
@@ -259,19 +271,13 @@ impl ThreadsReport {
                     e.1 += 1;
                     e.2 += u64::from(adds);
                 }
+                if life >= LIVES[LIVES.len() - 1] {
+                    *long_kinds.entry((ins.clone(), out)).or_default() += 1;
+                }
                 *kinds.entry((ins, out)).or_default() += 1;
             }
         }
-        let mut merge_kinds: Vec<MergeKind> = kinds
-            .into_iter()
-            .map(|((inputs, output), count)| MergeKind {
-                adds: inputs.iter().sum::<u32>() == output,
-                inputs,
-                output,
-                count,
-            })
-            .collect();
-        merge_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(a.inputs.cmp(&b.inputs)));
+        let (merge_kinds, long_merge_kinds) = (merge_kinds(kinds), merge_kinds(long_kinds));
         let edge: Vec<&Thread> = traced.threads.iter().filter(|t| at_edge(t)).collect();
         let long: Vec<&&Thread> = edge.iter().filter(|t| t.tail.len() >= LONG_TAIL).collect();
         let summaries: Vec<ThreadSummary> = long.iter().map(|t| ThreadSummary::of(t, false)).collect();
@@ -296,6 +302,7 @@ impl ThreadsReport {
             specks: traced.specks,
             thickness,
             fibonacci: (with, fib),
+            fibonacci_long,
             steady_rows: (clear, steady),
             merges: (traced.merges.len() as u64, measured),
             sprouts: (
@@ -304,11 +311,39 @@ impl ThreadsReport {
             ),
             merge_kinds,
             merges_by_life: by_life,
+            long_merge_kinds,
             at_edge: (edge.len() as u64, long.len() as u64, periodic, nearly),
             non_periodic,
             innermost,
         }
     }
+}
+
+/// Merges counted by (input thicknesses, output thickness), most frequent first.
+fn merge_kinds(kinds: BTreeMap<(Vec<u32>, u32), u64>) -> Vec<MergeKind> {
+    let mut v: Vec<MergeKind> = kinds
+        .into_iter()
+        .map(|((inputs, output), count)| MergeKind {
+            adds: inputs.iter().sum::<u32>() == output,
+            inputs,
+            output,
+            count,
+        })
+        .collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then(a.inputs.cmp(&b.inputs)));
+    v
+}
+
+fn merge_kind_line(f: &mut std::fmt::Formatter<'_>, m: &MergeKind) -> std::fmt::Result {
+    let ins: Vec<String> = m.inputs.iter().map(u32::to_string).collect();
+    writeln!(
+        f,
+        "  {:>14} -> {:<4} {:>7}  {}",
+        ins.join(" + "),
+        m.output,
+        m.count,
+        if m.adds { "adds" } else { "does not add" }
+    )
 }
 
 fn summary_line(f: &mut std::fmt::Formatter<'_>, s: &ThreadSummary) -> std::fmt::Result {
@@ -371,6 +406,12 @@ impl std::fmt::Display for ThreadsReport {
             "thickness (palaces per row; by symmetry the left warp's per column): {fib} of {with} threads Fibonacci; {steady} of {clear} clear rows at their thread's thickness ({:.4}%)",
             100.0 * steady as f64 / clear.max(1) as f64
         )?;
+        let (long, long_fib) = self.fibonacci_long;
+        writeln!(
+            f,
+            "  among threads of at least {} clear rows: {long_fib} of {long} Fibonacci",
+            LIVES[LIVES.len() - 1]
+        )?;
         writeln!(f, "  thickness  Fibonacci    threads   clear rows")?;
         for r in &self.thickness {
             writeln!(
@@ -396,15 +437,11 @@ impl std::fmt::Display for ThreadsReport {
             writeln!(f, "  among threads of at least {life} clear rows: {adds} of {n} add")?;
         }
         for m in &self.merge_kinds {
-            let ins: Vec<String> = m.inputs.iter().map(u32::to_string).collect();
-            writeln!(
-                f,
-                "  {:>14} -> {:<4} {:>7}  {}",
-                ins.join(" + "),
-                m.output,
-                m.count,
-                if m.adds { "adds" } else { "does not add" }
-            )?;
+            merge_kind_line(f, m)?;
+        }
+        writeln!(f, "  by kind, among threads of at least {} clear rows:", LIVES[LIVES.len() - 1])?;
+        for m in &self.long_merge_kinds {
+            merge_kind_line(f, m)?;
         }
         let (edge, long, periodic, nearly) = self.at_edge;
         writeln!(
@@ -417,6 +454,11 @@ impl std::fmt::Display for ThreadsReport {
             summary_line(f, s)?;
         }
         writeln!(f, "innermost threads running to the edge (inner first):")?;
+        writeln!(
+            f,
+            "  (s.e.: the least-squares fit's standard error over the whole thread; a thread's slope moves by 1e-4 to 6e-4 \
+             between stretches of it, so a quadratic \"within 2 s.e.\" is a candidate, not a finding: docs/threads.md)"
+        )?;
         for s in &self.innermost {
             summary_line(f, s)?;
         }
