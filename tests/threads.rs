@@ -261,6 +261,39 @@ fn built_periodic_thread() {
     assert_eq!(near.matches, (897 - 2, 897));
 }
 
+/// Three threads that run to the window's last row: a straight line (2 columns a row), one
+/// jittered by floor(y phi) mod 3 (a Sturmian sequence: no period, but one up to defects) and
+/// one jittered by a hash of y. All three run to the edge with a long tail: one
+/// periodic, one periodic up to defects, one neither (listed); the innermost come in the
+/// order of their ends' distance from the diagonal.
+#[test]
+fn built_threads_at_the_edge_are_classified() {
+    let rows = 700;
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let sturm: Vec<u32> = (0..rows).map(|y| (f64::from(y) * phi).floor() as u32 % 3).collect();
+    // MurmurHash3's finaliser: no line, so no period even up to defects.
+    let fmix = |y: u64| {
+        let z = (y ^ (y >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        let z = (z ^ (z >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        ((z ^ (z >> 33)) % 3) as u32
+    };
+    let hash: Vec<u32> = (0..rows).map(|y| fmix(u64::from(y) + 1)).collect();
+    let bitmap = bitmap_of(rows, |y| {
+        let i = y as usize;
+        vec![40 + 2 * y, 1000 + y + sturm[i], 2000 + y + hash[i]]
+    });
+    let (traced, _) = trace_bitmap(&bitmap);
+    assert_eq!(traced.threads.len(), 3, "{:?}", traced.threads.len());
+    let report = ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced);
+    assert_eq!(report.at_edge, (3, 3, 1, 1));
+    let listed: Vec<u32> = report.non_periodic.iter().map(|s| s.x.0).collect();
+    assert_eq!(listed, [2000 + hash[0]]);
+    let firsts: Vec<u32> = report.innermost.iter().map(|s| s.x.0).collect();
+    assert_eq!(firsts, [40, 1000 + sturm[0], 2000 + hash[0]]);
+    assert_eq!(report.innermost[0].period, Some(fit::Period { p: 1, shift: 2 }));
+    assert_eq!(report.innermost[1].period, None);
+}
+
 /// `threads::run` traces exactly the palaces above the diagonal that `regions` labels as the
 /// rest (fray, warp, inner sector), with values by the direct definition: the same threads as a tracer fed by
 /// hand.
