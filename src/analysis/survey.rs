@@ -722,6 +722,8 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             font(18),
         ))?;
         let areas = body.split_evenly((panels as usize, 1));
+        // k on the x axes as whole numbers (not "500.0").
+        let whole = |x: &f64| format!("{x:.0}");
         let dot = |c: RGBColor| ShapeStyle::from(&c).filled();
         let (blue, red, green, grey) =
             (RGBColor(40, 70, 200), RGBColor(210, 50, 40), RGBColor(30, 150, 60), RGBColor(120, 120, 120));
@@ -745,7 +747,13 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(xr.clone(), vmin as f64..vmax as f64)?;
-        c.configure_mesh().x_desc("k").label_style(font(12)).axis_desc_style(font(13)).draw()?;
+        c.configure_mesh()
+            .x_desc("k")
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
+            .label_style(font(12))
+            .axis_desc_style(font(13))
+            .draw()?;
         for (name, col, f) in [
             ("states", green, &(|r: &SurveyRow| f64::from(r.states)) as &dyn Fn(&SurveyRow) -> f64),
             ("max v", red, &|r: &SurveyRow| r.max_v as f64),
@@ -763,7 +771,12 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(xr.clone(), 0.0..3.0)?;
-        c.configure_mesh().x_desc("k").label_style(font(12)).axis_desc_style(font(13)).draw()?;
+        c.configure_mesh()
+            .x_desc("k")
+            .x_label_formatter(&whole)
+            .label_style(font(12))
+            .axis_desc_style(font(13))
+            .draw()?;
         for (name, col, f) in [
             (
                 "max_x / k",
@@ -786,7 +799,8 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         let mut c = ChartBuilder::on(&areas[2])
             .caption(
                 format!(
-                    "armpit distance of the hottest cell (none within {ARMPIT_RADIUS}: drawn at {top_d}; at an armpit: <= {ARMPIT_NEAR}), clusters of hottest cells x 4"
+                    "armpit distance of the hottest cell (none within {ARMPIT_RADIUS}: drawn at {top_d}; at an armpit: <= {ARMPIT_NEAR}), clusters of hottest cells x 4 (more than {} drawn at {top_d})",
+                    top_d as u32 / 4
                 ),
                 font(15),
             )
@@ -794,7 +808,13 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(xr.clone(), 0.0..top_d + 4.0)?;
-        c.configure_mesh().x_desc("k").label_style(font(12)).axis_desc_style(font(13)).draw()?;
+        c.configure_mesh()
+            .x_desc("k")
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
+            .label_style(font(12))
+            .axis_desc_style(font(13))
+            .draw()?;
         c.draw_series(LineSeries::new(
             [(xr.start, ARMPIT_NEAR as f64), (xr.end, ARMPIT_NEAR as f64)],
             ShapeStyle::from(&grey).stroke_width(1),
@@ -806,21 +826,30 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         )?
         .label("armpit distance")
         .legend(move |(x, y)| Circle::new((x, y), 4, dot(red)));
-        c.draw_series(
-            rows.iter().map(|r| Circle::new((f64::from(r.k), 4.0 * f64::from(r.max_clusters)), 2, dot(blue))),
-        )?
+        c.draw_series(rows.iter().map(|r| {
+            Circle::new((f64::from(r.k), (4.0 * f64::from(r.max_clusters)).min(top_d)), 2, dot(blue))
+        }))?
         .label("4 x clusters")
         .legend(move |(x, y)| Circle::new((x, y), 4, dot(blue)));
         legend!(c)?;
         // 4. The skin's onsets.
         let smax = rows.iter().filter_map(|r| r.skin3.or(r.skin2)).max().unwrap_or(10) as f64 * 1.1 + 1.0;
         let mut c = ChartBuilder::on(&areas[3])
-            .caption("skin: where levels 2 and 3 begin, columns past the shoulder (k, 0)", font(15))
+            .caption(
+                "skin: where levels 2 and 3 begin, columns past the shoulder (k, 0), log scale",
+                font(15),
+            )
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(60)
-            .build_cartesian_2d(xr.clone(), 0.0..smax)?;
-        c.configure_mesh().x_desc("k").label_style(font(12)).axis_desc_style(font(13)).draw()?;
+            .build_cartesian_2d(xr.clone(), (10.0..smax.max(100.0)).log_scale())?;
+        c.configure_mesh()
+            .x_desc("k")
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
+            .label_style(font(12))
+            .axis_desc_style(font(13))
+            .draw()?;
         for (name, col, f) in [
             ("level 3", green, &(|r: &SurveyRow| r.skin3) as &dyn Fn(&SurveyRow) -> Option<u64>),
             ("level 2", blue, &|r: &SurveyRow| r.skin2),
