@@ -60,14 +60,10 @@ fn compare_counts_matches_like_the_definition() {
     }
 }
 
-/// Region labels: hood and outer space against their definitions, the épaulettes' periods,
-/// values and proportions (§3.2), the fabric and arm invariances, and the mirror symmetry.
-#[test]
-fn regions_have_the_papers_properties() {
-    let k = 150u32;
-    let (w, h) = (464usize, 464usize);
-    let win = Window::new(0, 0, w as u32, h as u32);
-    let mut labels = vec![Region::InnerSector; w * h];
+/// The region labels of a window from the corner (`win.x0 = win.y0 = 0`), row-major.
+fn labels_of(k: u32, win: Window) -> Vec<Region> {
+    let w = win.x1 as usize;
+    let mut labels = vec![Region::InnerSector; w * win.y1 as usize];
     regions::label(
         k,
         win,
@@ -81,6 +77,17 @@ fn regions_have_the_papers_properties() {
         },
     )
     .unwrap();
+    labels
+}
+
+/// Region labels: hood and outer space against their definitions, the épaulettes' periods,
+/// values and proportions (§3.2), the fabric and arm invariances, and the mirror symmetry.
+#[test]
+fn regions_have_the_papers_properties() {
+    let k = 150u32;
+    let (w, h) = (464usize, 464usize);
+    let win = Window::new(0, 0, w as u32, h as u32);
+    let labels = labels_of(k, win);
     let n = game(k, w + 2, h + 2);
     let n1 = game(k + 1, w + 2, h + 2);
     let n3 = game(k + 3, w + 2, h + 2);
@@ -487,20 +494,7 @@ fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
     for k in [150u32, 300, 500] {
         let n = 3 * k as usize;
         let win = Window::new(0, 0, n as u32, n as u32);
-        let mut labels = vec![Region::InnerSector; n * n];
-        regions::label(
-            k,
-            win,
-            &opts(),
-            &palace::engine::Silent,
-            &[],
-            |_| (),
-            |r| {
-                labels[r.y as usize * n..(r.y as usize + 1) * n].copy_from_slice(&r.labels);
-                Ok(())
-            },
-        )
-        .unwrap();
+        let labels = labels_of(k, win);
         let lab = |x: usize, y: usize| labels[y * n + x];
         // The upper rift's last column and its lowest cell there.
         let (mut ax, mut ay) = (0, 0);
