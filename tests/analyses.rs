@@ -529,3 +529,21 @@ fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
         assert!(rep.junctions.iter().all(|j| j.name != "armpit (upper)"), "k = {k}: {:?}", rep.junctions);
     }
 }
+
+/// The labels keep the picture's mirror symmetry, `v(x, y) = v(y, x)`, on square boards from
+/// the corner: the label of (y, x) is the mirror image of the label of (x, y) for every cell,
+/// also where a block halved by the diagonal passes both sides' tests or hands its label on.
+#[test]
+fn labels_are_mirror_symmetric() {
+    for k in [150u32, 300, 301, 302, 500, 700, 1001] {
+        let n = 3 * k as usize;
+        let labels = labels_of(k, Window::new(0, 0, n as u32, n as u32));
+        let mut wrong = 0;
+        for y in 0..n {
+            for x in y..n {
+                wrong += usize::from(labels[x * n + y] != labels[y * n + x].mirror());
+            }
+        }
+        assert_eq!(wrong, 0, "k = {k}: cells whose mirror image has another label");
+    }
+}

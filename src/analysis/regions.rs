@@ -579,7 +579,10 @@ fn refine_block(
                     _ => block,
                 };
                 // A cell of the diagonal is its own mirror image: it takes no upper or lower
-                // label, so that the labels keep the picture's symmetry.
+                // label, so that the labels keep the picture's symmetry. Below the diagonal in
+                // a block that the diagonal halves, a cell takes the mirror image of its mirror
+                // cell's label (a row above, already labelled), so that the block's side of
+                // the diagonal does not decide its lower half.
                 match l {
                     EP_UP | EP_LO | RIFT_UP | RIFT_LO | ARM_UP | ARM_LO if x == y => {
                         if f & F_PLUS3 != 0 {
@@ -588,11 +591,28 @@ fn refine_block(
                             REST
                         }
                     }
+                    _ if x0 == y0 && x < y && r < cols => mirror_label(out[c * os + r]),
                     l => l,
                 }
             };
         }
     }
+}
+
+/// The label a block receives from a neighbour labelled `l` (to its left or above): a block
+/// that the diagonal halves (`from_diagonal`) is upper on one side and lower on the other, so
+/// its side-specific label is taken as the receiving block's side's (`upper_side`), and the
+/// labels keep the picture's mirror symmetry.
+fn to_side(l: Option<u8>, from_diagonal: bool, upper_side: bool) -> Option<u8> {
+    let upper = matches!(l, Some(EP_UP | ARM_UP | RIFT_UP));
+    let lower = matches!(l, Some(EP_LO | ARM_LO | RIFT_LO));
+    if from_diagonal && (upper && !upper_side || lower && upper_side) { l.map(mirror_label) } else { l }
+}
+
+/// The label of the mirror image of a cell labelled `l` (as [`Region::mirror`]; the rest,
+/// split later cell by cell, stays the rest).
+fn mirror_label(l: u8) -> u8 {
+    ALL.get(usize::from(l)).map_or(l, |r| r.mirror() as u8)
 }
 
 /// [`refine_block`] where its runs cannot change a cell, for the tile path: a block off the
@@ -838,8 +858,9 @@ impl<E> Labeler<E> {
                 }
             }
             let upper_side = 2 * bx as u64 + (xs.end - xs.start) as u64 >= y_mid;
-            let left = bi.checked_sub(1).map(|b| block_labels[b]);
-            let above = self.above.get(bi).copied();
+            let left =
+                to_side(bi.checked_sub(1).map(|b| block_labels[b]), bx == y0 as usize + BLOCK, upper_side);
+            let above = to_side(self.above.get(bi).copied(), bx + BLOCK == y0 as usize, upper_side);
             let label = block_label(&s.facts(), upper_side, left, above);
             block_labels[bi] = label;
             refine_block(
@@ -1768,10 +1789,17 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             });
             let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
             let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
-            let left_label =
-                if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) };
-            let above_label =
-                if rb > 0 { Some(blocks[(rb - 1) * bw + cb]) } else { above.map(|ab| ab.last_row[cb]) };
+            let (bx, by) = (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64);
+            let left_label = to_side(
+                if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) },
+                bx == by + BLOCK as u64,
+                upper_side,
+            );
+            let above_label = to_side(
+                if rb > 0 { Some(blocks[(rb - 1) * bw + cb]) } else { above.map(|ab| ab.last_row[cb]) },
+                bx + BLOCK as u64 == by,
+                upper_side,
+            );
             let label = block_label(&s, upper_side, left_label, above_label);
             blocks[rb * bw + cb] = label;
             let at = (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64);
