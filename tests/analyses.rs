@@ -547,3 +547,29 @@ fn labels_are_mirror_symmetric() {
         assert_eq!(wrong, 0, "k = {k}: cells whose mirror image has another label");
     }
 }
+
+/// §3.2: "the hood is exactly the region where every move is a winning move, because all
+/// possible further moves can be blocked". The queen's moves from (x, y), counted one by one
+/// (west, north, north-west), are fewer than k exactly on the hood's closed form, so the
+/// blocker can block them all; and every hood cell is a palace (N < k) by the direct
+/// definition of the game, so a move into the hood wins.
+#[test]
+fn the_hood_is_where_every_move_can_be_blocked() {
+    for k in [1u32, 2, 5, 12, 40, 99] {
+        let n = 3 * k as usize + 6;
+        let palace = game(k, n, n);
+        for y in 0..n {
+            for x in 0..n {
+                let mut moves = 0u64;
+                for d in 1..=x.max(y) {
+                    moves += u64::from(d <= x) + u64::from(d <= y) + u64::from(d <= x && d <= y);
+                }
+                let hood = in_hood(k, x as u64, y as u64);
+                assert_eq!(hood, moves < u64::from(k), "k = {k}, ({x}, {y}): {moves} moves");
+                if hood {
+                    assert!(palace(x, y) < i64::from(k), "k = {k}, ({x}, {y}) in the hood is a palace");
+                }
+            }
+        }
+    }
+}
