@@ -724,6 +724,12 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         let areas = body.split_evenly((panels as usize, 1));
         // k on the x axes as whole numbers (not "500.0").
         let whole = |x: &f64| format!("{x:.0}");
+        // A panel's chart: its caption above, room for the axes' labels.
+        let panel = |i: usize, caption: String, y_labels: u32| {
+            let mut b = ChartBuilder::on(&areas[i]);
+            b.caption(caption, font(15)).margin(12).x_label_area_size(30).y_label_area_size(y_labels);
+            b
+        };
         let dot = |c: RGBColor| ShapeStyle::from(&c).filled();
         let (blue, red, green, grey) =
             (RGBColor(40, 70, 200), RGBColor(210, 50, 40), RGBColor(30, 150, 60), RGBColor(120, 120, 120));
@@ -741,12 +747,9 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         // 1. Values.
         let vmax = rows.iter().map(|r| r.max_v.max(i64::from(r.states))).max().unwrap_or(1) + 1;
         let vmin = rows.iter().map(|r| r.min_v).min().unwrap_or(0) - 1;
-        let mut c = ChartBuilder::on(&areas[0])
-            .caption("values outside the hood: largest v, smallest v, states (distinct v)", font(15))
-            .margin(12)
-            .x_label_area_size(30)
-            .y_label_area_size(50)
-            .build_cartesian_2d(xr.clone(), vmin as f64..vmax as f64)?;
+        let mut c =
+            panel(0, "values outside the hood: largest v, smallest v, states (distinct v)".into(), 50)
+                .build_cartesian_2d(xr.clone(), vmin as f64..vmax as f64)?;
         c.configure_mesh()
             .x_desc("k")
             .x_label_formatter(&whole)
@@ -765,12 +768,9 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         }
         legend!(c)?;
         // 2. Positions over k.
-        let mut c = ChartBuilder::on(&areas[1])
-            .caption("positions over k: hottest cell max_x / k and max_y / k, prism d / k", font(15))
-            .margin(12)
-            .x_label_area_size(30)
-            .y_label_area_size(50)
-            .build_cartesian_2d(xr.clone(), 0.0..3.0)?;
+        let mut c =
+            panel(1, "positions over k: hottest cell max_x / k and max_y / k, prism d / k".into(), 50)
+                .build_cartesian_2d(xr.clone(), 0.0..3.0)?;
         c.configure_mesh()
             .x_desc("k")
             .x_label_formatter(&whole)
@@ -796,17 +796,10 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         legend!(c)?;
         // 3. The armpit distance and the clusters.
         let top_d = (ARMPIT_RADIUS + 8) as f64;
-        let mut c = ChartBuilder::on(&areas[2])
-            .caption(
-                format!(
+        let mut c = panel(2, format!(
                     "armpit distance of the hottest cell (none within {ARMPIT_RADIUS}: drawn at {top_d}; at an armpit: <= {ARMPIT_NEAR}), clusters of hottest cells x 4 (more than {} drawn at {top_d})",
                     top_d as u32 / 4
-                ),
-                font(15),
-            )
-            .margin(12)
-            .x_label_area_size(30)
-            .y_label_area_size(50)
+                ), 50)
             .build_cartesian_2d(xr.clone(), 0.0..top_d + 4.0)?;
         c.configure_mesh()
             .x_desc("k")
@@ -834,15 +827,12 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         legend!(c)?;
         // 4. The skin's onsets.
         let smax = rows.iter().filter_map(|r| r.skin3.or(r.skin2)).max().unwrap_or(10) as f64 * 1.1 + 1.0;
-        let mut c = ChartBuilder::on(&areas[3])
-            .caption(
-                "skin: where levels 2 and 3 begin, columns past the shoulder (k, 0), log scale",
-                font(15),
-            )
-            .margin(12)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d(xr.clone(), (10.0..smax.max(100.0)).log_scale())?;
+        let mut c = panel(
+            3,
+            "skin: where levels 2 and 3 begin, columns past the shoulder (k, 0), log scale".into(),
+            60,
+        )
+        .build_cartesian_2d(xr.clone(), (10.0..smax.max(100.0)).log_scale())?;
         c.configure_mesh()
             .x_desc("k")
             .x_label_formatter(&whole)
