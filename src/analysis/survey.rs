@@ -733,6 +733,19 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         let dot = |c: RGBColor| ShapeStyle::from(&c).filled();
         let (blue, red, green, grey) =
             (RGBColor(40, 70, 200), RGBColor(210, 50, 40), RGBColor(30, 150, 60), RGBColor(120, 120, 120));
+        // The axes: k as whole numbers, and `$y` for the y axis's labels.
+        macro_rules! mesh {
+            ($chart:expr, $($y:tt)*) => {
+                $chart
+                    .configure_mesh()
+                    .x_desc("k")
+                    .x_label_formatter(&whole)
+                    .$($y)*
+                    .label_style(font(12))
+                    .axis_desc_style(font(13))
+                    .draw()
+            };
+        }
         macro_rules! legend {
             ($chart:expr) => {
                 $chart
@@ -750,13 +763,7 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         let mut c =
             panel(0, "values outside the hood: largest v, smallest v, states (distinct v)".into(), 50)
                 .build_cartesian_2d(xr.clone(), vmin as f64..vmax as f64)?;
-        c.configure_mesh()
-            .x_desc("k")
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
-            .label_style(font(12))
-            .axis_desc_style(font(13))
-            .draw()?;
+        mesh!(c, y_label_formatter(&whole))?;
         for (name, col, f) in [
             ("states", green, &(|r: &SurveyRow| f64::from(r.states)) as &dyn Fn(&SurveyRow) -> f64),
             ("max v", red, &|r: &SurveyRow| r.max_v as f64),
@@ -771,12 +778,7 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
         let mut c =
             panel(1, "positions over k: hottest cell max_x / k and max_y / k, prism d / k".into(), 50)
                 .build_cartesian_2d(xr.clone(), 0.0..3.0)?;
-        c.configure_mesh()
-            .x_desc("k")
-            .x_label_formatter(&whole)
-            .label_style(font(12))
-            .axis_desc_style(font(13))
-            .draw()?;
+        mesh!(c, y_label_formatter(&|y: &f64| format!("{y:.1}")))?;
         for (name, col, f) in [
             (
                 "max_x / k",
@@ -801,13 +803,7 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
                     top_d as u32 / 4
                 ), 50)
             .build_cartesian_2d(xr.clone(), 0.0..top_d + 4.0)?;
-        c.configure_mesh()
-            .x_desc("k")
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
-            .label_style(font(12))
-            .axis_desc_style(font(13))
-            .draw()?;
+        mesh!(c, y_label_formatter(&whole))?;
         c.draw_series(LineSeries::new(
             [(xr.start, ARMPIT_NEAR as f64), (xr.end, ARMPIT_NEAR as f64)],
             ShapeStyle::from(&grey).stroke_width(1),
@@ -833,13 +829,7 @@ pub fn plot(rows: &[SurveyRow], out: crate::output::atomic::AtomicOutput) -> Res
             60,
         )
         .build_cartesian_2d(xr.clone(), (10.0..smax.max(100.0)).log_scale())?;
-        c.configure_mesh()
-            .x_desc("k")
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
-            .label_style(font(12))
-            .axis_desc_style(font(13))
-            .draw()?;
+        mesh!(c, y_label_formatter(&whole))?;
         for (name, col, f) in [
             ("level 3", green, &(|r: &SurveyRow| r.skin3) as &dyn Fn(&SurveyRow) -> Option<u64>),
             ("level 2", blue, &|r: &SurveyRow| r.skin2),
