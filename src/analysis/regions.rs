@@ -1300,13 +1300,11 @@ impl std::fmt::Display for RegionsReport {
                 hist.join(" ")
             )?;
         }
-        writeln!(f, "junctions:")?;
-        for j in &self.junctions {
-            writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
-        }
-        writeln!(f, "hottest cells:")?;
-        for j in &self.hottest {
-            writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
+        for (title, points) in [("junctions:", &self.junctions), ("hottest cells:", &self.hottest)] {
+            writeln!(f, "{title}")?;
+            for j in points {
+                writeln!(f, "  {:<16} ({}, {})  {}", j.name, j.x, j.y, j.how)?;
+            }
         }
         let r = &self.rift;
         match (r.span, r.end) {
@@ -1787,9 +1785,9 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
                 }
                 s.facts()
             });
-            let y_mid = 2 * (u64::from(y0) + ra as u64) + (rz - ra) as u64;
-            let upper_side = 2 * (u64::from(x0) + ca as u64) + (cz - ca) as u64 >= y_mid;
+            // The block's top-left cell; its centre is on or above the diagonal on the upper side.
             let (bx, by) = (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64);
+            let upper_side = 2 * bx + (cz - ca) as u64 >= 2 * by + (rz - ra) as u64;
             let left_label = to_side(
                 if cb > 0 { Some(blocks[rb * bw + cb - 1]) } else { left.map(|l| l.last_col[rb]) },
                 bx == by + BLOCK as u64,
@@ -1802,11 +1800,11 @@ fn label_tile_body(k: u32, t: &LaneTiles<'_>, sc: &mut TileScratch) -> LabelStat
             );
             let label = block_label(&s, upper_side, left_label, above_label);
             blocks[rb * bw + cb] = label;
-            let at = (u64::from(x0) + ca as u64, u64::from(y0) + ra as u64);
             let fl = &flags[ra * w + ca..];
             let out = &mut labels[ra * w + ca..];
-            if !refine_quick(label, &s, any, left_label, above_label, at, (rz - ra, cz - ca), fl, w, out, w) {
-                refine_block(label, left_label, above_label, at, (rz - ra, cz - ca), fl, w, out, w);
+            let (at, size) = ((bx, by), (rz - ra, cz - ca));
+            if !refine_quick(label, &s, any, left_label, above_label, at, size, fl, w, out, w) {
+                refine_block(label, left_label, above_label, at, size, fl, w, out, w);
             }
         }
     }

@@ -52,6 +52,9 @@ pub const NEAR_SHARE: f64 = 0.95;
 /// The least lives (clear rows) the merge check is also reported for.
 pub const LIVES: [u64; 4] = [8, 50, 100, 300];
 
+/// The longest of [`LIVES`]: the threads whose merges and thicknesses are also counted by kind.
+pub const LONG_LIFE: u64 = LIVES[LIVES.len() - 1];
+
 /// How many of the innermost threads are reported in full.
 pub const INNERMOST: usize = 4;
 
@@ -193,7 +196,7 @@ pub struct ThreadsReport {
     pub thickness: Vec<ThicknessRow>,
     /// Threads with a thickness, and how many of those are Fibonacci numbers.
     pub fibonacci: (u64, u64),
-    /// Threads with a thickness and at least the longest of [`LIVES`] clear rows, and how many
+    /// Threads with a thickness and at least [`LONG_LIFE`] clear rows, and how many
     /// of them have a Fibonacci thickness.
     pub fibonacci_long: (u64, u64),
     /// Clear rows of all threads, and how many have their thread's thickness.
@@ -208,7 +211,7 @@ pub struct ThreadsReport {
     /// For a least life L (clear rows): the measured merges whose threads (inputs and output)
     /// all have at least L clear rows, and how many of them add.
     pub merges_by_life: Vec<(u64, u64, u64)>,
-    /// The measured merges whose threads all have at least the longest of [`LIVES`] clear
+    /// The measured merges whose threads all have at least [`LONG_LIFE`] clear
     /// rows, by kind.
     pub long_merge_kinds: Vec<MergeKind>,
     /// Threads that run to the edge, those with a tail of at least `LONG_TAIL` rows, and how
@@ -230,7 +233,7 @@ impl ThreadsReport {
         let mut fibonacci_long = (0, 0);
         for t in &traced.threads {
             if let Some(m) = t.mode() {
-                if t.clear_rows() >= LIVES[LIVES.len() - 1] {
+                if t.clear_rows() >= LONG_LIFE {
                     fibonacci_long.0 += 1;
                     fibonacci_long.1 += u64::from(fit::is_fibonacci(m.into()));
                 }
@@ -271,7 +274,7 @@ impl ThreadsReport {
                     e.1 += 1;
                     e.2 += u64::from(adds);
                 }
-                if life >= LIVES[LIVES.len() - 1] {
+                if life >= LONG_LIFE {
                     *long_kinds.entry((ins.clone(), out)).or_default() += 1;
                 }
                 *kinds.entry((ins, out)).or_default() += 1;
@@ -407,11 +410,7 @@ impl std::fmt::Display for ThreadsReport {
             100.0 * steady as f64 / clear.max(1) as f64
         )?;
         let (long, long_fib) = self.fibonacci_long;
-        writeln!(
-            f,
-            "  among threads of at least {} clear rows: {long_fib} of {long} Fibonacci",
-            LIVES[LIVES.len() - 1]
-        )?;
+        writeln!(f, "  among threads of at least {} clear rows: {long_fib} of {long} Fibonacci", LONG_LIFE)?;
         writeln!(f, "  thickness  Fibonacci    threads   clear rows")?;
         for r in &self.thickness {
             writeln!(
@@ -439,7 +438,7 @@ impl std::fmt::Display for ThreadsReport {
         for m in &self.merge_kinds {
             merge_kind_line(f, m)?;
         }
-        writeln!(f, "  by kind, among threads of at least {} clear rows:", LIVES[LIVES.len() - 1])?;
+        writeln!(f, "  by kind, among threads of at least {} clear rows:", LONG_LIFE)?;
         for m in &self.long_merge_kinds {
             merge_kind_line(f, m)?;
         }
