@@ -5,6 +5,10 @@
 //! each tile is classified and computed (`tile`, with the kernels of [`crate::kernel`]), and
 //! the tiles are swept by a pool of workers in a staggered wavefront (`sweep`). Cells outside
 //! the window are computed as needed but never stored beyond the few bands in flight.
+//!
+//! `src/engine/README.md` is the design note: how a sweep is cut into bands and tiles, the
+//! wavefront, which kernel computes which tile and why every path is exact, and the frontier
+//! protocol that pauses and resumes a sweep.
 
 pub mod checkpoint;
 pub mod control;
