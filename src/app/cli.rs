@@ -344,6 +344,9 @@ pub struct FibonacciNimArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace game zeckendorf`.
@@ -375,6 +378,9 @@ pub struct ZeckendorfArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// Largest `--to` of `game fibonacci-nim` (listing the winning first moves takes about
@@ -1006,6 +1012,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The Zeckendorf game (no hole) or the empty-board black-hole game on F_hole.
     Zeckendorf {
@@ -1019,6 +1027,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The positions of the F_hole board.
     ZeckendorfPositions {
@@ -1030,6 +1040,8 @@ pub enum Config {
         output: Option<PathBuf>,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Threads of the upper warp.
     Threads {
@@ -1102,6 +1114,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Rows of Fraenkel's array.
     FraenkelArray {
@@ -1115,6 +1129,10 @@ pub enum Config {
         csv: bool,
         /// The picture.
         plot: Option<PathBuf>,
+        /// With `plot`: print the table as well.
+        table: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The checks of Fraenkel's array and system U to a bound.
     FraenkelCheck {
@@ -1122,6 +1140,8 @@ pub enum Config {
         to: u64,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Representations over U.
     FraenkelU {
@@ -1129,6 +1149,8 @@ pub enum Config {
         numbers: Vec<u64>,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Frankenstein.
     Frankenstein {
@@ -1144,6 +1166,8 @@ pub enum Config {
         max_sum: u32,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The survey across k.
     Survey {
@@ -1216,16 +1240,16 @@ impl Config {
             | Config::Check { run, .. }
             | Config::Survey { run, .. }
             | Config::Grid { run, .. }
-            | Config::Gliders { run, .. } => Some(run),
-            Config::Bench { .. }
-            | Config::FibonacciNim { .. }
-            | Config::Zeckendorf { .. }
-            | Config::ZeckendorfPositions { .. }
-            | Config::Subtraction { .. }
-            | Config::FraenkelArray { .. }
-            | Config::FraenkelCheck { .. }
-            | Config::FraenkelU { .. }
-            | Config::Frankenstein { .. } => None,
+            | Config::Gliders { run, .. }
+            | Config::FibonacciNim { run, .. }
+            | Config::Zeckendorf { run, .. }
+            | Config::ZeckendorfPositions { run, .. }
+            | Config::Subtraction { run, .. }
+            | Config::FraenkelArray { run, .. }
+            | Config::FraenkelCheck { run, .. }
+            | Config::FraenkelU { run, .. }
+            | Config::Frankenstein { run, .. } => Some(run),
+            Config::Bench { .. } => None,
         }
     }
 }
@@ -1672,6 +1696,7 @@ impl Cli {
                     output: a.output,
                     check: a.check,
                     json: a.json,
+                    run: a.run.resolve()?,
                 }
             }
             Command::Game(GameArgs { game: GameCommand::Zeckendorf(a) }) => {
@@ -1706,7 +1731,13 @@ impl Cli {
                         }
                     }
                     check_memo(m - 1, v, "--max-value")?;
-                    Config::ZeckendorfPositions { hole: m, max_value: v, output: a.output, json: a.json }
+                    Config::ZeckendorfPositions {
+                        hole: m,
+                        max_value: v,
+                        output: a.output,
+                        json: a.json,
+                        run: a.run.resolve()?,
+                    }
                 } else {
                     let to = a.to.unwrap_or(0);
                     if to == 0 {
@@ -1732,7 +1763,14 @@ impl Cli {
                             }
                         }
                     }
-                    Config::Zeckendorf { to, hole, census: a.census, check: a.check, json: a.json }
+                    Config::Zeckendorf {
+                        to,
+                        hole,
+                        census: a.census,
+                        check: a.check,
+                        json: a.json,
+                        run: a.run.resolve()?,
+                    }
                 }
             }
             Command::Game(GameArgs { game: GameCommand::Subtraction(a) }) => subtraction_config(a)?,
@@ -1744,7 +1782,7 @@ impl Cli {
                             a.to
                         )));
                     }
-                    Config::FraenkelCheck { to: a.to, json: a.json }
+                    Config::FraenkelCheck { to: a.to, json: a.json, run: a.run.resolve()? }
                 } else {
                     let rows = a.rows.unwrap_or(0);
                     if rows == 0 || rows > MAX_FRAENKEL_ROWS {
@@ -1774,6 +1812,8 @@ impl Cli {
                         json: a.json,
                         csv: a.csv,
                         plot: a.plot,
+                        table: a.table,
+                        run: a.run.resolve()?,
                     }
                 }
             }
@@ -1783,7 +1823,7 @@ impl Cli {
                         "{n}: the representations are of positive integers; use N >= 1"
                     )));
                 }
-                Config::FraenkelU { numbers: a.numbers, json: a.json }
+                Config::FraenkelU { numbers: a.numbers, json: a.json, run: a.run.resolve()? }
             }
             Command::Game(GameArgs { game: GameCommand::Frankenstein(a) }) => {
                 if !(2..=MAX_FRANKENSTEIN_SQUARES).contains(&a.squares) {
@@ -1811,6 +1851,7 @@ impl Cli {
                     check: a.check,
                     max_sum: a.max_sum,
                     json: a.json,
+                    run: a.run.resolve()?,
                 }
             }
             Command::Threads(a) => {
@@ -2015,6 +2056,9 @@ pub struct SubtractionArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// Largest `--to` of `game subtraction` (the values take N/4 bytes, or N bytes for a set whose
@@ -2064,6 +2108,7 @@ fn subtraction_config(a: SubtractionArgs) -> Result<Config> {
         period_bound: a.period_bound,
         check: a.check,
         json: a.json,
+        run: a.run.resolve()?,
     })
 }
 
@@ -2096,15 +2141,22 @@ pub struct FraenkelArrayArgs {
     /// Print CSV: n,A_0,A_1,...
     #[arg(long)]
     pub csv: bool,
-    /// Draw the integers up to A_0^{N-1}, each coloured by the column of A that holds it.
+    /// Draw the integers up to A_0^{N-1}, each coloured by the column of A that holds it. With
+    /// --plot the rows are printed only when asked for: by --table, --csv or --json.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// With --plot: also print the rows as a table.
+    #[arg(long, requires = "plot", conflicts_with_all = ["csv", "json"])]
+    pub table: bool,
     /// Check the text's statements on every entry up to X (--to) instead of printing rows.
     #[arg(long, conflicts_with_all = ["rows", "csv", "plot"])]
     pub check: bool,
     /// The bound of --check.
     #[arg(long, value_name = "X", default_value_t = 1_000_000)]
     pub to: u64,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace game fraenkel-u`.
@@ -2116,6 +2168,9 @@ pub struct FraenkelUArgs {
     /// Print JSON: {"representations": [{"n": 41, "digits": "1211"}, ...]}.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// The reading of a type II move of Frankenstein.
@@ -2157,6 +2212,9 @@ pub struct FrankensteinArgs {
     /// Print JSON: {"p_positions": [...], "violations_a": [...], "violations_b": [...]}.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace threads`.
