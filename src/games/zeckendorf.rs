@@ -294,8 +294,9 @@ impl Solver {
     }
 
     /// [`Solver::wins`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
-    /// when `watch` is cancelled (polled every [`POLL`] steps of the search). A stopped search
-    /// leaves the memo as it was before the unfinished positions: the solver stays usable.
+    /// when `watch` is cancelled (polled when a search starts and every [`POLL`] steps of it). A
+    /// stopped search leaves the memo as it was before the unfinished positions: the solver
+    /// stays usable.
     pub fn wins_watched(&mut self, root: &Counts, watch: &Watch<'_>) -> Result<bool> {
         let Solver { rules, space, known, win } = self;
         let cols = rules.columns;
@@ -306,6 +307,8 @@ impl Solver {
         }
         let kinds = rules.move_kinds();
         let hole = if rules.hole { fib::weight(cols + 1) } else { 0 };
+        // A look at the token per search too, since a caller may run many short ones.
+        watch.check()?;
         let mut stack = vec![Frame { pos: *root, value: v, idx: r, next: 0 }];
         let mut steps = 0u32;
         while let Some(f) = stack.last_mut() {
