@@ -1180,6 +1180,7 @@ fn frankenstein(
                 fk::solve_sum_watched(max_sum, two, &fk::claimed(max_sum), &Watch::new(cancel, &Silent))?;
             list.extend(fc::examples(two, &sq, &sums));
             list.extend(fc::theorem_3(two, &sq, &sums, &within(two)?, bound));
+            list.extend(fc::play_ends(two, fc::PLAY_ENDS_SQUARES));
             if run.quiet {
                 continue;
             }
@@ -1189,6 +1190,10 @@ fn frankenstein(
                 sq.seconds,
                 sums.seconds
             );
+        }
+        list.push(fc::inequality_8(fc::INEQUALITY_8_ROWS));
+        if cancel.is_cancelled() {
+            return Err(palace::error::Error::Interrupted);
         }
         if json {
             out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
