@@ -914,6 +914,8 @@ fn zeckendorf_positions(
 
 /// `game subtraction`: the Grundy values of each set (largest value, counts, period, and for
 /// the paper's set Theorem 2's mismatches), the file of one set's values, or the paper's checks.
+// One argument per validated flag of the command, as `Config::Subtraction` holds them.
+#[allow(clippy::too_many_arguments)]
 fn subtraction(
     to: u64,
     sets: &[palace::games::subtraction::SubtractionSet],

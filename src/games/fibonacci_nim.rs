@@ -140,7 +140,7 @@ pub fn grundy_watched(max: usize, watch: &Watch<'_>) -> Result<GrundyTable> {
     let mut values = vec![0u16; max * (max + 1) / 2];
     let mut seen = vec![false; max + 2];
     for n in 1..=max {
-        if n % 256 == 0 {
+        if n.is_multiple_of(256) {
             watch.check()?;
             watch.progress().set_position(n as u64);
         }

@@ -525,7 +525,7 @@ pub fn find_period_watched(g: &Grundy, bound: u64, watch: &Watch<'_>) -> Result<
     };
     let mut found = None;
     for p in 1..=bound {
-        if p % 64 == 0 {
+        if p.is_multiple_of(64) {
             watch.check()?;
         }
         if holds(p) {

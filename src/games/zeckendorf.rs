@@ -313,7 +313,7 @@ impl Solver {
         let mut steps = 0u32;
         while let Some(f) = stack.last_mut() {
             steps = steps.wrapping_add(1);
-            if steps % POLL == 0 {
+            if steps.is_multiple_of(POLL) {
                 // Only finished positions are in the memo, so stopping here keeps it sound.
                 watch.check()?;
             }
@@ -558,7 +558,7 @@ pub fn placing_phase_bits_watched(n: u64, w: u64, setup_wins: &BitSet, watch: &W
         }
     };
     for t in (0..=n).rev() {
-        if t % 1024 == 0 {
+        if t.is_multiple_of(1024) {
             watch.check()?;
         }
         let rest = n - t;
