@@ -1501,21 +1501,44 @@ mod game_bounds {
         cli.into_config().map(drop).map_err(|e| e.to_string())
     }
 
-    /// The `N` of "use ... <= N" in a message.
-    fn named_bound(msg: &str) -> Option<u64> {
+    /// The flag and the `N` of "use ... --flag <= N" in a message.
+    fn named_bound(msg: &str) -> Option<(String, u64)> {
         let i = msg.rfind("<= ")?;
-        msg[i + 3..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
+        let n = msg[i + 3..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()?;
+        let flag = msg[..i].split_whitespace().last()?.to_string();
+        Some((flag, n))
     }
 
-    /// If `x` is refused with a named bound `N`: `N` is accepted and `N + 1` refused.
+    /// If `case` with `X = x`, `M = m` is refused with a named bound `N` on the flag of `X` or
+    /// `M`: that flag at `N` is accepted and at `N + 1` refused, the other flag kept (another
+    /// flag out of its own bounds may still be refused at `N`, by a message naming that flag).
     fn named_bound_holds(case: &[&str], x: u64, m: u64) -> std::result::Result<Option<u64>, String> {
         let Err(msg) = validate(case, x, m) else { return Ok(None) };
-        let Some(n) = named_bound(&msg) else { return Ok(None) };
-        if let Err(e) = validate(case, n, m) {
-            return Err(format!("{case:?} X = {x}, M = {m}: \"{msg}\" names {n}, which is refused: {e}"));
+        let Some((flag, n)) = named_bound(&msg) else { return Ok(None) };
+        let holder = case.windows(2).find(|w| w[0] == flag).map(|w| w[1]);
+        let at = |v: u64| match holder {
+            Some("X") => validate(case, v, m),
+            _ => validate(case, x, v),
+        };
+        if !matches!(holder, Some("X" | "M")) {
+            return Ok(None);
         }
-        if validate(case, n + 1, m).is_ok() {
-            return Err(format!("{case:?} X = {x}, M = {m}: \"{msg}\" names {n}, but {} is accepted", n + 1));
+        // At N the flag passes its own checks (another flag given out of its bounds may still be
+        // refused, with a message of its own); at N + 1 it is refused for itself.
+        let about_flag = |r: &std::result::Result<(), String>| {
+            r.as_ref().is_err_and(|e| e.starts_with(&format!("{flag} ")))
+        };
+        let (at_n, past) = (at(n), at(n + 1));
+        if about_flag(&at_n) {
+            return Err(format!(
+                "{case:?} X = {x}, M = {m}: \"{msg}\" names {flag} <= {n}, which is refused: {at_n:?}"
+            ));
+        }
+        if !about_flag(&past) {
+            return Err(format!(
+                "{case:?} X = {x}, M = {m}: \"{msg}\" names {flag} <= {n}, but {} is not refused for it: {past:?}",
+                n + 1
+            ));
         }
         Ok(Some(n))
     }
@@ -1534,6 +1557,10 @@ mod game_bounds {
                     named.iter().any(Option::is_some),
                     "{case:?} M = {m}: no bound named for large values"
                 );
+                // With every other flag in its bounds, the command at N passes validation.
+                for n in named.into_iter().flatten() {
+                    assert_eq!(validate(case, n, m), Ok(()), "{case:?} X = {n}, M = {m}");
+                }
             }
         }
     }
