@@ -789,10 +789,7 @@ fn zeckendorf(
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     if check {
-        let list = claims::black_hole(&mut e, to);
-        if cancel.is_cancelled() {
-            return Err(palace::error::Error::Interrupted);
-        }
+        let list = claims::black_hole_watched(&mut e, to, &Watch::new(cancel, &Silent))?;
         print_claims(&list, json)?;
         return Ok(0);
     }
@@ -1109,7 +1106,7 @@ fn fraenkel_check(to: u64, json: bool, run: &RunConfig) -> Result<ExitCode> {
     pb.set_length(to);
     let s = fr::sweep_watched(to, &Watch::new(&run.engine.cancel, &pb))?;
     pb.finish_and_clear();
-    let beatty = fr::beatty_split(to);
+    let beatty = fr::beatty_split_watched(to, &Watch::new(&run.engine.cancel, &Silent))?;
     let list = fc::array(&s, beatty);
     if json {
         out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;

@@ -9,6 +9,7 @@
 
 use super::fib::{self, fibonacci_code, is_fibonacci, smallest_zeckendorf_term, zeckendorf};
 use super::fibonacci_nim::{self as nim, Outcomes};
+use super::watch::Watch;
 use super::zeckendorf::{self as z, Counts, EmptyBoard, MAX_COLUMNS, OriginalRow, Player, Rules, Solver};
 
 /// One statement of a text and what the computation found.
@@ -472,15 +473,21 @@ fn f4_family(
     source: &str,
     text: &str,
     expect_n: impl Fn(u64, u64) -> Option<bool>,
+    watch: &Watch<'_>,
 ) -> Claim {
     // Every position of the range is counted and checked; the first counterexample is kept.
     let mut bad = None;
     let mut checked = 0u64;
     for c in 0..=(v.saturating_sub(2 * u64::from(b))) / 3 {
+        if watch.is_cancelled() {
+            break;
+        }
         for a in 0..=v.saturating_sub(2 * u64::from(b) + 3 * c) {
             if let Some(want) = expect_n(a, c) {
                 checked += 1;
-                if bad.is_none() && s.wins(&pos(&[a as u32, b, c as u32])) != want {
+                if bad.is_none()
+                    && s.wins_watched(&pos(&[a as u32, b, c as u32]), watch).unwrap_or(false) != want
+                {
                     bad = Some(format!("({a}, {b}, {c}) is {}", if want { "P" } else { "N" }));
                 }
             }
@@ -498,13 +505,16 @@ fn f4_family(
 /// modulo `F_m` and never raises it, and the positions without a move are exactly the
 /// Zeckendorf decompositions of `0 .. F_m - 1` (one each), so every play from value `n` ends at
 /// the decomposition of `n mod F_m`.
-fn theorem_2_1(m: usize, s: &Solver, v: u64) -> Claim {
+fn theorem_2_1(m: usize, s: &Solver, v: u64, watch: &Watch<'_>) -> Claim {
     let rules = Rules::black_hole(m);
     let cols = rules.columns;
     let fm = fib::weight(m);
     let mut bad = None;
     let mut terminals: Vec<Vec<u32>> = Vec::new();
     for val in 0..=v {
+        if watch.is_cancelled() {
+            break;
+        }
         s.space().for_each_of_value(val, &mut |p| {
             if bad.is_some() {
                 return;
@@ -581,11 +591,24 @@ pub fn eventual_period(seq: &[Player]) -> Option<(usize, usize)> {
 /// # Panics
 /// For `m = 4` and `to < 64`.
 pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
+    black_hole_watched(e, to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`black_hole`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled (the loops over positions look at it row by row).
+///
+/// # Panics
+/// For `m = 4` and `to < 64`.
+pub fn black_hole_watched(
+    e: &mut EmptyBoard,
+    to: u64,
+    watch: &Watch<'_>,
+) -> crate::error::Result<Vec<Claim>> {
     let m = e.m;
     let v = to;
     let winners = e.winners.clone();
     let s = &mut e.solver;
-    let mut out = vec![theorem_2_1(m, s, v.min(if m >= 5 { 200 } else { v }))];
+    let mut out = vec![theorem_2_1(m, s, v.min(if m >= 5 { 200 } else { v }), watch)];
     let rn = format!("n = 1..{to}");
     let winner_check = |src: &str, text: &str, want: &dyn Fn(u64) -> Player| {
         claim(src, text, &rn, first(1..=to as usize, |n| winners[n - 1] != want(n as u64), "n"))
@@ -594,7 +617,10 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
         2 => {
             let mut bad = None;
             for a in 0..=v as u32 {
-                if s.wins(&pos(&[a])) != (a % 4 >= 2) {
+                if watch.is_cancelled() {
+                    break;
+                }
+                if s.wins_watched(&pos(&[a]), watch).unwrap_or(false) != (a % 4 >= 2) {
                     bad = Some(format!("({a})"));
                     break;
                 }
@@ -611,10 +637,16 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
                 let mut bad = None;
                 let mut checked = 0;
                 for b in 0..=v / 2 {
+                    if watch.is_cancelled() {
+                        break;
+                    }
                     for a in 0..=v - 2 * b {
                         if let Some(want_n) = f(a, b) {
                             checked += 1;
-                            if bad.is_none() && s.wins(&pos(&[a as u32, b as u32])) != want_n {
+                            if bad.is_none()
+                                && s.wins_watched(&pos(&[a as u32, b as u32]), watch).unwrap_or(false)
+                                    != want_n
+                            {
                                 bad = Some(format!("({a}, {b}) is {}", if want_n { "P" } else { "N" }));
                             }
                         }
@@ -653,6 +685,9 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
             let fto = to.min(600);
             for (part, classes, player, target) in forced {
                 let bad = (1..=fto).filter(|n| classes.contains(&(n % 9))).find(|&n| {
+                    if watch.is_cancelled() {
+                        return true;
+                    }
                     let t = target(n);
                     !z::can_force(n, 2, player, &|j| t.contains(&j))
                 });
@@ -681,11 +716,13 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
         }
         4 => {
             assert!(to >= 64, "the F_4 checks need piles up to 64");
-            out.extend(f4_claims(s, v, &winners, to));
+            out.extend(f4_claims(s, v, &winners, to, watch));
         }
         _ => {}
     }
-    out
+    // A cancelled run's claims are unfinished: none is returned.
+    watch.check()?;
+    Ok(out)
 }
 
 /// `x >= y + d`.
@@ -813,14 +850,14 @@ fn theorem_5_19_arithmetic(to: u64) -> Vec<Claim> {
 }
 
 /// The claims of §5 (the board of `F_4`).
-fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> {
+fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64, watch: &Watch<'_>) -> Vec<Claim> {
     let mut out = Vec::new();
     let (al, ga) = (|a: u64| a / 3, |c: u64| c / 4);
     let n_if = |cond: bool| cond.then_some(true);
     let p_if = |cond: bool| cond.then_some(false);
     macro_rules! fam {
         ($b:expr, $src:expr, $text:expr, $f:expr) => {
-            out.push(f4_family(s, v, $b, $src, $text, $f))
+            out.push(f4_family(s, v, $b, $src, $text, $f, watch))
         };
     }
     fam!(0, "Theorem 5.1, App. A", "(a, 0, 0) is P for a != 2 (and N for a = 2)", |a, c| (c == 0)
@@ -1005,7 +1042,7 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
         (&[1, 0, 8], false),
     ];
     for (p, n) in singles {
-        if s.wins(&pos(p)) != n {
+        if s.wins_watched(&pos(p), watch).unwrap_or(false) != n {
             bad = Some(format!("{p:?} is {}", if n { "P" } else { "N" }));
         }
     }
@@ -1096,7 +1133,9 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
     ];
     let mut bad = None;
     for (n, p, w, is_n) in table.iter().chain(&[(43u64, [10u32, 0, 11], 2 as Player, true)]) {
-        if s.wins(&pos(p)) != *is_n || (*n <= to && winners[*n as usize - 1] != *w) {
+        if s.wins_watched(&pos(p), watch).unwrap_or(false) != *is_n
+            || (*n <= to && winners[*n as usize - 1] != *w)
+        {
             bad = Some(format!("n = {n}, setup {p:?}"));
             break;
         }

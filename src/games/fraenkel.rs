@@ -642,13 +642,22 @@ pub fn sweep_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Sweep> 
 /// `S = {floor(n phi) + 1}` and `T = {floor(n phi^2) + 1}` (`n >= 1`) split `2..=to` (every
 /// integer in exactly one); the first integer that breaks it.
 pub fn beatty_split(to: u64) -> Option<u64> {
+    beatty_split_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`beatty_split`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// when `watch` is cancelled.
+pub fn beatty_split_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Option<u64>> {
     let (mut n, mut m) = (1u64, 1u64);
     let (mut s, mut t) = (floor_phi(1) + 1, floor_phi2(1) + 1);
     for v in 2..=to {
+        if v.is_multiple_of(1 << 20) {
+            watch.check()?;
+        }
         let in_s = s == v;
         let in_t = t == v;
         if in_s == in_t {
-            return Some(v);
+            return Ok(Some(v));
         }
         if in_s {
             n += 1;
@@ -658,7 +667,7 @@ pub fn beatty_split(to: u64) -> Option<u64> {
             t = floor_phi2(m) + 1;
         }
     }
-    None
+    Ok(None)
 }
 
 /// Draws the integers `1..=side^2` (`side = floor(sqrt(A_0^{N-1}))`, `firsts` the first entries
