@@ -89,6 +89,35 @@ fn frankenstein_check() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Example (vii) [ordered]").and(predicate::str::contains("refuted")));
+    // §1's "the only end position is Phi", "the sum decreases at each move" and the inequality
+    // (8) of the proof of Theorem 3 (A) hold.
+    let out = palace()
+        .args([
+            "game",
+            "frankenstein",
+            "--squares",
+            "10",
+            "--bound",
+            "40",
+            "--max-sum",
+            "30",
+            "--check",
+            "--json",
+        ])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let side: Vec<&serde_json::Value> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            let s = c["source"].as_str().unwrap();
+            s.starts_with("§1, the rules") || s == "Proof of Theorem 3 (A), (8)"
+        })
+        .collect();
+    assert_eq!(side.len(), 5);
+    assert!(side.iter().all(|c| c["verdict"] == "confirmed"), "{side:?}");
 }
 
 #[test]

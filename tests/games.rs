@@ -110,24 +110,37 @@ fn zeckendorf_positions_table_and_picture() {
     assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
 }
 
-#[test]
-fn checks_confirm_the_texts() {
-    palace()
-        .args(["game", "fibonacci-nim", "--to", "500", "--check"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("0 refuted"));
-    // Two readings are refuted on purpose: Figure 1 read in its printed order and the remark
-    // after Corollary 5.12 as printed (docs/games-claims.md).
-    let v = json(&["game", "zeckendorf", "--to", "200", "--hole", "4", "--check", "--json"]);
-    let refuted: Vec<&str> = v
+/// The sources of the refuted claims of `palace game ARGS --check --json`.
+fn refuted_sources(args: &[&str]) -> Vec<String> {
+    let mut all = args.to_vec();
+    all.extend(["--check", "--json"]);
+    json(&all)
         .as_array()
         .unwrap()
         .iter()
         .filter(|c| c["verdict"] == "refuted")
-        .map(|c| c["source"].as_str().unwrap())
-        .collect();
-    assert_eq!(refuted, ["Remark after Cor. 5.12 (as printed)", "Figure 1 (literal order)"]);
+        .map(|c| c["source"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn checks_confirm_the_texts() {
+    // Each refutation is a reading refuted on purpose, beside the reading that holds
+    // (docs/games-claims.md): the notes' Wythoff-array sentence for every integer sequence (the
+    // zero sequence never meets the array), Figure 1 read in its printed order, the remark
+    // after Corollary 5.12 as printed, the remark after Theorem 4.7 read per class mod 9.
+    assert_eq!(
+        refuted_sources(&["game", "fibonacci-nim", "--to", "500"]),
+        ["Notes, Wythoff array (literally)"]
+    );
+    assert_eq!(
+        refuted_sources(&["game", "zeckendorf", "--to", "200", "--hole", "4"]),
+        ["Remark after Cor. 5.12 (as printed)", "Figure 1 (literal order)"]
+    );
+    assert_eq!(
+        refuted_sources(&["game", "zeckendorf", "--to", "100", "--hole", "3"]),
+        ["after Theorem 4.7 (per class)"]
+    );
     // Small ranges: the F_4 checks widen to n = 64 (their listed positions reach value 47), and
     // an example beyond the range is "not reached", not refuted.
     palace()
@@ -139,12 +152,70 @@ fn checks_confirm_the_texts() {
         .args(["game", "fibonacci-nim", "--to", "5", "--check"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("0 refuted, 2 not reached"));
-    palace()
-        .args(["game", "zeckendorf", "--to", "100", "--hole", "3", "--check"])
+        .stdout(predicate::str::contains("1 refuted, 2 not reached"));
+}
+
+/// The side arithmetic of the proof of Theorem 5.19, the notes' negafibonacci sentence and the
+/// remark after Theorem 4.7 are checks the program runs.
+#[test]
+fn side_statements_are_checked() {
+    let v = json(&["game", "zeckendorf", "--to", "100", "--hole", "4", "--check", "--json"]);
+    let arithmetic: Vec<&serde_json::Value> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["source"].as_str().unwrap().starts_with("Theorem 5.19, proof ("))
+        .collect();
+    assert_eq!(arithmetic.len(), 6);
+    assert!(arithmetic.iter().all(|c| c["verdict"] == "confirmed"), "{arithmetic:?}");
+    let v = json(&["game", "fibonacci-nim", "--to", "100", "--check", "--json"]);
+    let nega: Vec<&serde_json::Value> =
+        v.as_array().unwrap().iter().filter(|c| c["source"] == "Notes, negafibonacci coding").collect();
+    assert_eq!(nega.len(), 2);
+    assert!(nega.iter().all(|c| c["verdict"] == "confirmed"), "{nega:?}");
+    let v = json(&["game", "zeckendorf", "--to", "60", "--hole", "3", "--check", "--json"]);
+    let remark =
+        v.as_array().unwrap().iter().find(|c| c["source"] == "after Theorem 4.7 (per class)").unwrap();
+    assert!(remark["note"].as_str().unwrap().starts_with("n = 2 "), "{remark}");
+}
+
+/// With --plot, fraenkel-array prints its rows only when asked for.
+#[test]
+fn fraenkel_array_plot_prints_rows_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("a.png");
+    let out = palace()
+        .args(["game", "fraenkel-array", "--rows", "50", "-q", "--plot"])
+        .arg(&png)
         .assert()
-        .success()
-        .stdout(predicate::str::contains("0 refuted"));
+        .success();
+    assert!(out.get_output().stdout.is_empty());
+    let out = palace()
+        .args(["game", "fraenkel-array", "--rows", "50", "--table", "-q", "--plot"])
+        .arg(&png)
+        .assert()
+        .success();
+    assert_eq!(String::from_utf8_lossy(&out.get_output().stdout).lines().count(), 51);
+}
+
+/// The games take the common flags of every command.
+#[test]
+fn games_take_the_common_flags() {
+    for args in [
+        &["game", "fibonacci-nim", "--to", "50"][..],
+        &["game", "zeckendorf", "--to", "20", "--hole", "4"],
+        &["game", "subtraction", "--to", "1000"],
+        &["game", "fraenkel-u", "41"],
+        &["game", "frankenstein", "--squares", "8", "--bound", "20"],
+    ] {
+        palace().args(args).args(["--threads", "1", "--kernel", "wide", "-q"]).assert().success();
+    }
+    // The bound a refusal names is accepted (the original game: 732, not 2000).
+    palace()
+        .args(["game", "zeckendorf", "--to", "2001"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("use --to <= 732"));
 }
 
 #[test]

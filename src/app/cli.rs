@@ -215,10 +215,15 @@ pub enum Command {
     /// agree. Prints cells per second, the speed-up on one thread, the thread scaling and the
     /// peak memory of each run.
     Bench(BenchArgs),
-    /// Solve the neighbouring Fibonacci games exactly: Fibonacci nim and the Zeckendorf games.
+    /// Solve the games lab's games exactly: Fibonacci nim, the Zeckendorf games, subtraction
+    /// games, Fraenkel's array and numeration system U, and Frankenstein.
     ///
     /// Each game is solved by exhaustive search over its rules; `--check` runs every checkable
-    /// statement of the texts they come from against the result (docs/games-claims.md).
+    /// statement of the texts they come from against the result (docs/games-claims.md). Every
+    /// game takes the common flags: --threads sets the worker threads of its parallel parts,
+    /// -q/--quiet hides the progress bar and the summaries on stderr, and --kernel is accepted
+    /// but has no effect (the games have no tile kernel). The first Ctrl-C, SIGTERM or SIGHUP
+    /// stops a run (exit 130, 143, 129) and leaves no output file.
     Game(GameArgs),
     /// Find, follow and measure the threads of the upper warp (paper §3.2, §4 questions 5-7).
     ///
@@ -344,6 +349,9 @@ pub struct FibonacciNimArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace game zeckendorf`.
@@ -375,6 +383,9 @@ pub struct ZeckendorfArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// Largest `--to` of `game fibonacci-nim` (listing the winning first moves takes about
@@ -1006,6 +1017,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The Zeckendorf game (no hole) or the empty-board black-hole game on F_hole.
     Zeckendorf {
@@ -1019,6 +1032,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The positions of the F_hole board.
     ZeckendorfPositions {
@@ -1030,6 +1045,8 @@ pub enum Config {
         output: Option<PathBuf>,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Threads of the upper warp.
     Threads {
@@ -1102,6 +1119,8 @@ pub enum Config {
         check: bool,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Rows of Fraenkel's array.
     FraenkelArray {
@@ -1115,6 +1134,10 @@ pub enum Config {
         csv: bool,
         /// The picture.
         plot: Option<PathBuf>,
+        /// With `plot`: print the table as well.
+        table: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The checks of Fraenkel's array and system U to a bound.
     FraenkelCheck {
@@ -1122,6 +1145,8 @@ pub enum Config {
         to: u64,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Representations over U.
     FraenkelU {
@@ -1129,6 +1154,8 @@ pub enum Config {
         numbers: Vec<u64>,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// Frankenstein.
     Frankenstein {
@@ -1144,6 +1171,8 @@ pub enum Config {
         max_sum: u32,
         /// JSON output.
         json: bool,
+        /// Threads and reporting (`--kernel` has no effect on the games).
+        run: RunConfig,
     },
     /// The survey across k.
     Survey {
@@ -1216,16 +1245,16 @@ impl Config {
             | Config::Check { run, .. }
             | Config::Survey { run, .. }
             | Config::Grid { run, .. }
-            | Config::Gliders { run, .. } => Some(run),
-            Config::Bench { .. }
-            | Config::FibonacciNim { .. }
-            | Config::Zeckendorf { .. }
-            | Config::ZeckendorfPositions { .. }
-            | Config::Subtraction { .. }
-            | Config::FraenkelArray { .. }
-            | Config::FraenkelCheck { .. }
-            | Config::FraenkelU { .. }
-            | Config::Frankenstein { .. } => None,
+            | Config::Gliders { run, .. }
+            | Config::FibonacciNim { run, .. }
+            | Config::Zeckendorf { run, .. }
+            | Config::ZeckendorfPositions { run, .. }
+            | Config::Subtraction { run, .. }
+            | Config::FraenkelArray { run, .. }
+            | Config::FraenkelCheck { run, .. }
+            | Config::FraenkelU { run, .. }
+            | Config::Frankenstein { run, .. } => Some(run),
+            Config::Bench { .. } => None,
         }
     }
 }
@@ -1356,24 +1385,200 @@ fn check_writable_dir(dir: &std::path::Path, flag: &str) -> Result<()> {
     })
 }
 
+/// Largest value `V` of `--max-value` or `--to` on a black-hole board of `columns` columns:
+/// beyond it the positions of value `<= V` are too many to number (2^30 values on one column,
+/// 2^20 on more).
+fn memo_value_limit(columns: usize) -> u64 {
+    if columns == 1 { 1 << 30 } else { 1 << 20 }
+}
+
+/// The largest `v` that [`check_memo`] accepts for a board of `columns` columns: the largest
+/// `v <= memo_value_limit(columns)` whose positions of value `<= v` fit the memo (their count
+/// grows with `v`). Rows of counts over `0..=h`, `h` doubled until the memo is full or `h`
+/// reaches the limit.
+pub fn largest_memo_value(columns: usize) -> u64 {
+    let limit = memo_value_limit(columns);
+    if columns == 1 {
+        // One position per value: 2^30 positions, a 256 MiB memo.
+        return limit;
+    }
+    let mut h = 1usize << 10;
+    loop {
+        let mut row = vec![1u64; h + 1];
+        for i in 2..=columns {
+            let w = palace::games::fib::weight(i) as usize;
+            for v in w..=h {
+                row[v] = row[v].saturating_add(row[v - w]);
+            }
+        }
+        let mut total = 0u64;
+        for (v, &c) in row.iter().enumerate() {
+            total = total.saturating_add(c);
+            if total / 4 > MAX_MEMO_BYTES {
+                return v as u64 - 1;
+            }
+        }
+        if h as u64 >= limit {
+            return limit;
+        }
+        h = (2 * h).min(limit as usize);
+    }
+}
+
 /// Refuses a black-hole board of `columns` columns whose positions of value `<= v` would need
-/// a memo beyond [`MAX_MEMO_BYTES`].
+/// a memo beyond [`MAX_MEMO_BYTES`]; the message names the largest value accepted.
 fn check_memo(columns: usize, v: u64, flag: &str) -> Result<()> {
-    let limit = if columns == 1 { 1 << 30 } else { 1 << 20 };
-    if v > limit {
-        return Err(Error::Usage(format!("{flag} {v}: the memo would not fit; use {flag} <= {limit}")));
+    let max = largest_memo_value(columns);
+    if v <= max {
+        return Ok(());
     }
-    let positions = palace::games::zeckendorf::Space::count(columns, 0, v);
-    if positions / 4 > MAX_MEMO_BYTES {
-        return Err(Error::Usage(format!(
-            "{flag} {v}: the F_{} board has {} positions of value <= {v}, whose memo would take {} GiB (more than {}); use a smaller {flag}",
+    let why = if v > memo_value_limit(columns) {
+        "the positions would be too many to number".to_string()
+    } else {
+        format!(
+            "the F_{} board has more than {} positions of value <= {v}, whose memo would take more than {} GiB",
             columns + 1,
-            positions,
-            (positions / 4) >> 30,
+            MAX_MEMO_BYTES * 4,
             MAX_MEMO_BYTES >> 30
-        )));
+        )
+    };
+    Err(Error::Usage(format!("{flag} {v}: {why}; use {flag} <= {max} with --hole {}", columns + 1)))
+}
+
+/// Positions of value `n` in the original Zeckendorf game from `n` pieces (its memo numbers
+/// them: a quarter byte each).
+fn original_positions(n: u64) -> u64 {
+    let cols = palace::games::fib::fibonacci_up_to(n).len();
+    palace::games::zeckendorf::Space::count(cols, n, n)
+}
+
+/// The largest `--to` of the original Zeckendorf game whose positions fit the memo (their
+/// count grows with `n`; found by bisection below 2000, where they pass 10^14).
+pub fn largest_original_to() -> u64 {
+    let fits = |n: u64| original_positions(n) / 4 <= MAX_MEMO_BYTES;
+    let (mut lo, mut hi) = (1u64, 2000u64); // fits(lo), !fits(hi)
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if fits(mid) { lo = mid } else { hi = mid }
     }
-    Ok(())
+    lo
+}
+
+/// Every bound a refusal of `palace game` names ("use ... <= N") is accepted, and one past it
+/// refused: validation only, no run.
+#[cfg(test)]
+mod game_bounds {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The commands and flags with a bound; `X` is the value tried, `M` a black hole's column.
+    const CASES: &[&[&str]] = &[
+        &["game", "zeckendorf", "--to", "X"],
+        &["game", "zeckendorf", "--to", "X", "--hole", "M"],
+        &["game", "zeckendorf", "--positions", "--hole", "M", "--max-value", "X"],
+        &["game", "zeckendorf", "--to", "5", "--hole", "X"],
+        &["game", "fibonacci-nim", "--to", "X"],
+        &["game", "fibonacci-nim", "--grundy", "--to", "X"],
+        &["game", "subtraction", "--to", "X"],
+        &["game", "subtraction", "--to", "100", "--row-length", "X"],
+        &["game", "fraenkel-array", "--rows", "X"],
+        &["game", "fraenkel-array", "--rows", "5", "--columns", "X"],
+        &["game", "fraenkel-array", "--check", "--to", "X"],
+        &["game", "frankenstein", "--squares", "X"],
+        &["game", "frankenstein", "--squares", "5", "--bound", "X"],
+        &["game", "frankenstein", "--squares", "5", "--check", "--max-sum", "X"],
+    ];
+
+    /// Validates `case` with `X = x` and `M = m`; the refusal's message on failure (clap's
+    /// or ours).
+    fn validate(case: &[&str], x: u64, m: u64) -> std::result::Result<(), String> {
+        let args = std::iter::once("palace".to_string()).chain(case.iter().map(|a| match *a {
+            "X" => x.to_string(),
+            "M" => m.to_string(),
+            a => a.to_string(),
+        }));
+        let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+        cli.into_config().map(drop).map_err(|e| e.to_string())
+    }
+
+    /// The flag and the `N` of "use ... --flag <= N" in a message.
+    fn named_bound(msg: &str) -> Option<(String, u64)> {
+        let i = msg.rfind("<= ")?;
+        let n = msg[i + 3..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()?;
+        let flag = msg[..i].split_whitespace().last()?.to_string();
+        Some((flag, n))
+    }
+
+    /// If `case` with `X = x`, `M = m` is refused with a named bound `N` on the flag of `X` or
+    /// `M`: that flag at `N` is accepted and at `N + 1` refused, the other flag kept (another
+    /// flag out of its own bounds may still be refused at `N`, by a message naming that flag).
+    fn named_bound_holds(case: &[&str], x: u64, m: u64) -> std::result::Result<Option<u64>, String> {
+        let Err(msg) = validate(case, x, m) else { return Ok(None) };
+        let Some((flag, n)) = named_bound(&msg) else { return Ok(None) };
+        let holder = case.windows(2).find(|w| w[0] == flag).map(|w| w[1]);
+        let at = |v: u64| match holder {
+            Some("X") => validate(case, v, m),
+            _ => validate(case, x, v),
+        };
+        if !matches!(holder, Some("X" | "M")) {
+            return Ok(None);
+        }
+        // At N the flag passes its own checks (another flag given out of its bounds may still be
+        // refused, with a message of its own); at N + 1 it is refused for itself.
+        let about_flag = |r: &std::result::Result<(), String>| {
+            r.as_ref().is_err_and(|e| e.starts_with(&format!("{flag} ")))
+        };
+        let (at_n, past) = (at(n), at(n + 1));
+        if about_flag(&at_n) {
+            return Err(format!(
+                "{case:?} X = {x}, M = {m}: \"{msg}\" names {flag} <= {n}, which is refused: {at_n:?}"
+            ));
+        }
+        if !about_flag(&past) {
+            return Err(format!(
+                "{case:?} X = {x}, M = {m}: \"{msg}\" names {flag} <= {n}, but {} is not refused for it: {past:?}",
+                n + 1
+            ));
+        }
+        Ok(Some(n))
+    }
+
+    /// Every case refuses a large value with a bound it names, and the bound holds.
+    #[test]
+    fn every_game_bound_named_is_the_largest_accepted() {
+        for case in CASES {
+            for m in [2, 4, 25] {
+                let named = [u64::from(u32::MAX), 1 << 40]
+                    .into_iter()
+                    .map(|x| named_bound_holds(case, x, m))
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert!(
+                    named.iter().any(Option::is_some),
+                    "{case:?} M = {m}: no bound named for large values"
+                );
+                // With every other flag in its bounds, the command at N passes validation.
+                for n in named.into_iter().flatten() {
+                    assert_eq!(validate(case, n, m), Ok(()), "{case:?} X = {n}, M = {m}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_game_refusal_names_a_bound_that_holds(
+            case in 0..CASES.len(),
+            x in prop_oneof![0u64..100, 0u64..1 << 20, 0u64..1 << 40],
+            m in 2u64..=26,
+        ) {
+            if let Err(e) = named_bound_holds(CASES[case], x, m) {
+                prop_assert!(false, "{}", e);
+            }
+        }
+    }
 }
 
 fn check_scale(scale: u32) -> Result<()> {
@@ -1672,6 +1877,7 @@ impl Cli {
                     output: a.output,
                     check: a.check,
                     json: a.json,
+                    run: a.run.resolve()?,
                 }
             }
             Command::Game(GameArgs { game: GameCommand::Zeckendorf(a) }) => {
@@ -1706,7 +1912,13 @@ impl Cli {
                         }
                     }
                     check_memo(m - 1, v, "--max-value")?;
-                    Config::ZeckendorfPositions { hole: m, max_value: v, output: a.output, json: a.json }
+                    Config::ZeckendorfPositions {
+                        hole: m,
+                        max_value: v,
+                        output: a.output,
+                        json: a.json,
+                        run: a.run.resolve()?,
+                    }
                 } else {
                     let to = a.to.unwrap_or(0);
                     if to == 0 {
@@ -1715,24 +1927,34 @@ impl Cli {
                     match hole {
                         Some(m) => check_memo(m - 1, to, "--to")?,
                         None => {
-                            if to > 2000 {
-                                return Err(Error::Usage(format!(
-                                    "--to {to}: the original game has more than 10^14 positions beyond n = 2000; use --to <= 2000"
-                                )));
-                            }
-                            let cols = palace::games::fib::fibonacci_up_to(to).len();
-                            let positions = palace::games::zeckendorf::Space::count(cols, to, to);
+                            // Above 2000 the count alone is slow; it is far beyond the memo there.
+                            let positions = if to > 2000 { u64::MAX } else { original_positions(to) };
                             if positions / 4 > MAX_MEMO_BYTES {
+                                let why = if to > 2000 {
+                                    "the original game has more than 10^14 positions beyond n = 2000"
+                                        .to_string()
+                                } else {
+                                    format!(
+                                        "n = {to} has {positions} positions, whose memo would take {} GiB (more than {})",
+                                        (positions / 4) >> 30,
+                                        MAX_MEMO_BYTES >> 30
+                                    )
+                                };
                                 return Err(Error::Usage(format!(
-                                    "--to {to}: n = {to} has {} positions, whose memo would take {} GiB (more than {}); use a smaller --to",
-                                    positions,
-                                    (positions / 4) >> 30,
-                                    MAX_MEMO_BYTES >> 30
+                                    "--to {to}: {why}; use --to <= {} (or a black hole, --hole M)",
+                                    largest_original_to()
                                 )));
                             }
                         }
                     }
-                    Config::Zeckendorf { to, hole, census: a.census, check: a.check, json: a.json }
+                    Config::Zeckendorf {
+                        to,
+                        hole,
+                        census: a.census,
+                        check: a.check,
+                        json: a.json,
+                        run: a.run.resolve()?,
+                    }
                 }
             }
             Command::Game(GameArgs { game: GameCommand::Subtraction(a) }) => subtraction_config(a)?,
@@ -1744,7 +1966,7 @@ impl Cli {
                             a.to
                         )));
                     }
-                    Config::FraenkelCheck { to: a.to, json: a.json }
+                    Config::FraenkelCheck { to: a.to, json: a.json, run: a.run.resolve()? }
                 } else {
                     let rows = a.rows.unwrap_or(0);
                     if rows == 0 || rows > MAX_FRAENKEL_ROWS {
@@ -1774,6 +1996,8 @@ impl Cli {
                         json: a.json,
                         csv: a.csv,
                         plot: a.plot,
+                        table: a.table,
+                        run: a.run.resolve()?,
                     }
                 }
             }
@@ -1783,7 +2007,7 @@ impl Cli {
                         "{n}: the representations are of positive integers; use N >= 1"
                     )));
                 }
-                Config::FraenkelU { numbers: a.numbers, json: a.json }
+                Config::FraenkelU { numbers: a.numbers, json: a.json, run: a.run.resolve()? }
             }
             Command::Game(GameArgs { game: GameCommand::Frankenstein(a) }) => {
                 if !(2..=MAX_FRANKENSTEIN_SQUARES).contains(&a.squares) {
@@ -1811,6 +2035,7 @@ impl Cli {
                     check: a.check,
                     max_sum: a.max_sum,
                     json: a.json,
+                    run: a.run.resolve()?,
                 }
             }
             Command::Threads(a) => {
@@ -2015,6 +2240,9 @@ pub struct SubtractionArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// Largest `--to` of `game subtraction` (the values take N/4 bytes, or N bytes for a set whose
@@ -2048,7 +2276,10 @@ fn subtraction_config(a: SubtractionArgs) -> Result<Config> {
         }
     }
     if a.row_length == 0 || a.row_length > 4096 {
-        return Err(Error::Usage(format!("--row-length {}: use 1..=4096", a.row_length)));
+        return Err(Error::Usage(format!(
+            "--row-length {}: a picture row holds 1 to 4096 piles; use 1 <= --row-length <= 4096",
+            a.row_length
+        )));
     }
     if a.check && (sets.len() > 1 || !sets[0].is_papers(a.to)) {
         return Err(Error::Usage(format!(
@@ -2064,6 +2295,7 @@ fn subtraction_config(a: SubtractionArgs) -> Result<Config> {
         period_bound: a.period_bound,
         check: a.check,
         json: a.json,
+        run: a.run.resolve()?,
     })
 }
 
@@ -2096,15 +2328,22 @@ pub struct FraenkelArrayArgs {
     /// Print CSV: n,A_0,A_1,...
     #[arg(long)]
     pub csv: bool,
-    /// Draw the integers up to A_0^{N-1}, each coloured by the column of A that holds it.
+    /// Draw the integers up to A_0^{N-1}, each coloured by the column of A that holds it. With
+    /// --plot the rows are printed only when asked for: by --table, --csv or --json.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// With --plot: also print the rows as a table.
+    #[arg(long, requires = "plot", conflicts_with_all = ["csv", "json"])]
+    pub table: bool,
     /// Check the text's statements on every entry up to X (--to) instead of printing rows.
     #[arg(long, conflicts_with_all = ["rows", "csv", "plot"])]
     pub check: bool,
     /// The bound of --check.
     #[arg(long, value_name = "X", default_value_t = 1_000_000)]
     pub to: u64,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace game fraenkel-u`.
@@ -2116,6 +2355,9 @@ pub struct FraenkelUArgs {
     /// Print JSON: {"representations": [{"n": 41, "digits": "1211"}, ...]}.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// The reading of a type II move of Frankenstein.
@@ -2157,6 +2399,9 @@ pub struct FrankensteinArgs {
     /// Print JSON: {"p_positions": [...], "violations_a": [...], "violations_b": [...]}.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
 }
 
 /// `palace threads`.

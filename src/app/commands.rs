@@ -15,8 +15,9 @@ use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
 use palace::analysis::threads;
-use palace::engine::{Cancel, EngineOptions, SweepReport, sweep};
+use palace::engine::{Cancel, EngineOptions, Silent, SweepReport, sweep};
 use palace::error::Result;
+use palace::games::watch::Watch;
 use palace::output::atomic::{AtomicDir, AtomicOutput};
 use palace::output::dzi::{self, DziWriter};
 use palace::output::npy::NpyWriter;
@@ -236,23 +237,27 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             print_report(json, &report)?;
             Ok(0)
         }
-        Config::FibonacciNim { to, grundy, output, check, json } => {
-            fibonacci_nim(to as usize, grundy, output.as_deref(), check, json)
+        Config::FibonacciNim { to, grundy, output, check, json, run } => {
+            in_pool(&run, || fibonacci_nim(to as usize, grundy, output.as_deref(), check, json, &run))
         }
-        Config::Zeckendorf { to, hole, census, check, json } => zeckendorf(to, hole, census, check, json),
-        Config::ZeckendorfPositions { hole, max_value, output, json } => {
-            zeckendorf_positions(hole, max_value, output.as_deref(), json)
+        Config::Zeckendorf { to, hole, census, check, json, run } => {
+            in_pool(&run, || zeckendorf(to, hole, census, check, json, &run))
         }
-        Config::Subtraction { to, sets, output, row_length, period_bound, check, json } => {
-            subtraction(to, &sets, output.as_deref(), row_length, period_bound, check, json)
+        Config::ZeckendorfPositions { hole, max_value, output, json, run } => {
+            in_pool(&run, || zeckendorf_positions(hole, max_value, output.as_deref(), json, &run))
         }
-        Config::FraenkelArray { rows, columns, json, csv, plot } => {
-            fraenkel_array(rows, columns, json, csv, plot.as_deref())
+        Config::Subtraction { to, sets, output, row_length, period_bound, check, json, run } => {
+            in_pool(&run, || {
+                subtraction(to, &sets, output.as_deref(), row_length, period_bound, check, json, &run)
+            })
         }
-        Config::FraenkelCheck { to, json } => fraenkel_check(to, json),
-        Config::FraenkelU { numbers, json } => fraenkel_u(&numbers, json),
-        Config::Frankenstein { squares, type2, bound, check, max_sum, json } => {
-            frankenstein(squares, type2, bound, check, max_sum, json)
+        Config::FraenkelArray { rows, columns, json, csv, plot, table, run } => {
+            in_pool(&run, || fraenkel_array(rows, columns, json, csv, plot.as_deref(), table, &run))
+        }
+        Config::FraenkelCheck { to, json, run } => in_pool(&run, || fraenkel_check(to, json, &run)),
+        Config::FraenkelU { numbers, json, .. } => fraenkel_u(&numbers, json),
+        Config::Frankenstein { squares, type2, bound, check, max_sum, json, run } => {
+            in_pool(&run, || frankenstein(squares, type2, bound, check, max_sum, json, &run))
         }
         Config::Threads { board, window, csv, output, scale, reach, json, run, legend } => {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
@@ -608,6 +613,23 @@ fn stats_resumable(
     Ok((visitor.finish(window), report))
 }
 
+/// Runs a game's command on a worker pool of `--threads` threads (every core by default): the
+/// games' parallel solvers use the pool they run in.
+fn in_pool(run: &RunConfig, f: impl FnOnce() -> Result<ExitCode> + Send) -> Result<ExitCode> {
+    let threads = run.engine.resolved_threads();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| palace::error::Error::ThreadPool { threads, source })?
+        .install(f)
+}
+
+/// A game's progress bar counting `unit` (hidden with `--quiet` or when stderr is not a
+/// terminal).
+fn game_bar(run: &RunConfig, message: &str, unit: &str) -> progress::Bar {
+    progress::bar(run.quiet, message, unit)
+}
+
 /// `game fibonacci-nim`: outcomes and winning first moves, the Grundy table, or the checks of
 /// the notes.
 fn fibonacci_nim(
@@ -616,26 +638,34 @@ fn fibonacci_nim(
     output: Option<&std::path::Path>,
     check: bool,
     json: bool,
+    run: &RunConfig,
 ) -> Result<ExitCode> {
     use palace::games::{claims, fibonacci_nim as nim, plot};
     use std::fmt::Write as _;
     let start = std::time::Instant::now();
+    let cancel = &run.engine.cancel;
     if check {
-        let o = nim::solve(to);
-        let g = nim::grundy(to.min(1000));
+        let pb = game_bar(run, "fibonacci nim", "piles");
+        let o = nim::solve_watched(to, &Watch::new(cancel, &pb))?;
+        pb.finish_and_clear();
+        let g = nim::grundy_watched(to.min(1000), &Watch::new(cancel, &Silent))?;
         let list = claims::fibonacci_nim(&o, &g);
         if json {
             out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
         } else {
             out_text(&claims::table(&list))?;
         }
-        eprintln!("checked in {:.2} s", start.elapsed().as_secs_f64());
+        if !run.quiet {
+            eprintln!("checked in {:.2} s", start.elapsed().as_secs_f64());
+        }
         return Ok(0);
     }
     if grundy {
         // Open the output before computing, so a bad path fails at once.
         let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
-        let g = nim::grundy(to);
+        let pb = game_bar(run, "grundy values", "rows");
+        let g = nim::grundy_watched(to, &Watch::new(cancel, &pb))?;
+        pb.finish_and_clear();
         let secs = start.elapsed().as_secs_f64();
         let zeros = (1..=to).map(|n| (1..=n).filter(|&q| g.get(n, q) == 0).count()).sum::<usize>();
         if let Some(out) = out {
@@ -645,7 +675,7 @@ fn fibonacci_nim(
                 Some("npy") => plot::grundy_npy(&g, out)?,
                 _ => plot::grundy_csv(&g, out)?,
             }
-            eprintln!("wrote {}", path.display());
+            wrote(Some(path), run.quiet);
         }
         if json {
             let rows: Option<Vec<Vec<u16>>> =
@@ -676,7 +706,9 @@ fn fibonacci_nim(
         }
         return Ok(0);
     }
-    let o = nim::solve(to);
+    let pb = game_bar(run, "fibonacci nim", "piles");
+    let o = nim::solve_watched(to, &Watch::new(cancel, &pb))?;
+    pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     if json {
         let moves: serde_json::Map<String, serde_json::Value> =
@@ -700,12 +732,22 @@ fn fibonacci_nim(
 
 /// `game zeckendorf` (no `--positions`): the winner for every n, with the search's figures,
 /// or the checks of the black-hole paper.
-fn zeckendorf(to: u64, hole: Option<usize>, census: bool, check: bool, json: bool) -> Result<ExitCode> {
+fn zeckendorf(
+    to: u64,
+    hole: Option<usize>,
+    census: bool,
+    check: bool,
+    json: bool,
+    run: &RunConfig,
+) -> Result<ExitCode> {
     use palace::games::{claims, zeckendorf as z};
     use std::fmt::Write as _;
     let start = std::time::Instant::now();
+    let cancel = &run.engine.cancel;
     let Some(m) = hole else {
-        let rows = z::original_range(to, census);
+        let pb = game_bar(run, "zeckendorf", "piles");
+        let rows = z::original_range_watched(to, census, &Watch::new(cancel, &pb))?;
+        pb.finish_and_clear();
         let secs = start.elapsed().as_secs_f64();
         if check {
             let list = claims::original(&rows);
@@ -742,10 +784,12 @@ fn zeckendorf(to: u64, hole: Option<usize>, census: bool, check: bool, json: boo
     // The F_4 checks look at listed positions of value up to 47 (Theorem 5.19's tables), so
     // they run over at least n = 1..64.
     let to = if check && m == 4 { to.max(64) } else { to };
-    let mut e = z::empty_board(m, to);
+    let pb = game_bar(run, &format!("zeckendorf F_{m}"), "piles");
+    let mut e = z::empty_board_watched(m, to, &Watch::new(cancel, &pb))?;
+    pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     if check {
-        let list = claims::black_hole(&mut e, to);
+        let list = claims::black_hole_watched(&mut e, to, &Watch::new(cancel, &Silent))?;
         print_claims(&list, json)?;
         return Ok(0);
     }
@@ -801,9 +845,15 @@ fn zeckendorf_positions(
     max_value: u64,
     output: Option<&std::path::Path>,
     json: bool,
+    run: &RunConfig,
 ) -> Result<ExitCode> {
+    use palace::engine::Progress;
     use palace::games::{plot, zeckendorf as z};
     let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+    let pb = game_bar(run, &format!("positions of F_{m}"), "values");
+    pb.set_length(max_value + 1);
+    let watch = Watch::new(&run.engine.cancel, &Silent);
+    let mut stopped = Ok(());
     let mut s = z::Solver::new(z::Rules::black_hole(m), 0, max_value);
     let space = s.space().clone();
     let cols = m - 1;
@@ -812,7 +862,16 @@ fn zeckendorf_positions(
     let to_stdout = out.is_none() && !json;
     for v in 0..=max_value {
         space.for_each_of_value(v, &mut |pos| {
-            let won = s.wins(pos);
+            if stopped.is_err() {
+                return;
+            }
+            let won = match s.wins_watched(pos, &watch) {
+                Ok(won) => won,
+                Err(e) => {
+                    stopped = Err(e);
+                    return;
+                }
+            };
             if won {
                 n += 1
             } else {
@@ -823,7 +882,10 @@ fn zeckendorf_positions(
                 csv.push_str(&format!("{},{v},{}\n", counts.join(","), if won { "N" } else { "P" }));
             }
         });
+        std::mem::replace(&mut stopped, Ok(()))?;
+        pb.set_position(v + 1);
     }
+    pb.finish_and_clear();
     if let Some(out) = out {
         let path = out.path().to_path_buf();
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
@@ -831,7 +893,7 @@ fn zeckendorf_positions(
         } else {
             plot::positions_csv(m, &mut s, max_value, out)?;
         }
-        eprintln!("wrote {}", path.display());
+        wrote(Some(path), run.quiet);
     }
     if json {
         let v = serde_json::json!({ "hole": m, "max_value": max_value, "positions": p + n, "p": p, "n": n });
@@ -849,6 +911,8 @@ fn zeckendorf_positions(
 
 /// `game subtraction`: the Grundy values of each set (largest value, counts, period, and for
 /// the paper's set Theorem 2's mismatches), the file of one set's values, or the paper's checks.
+// One argument per validated flag of the command, as `Config::Subtraction` holds them.
+#[allow(clippy::too_many_arguments)]
 fn subtraction(
     to: u64,
     sets: &[palace::games::subtraction::SubtractionSet],
@@ -857,8 +921,10 @@ fn subtraction(
     period_bound: u64,
     check: bool,
     json: bool,
+    run: &RunConfig,
 ) -> Result<ExitCode> {
     use palace::games::{subtraction as sub, subtraction_claims};
+    let cancel = &run.engine.cancel;
     use std::fmt::Write as _;
     // Open the output before computing, so a bad path fails at once.
     let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
@@ -866,17 +932,23 @@ fn subtraction(
     let mut text = String::new();
     for set in sets {
         let start = std::time::Instant::now();
-        let g = sub::solve(&set.members, to);
+        let pb = game_bar(run, &format!("subtraction {}", set.name), "piles");
+        let g = sub::solve_watched(&set.members, to, &Watch::new(cancel, &pb))?;
+        pb.finish_and_clear();
         let solve_secs = start.elapsed().as_secs_f64();
-        let (period, bound) = sub::find_period(&g, period_bound);
+        let quiet = Watch::new(cancel, &Silent);
+        let (period, bound) = sub::find_period_watched(&g, period_bound, &quiet)?;
         if check {
-            let list = subtraction_claims::paper(&g, &set.members, period, bound);
+            let list = subtraction_claims::paper_watched(&g, &set.members, period, bound, &quiet)?;
             print_claims(&list, json)?;
-            eprintln!("solved in {solve_secs:.2} s, checked in {:.2} s", start.elapsed().as_secs_f64());
+            if !run.quiet {
+                eprintln!("solved in {solve_secs:.2} s, checked in {:.2} s", start.elapsed().as_secs_f64());
+            }
             return Ok(0);
         }
         let papers = set.is_papers(to);
-        let mismatches = papers.then(|| sub::wythoff_classes(&g).theorem2_mismatches);
+        let mismatches =
+            if papers { Some(sub::wythoff_classes_watched(&g, &quiet)?.theorem2_mismatches) } else { None };
         let counts = g.counts();
         let secs = start.elapsed().as_secs_f64();
         if let Some(out) = out {
@@ -886,7 +958,7 @@ fn subtraction(
             } else {
                 sub::write_npy(&g, out)?;
             }
-            eprintln!("wrote {}", path.display());
+            wrote(Some(path), run.quiet);
             return finish_subtraction(&g, set, period, bound, mismatches, secs, json);
         }
         rows.push(serde_json::json!({
@@ -976,10 +1048,13 @@ fn fraenkel_array(
     json: bool,
     csv: bool,
     plot: Option<&std::path::Path>,
+    table: bool,
+    run: &RunConfig,
 ) -> Result<ExitCode> {
     use palace::games::fraenkel as fr;
     use std::fmt::Write as _;
     let out = plot.map(|p| AtomicOutput::create(p, "--plot")).transpose()?;
+    let drawn = out.is_some();
     let Some(a) = fr::array(rows, columns) else {
         return Err(palace::error::Error::Usage(format!(
             "--columns {columns}: an entry of the first {rows} rows exceeds 64 bits; use fewer columns"
@@ -989,7 +1064,7 @@ fn fraenkel_array(
         let path = out.path().to_path_buf();
         let firsts: Vec<u64> = a.iter().map(|r| r[0]).collect();
         fr::picture(&firsts, out)?;
-        eprintln!("wrote {}", path.display());
+        wrote(Some(path), run.quiet);
     }
     if json {
         out_text(&serde_json::json!({ "rows": a }).to_string())?;
@@ -1003,7 +1078,7 @@ fn fraenkel_array(
             let _ = writeln!(s, "{n},{}", r.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
         }
         out_text(&s)?;
-    } else {
+    } else if !drawn || table {
         let width = a.iter().flatten().map(|v| v.to_string().len()).max().unwrap_or(1).max(4);
         let mut s = format!("{:>7}", "n");
         for j in 0..columns {
@@ -1023,20 +1098,23 @@ fn fraenkel_array(
 }
 
 /// `game fraenkel-array --check`: the streamed sweep to `to` and every claim about the array.
-fn fraenkel_check(to: u64, json: bool) -> Result<ExitCode> {
+fn fraenkel_check(to: u64, json: bool, run: &RunConfig) -> Result<ExitCode> {
     use palace::engine::Progress;
     use palace::games::{claims, fraenkel as fr, fraenkel_claims as fc};
     let start = std::time::Instant::now();
-    let pb = progress::bar(false, "array", "");
+    let pb = game_bar(run, "array", "");
     pb.set_length(to);
-    let s = fr::sweep(to, &|v| pb.set_position(v));
+    let s = fr::sweep_watched(to, &Watch::new(&run.engine.cancel, &pb))?;
     pb.finish_and_clear();
-    let beatty = fr::beatty_split(to);
+    let beatty = fr::beatty_split_watched(to, &Watch::new(&run.engine.cancel, &Silent))?;
     let list = fc::array(&s, beatty);
     if json {
         out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
     } else {
         out_text(&claims::table(&list))?;
+    }
+    if run.quiet {
+        return Ok(0);
     }
     eprintln!(
         "built and checked {} entries in {} rows up to {to} in {:.1} s (sweep {:.1} s, bit set {} MiB); per column: {:?}",
@@ -1075,28 +1153,36 @@ fn frankenstein(
     check: bool,
     max_sum: u32,
     json: bool,
+    run: &RunConfig,
 ) -> Result<ExitCode> {
-    use palace::engine::Progress;
     use palace::games::frankenstein::{self as fk, TypeTwo};
     use palace::games::{claims, fraenkel_claims as fc};
     use std::fmt::Write as _;
     let start = std::time::Instant::now();
+    let cancel = &run.engine.cancel;
     let solve = |two: TypeTwo| {
         let claimed: Vec<u64> = fk::claimed(squares).iter().map(|x| fk::mask_of(x)).collect();
-        let pb = progress::bar(false, &format!("frankenstein {}", two.name()), "");
-        pb.set_length(1000);
-        let sol = fk::solve_squares(squares, two, &claimed, &|f| pb.set_position((f * 1000.0) as u64));
+        let pb = game_bar(run, &format!("frankenstein {}", two.name()), "positions");
+        let sol = fk::solve_squares_watched(squares, two, &claimed, &Watch::new(cancel, &pb));
         pb.finish_and_clear();
         sol
     };
-    let within = |two: TypeTwo| fk::moves_within(&fk::claimed(bound), two);
+    let within = |two: TypeTwo| {
+        let a = fk::moves_within(&fk::claimed(bound), two);
+        if cancel.is_cancelled() { Err(palace::error::Error::Interrupted) } else { Ok(a) }
+    };
     if check {
         let mut list = fc::tables()[..0].to_vec();
         for two in [TypeTwo::Ordered, TypeTwo::Literal] {
-            let sq = solve(two);
-            let sums = fk::solve_sum(max_sum, two, &fk::claimed(max_sum));
+            let sq = solve(two)?;
+            let sums =
+                fk::solve_sum_watched(max_sum, two, &fk::claimed(max_sum), &Watch::new(cancel, &Silent))?;
             list.extend(fc::examples(two, &sq, &sums));
-            list.extend(fc::theorem_3(two, &sq, &sums, &within(two), bound));
+            list.extend(fc::theorem_3(two, &sq, &sums, &within(two)?, bound));
+            list.extend(fc::play_ends(two, fc::PLAY_ENDS_SQUARES));
+            if run.quiet {
+                continue;
+            }
             eprintln!(
                 "{}: squares 1..{squares} solved in {:.1} s, square sums <= {max_sum} in {:.1} s",
                 two.name(),
@@ -1104,16 +1190,22 @@ fn frankenstein(
                 sums.seconds
             );
         }
+        list.push(fc::inequality_8(fc::INEQUALITY_8_ROWS));
+        if cancel.is_cancelled() {
+            return Err(palace::error::Error::Interrupted);
+        }
         if json {
             out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
         } else {
             out_text(&claims::table(&list))?;
         }
-        eprintln!("checked in {:.1} s", start.elapsed().as_secs_f64());
+        if !run.quiet {
+            eprintln!("checked in {:.1} s", start.elapsed().as_secs_f64());
+        }
         return Ok(0);
     }
-    let sol = solve(two);
-    let a = within(two);
+    let sol = solve(two)?;
+    let a = within(two)?;
     let p: Vec<Vec<u32>> = sol.p_masks.iter().map(|&m| fk::squares_of(m)).collect();
     let b: Vec<Vec<u32>> = sol.without_move_into_claimed.iter().map(|&m| fk::squares_of(m)).collect();
     if json {

@@ -9,6 +9,7 @@
 
 use super::fib::{self, fibonacci_code, is_fibonacci, smallest_zeckendorf_term, zeckendorf};
 use super::fibonacci_nim::{self as nim, Outcomes};
+use super::watch::Watch;
 use super::zeckendorf::{self as z, Counts, EmptyBoard, MAX_COLUMNS, OriginalRow, Player, Rules, Solver};
 
 /// One statement of a text and what the computation found.
@@ -208,7 +209,197 @@ pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
         &format!("n1, n2, q1, q2 = 1..{side} (against a brute-force search of the sum)"),
         two_pile_counterexample(g, side),
     ));
+    out.extend(wythoff_array_claims(WYTHOFF_ARRAY_TO));
+    out.extend(negafibonacci_claims(NEGAFIBONACCI_DIGITS, NEGAFIBONACCI_TO));
     out
+}
+
+/// Entries of the Wythoff array checked by [`wythoff_array_claims`].
+pub const WYTHOFF_ARRAY_TO: u64 = 1_000_000;
+/// Starting pairs `(s0, s1)`, `|s0|, |s1| <= ` this, of the Fibonacci-recurrent sequences
+/// [`wythoff_array_claims`] looks for in the array.
+pub const WYTHOFF_SEQUENCES_BOX: i64 = 30;
+
+/// The Wythoff array's entries up to `to`, row by row: row `n >= 1` starts
+/// `floor(floor(n phi) phi), floor(floor(n phi) phi^2)` (Morrison's definition, in exact integer
+/// arithmetic: the Wythoff pair of `floor(n phi)`) and goes on by `x_{k+2} = x_{k+1} + x_k`.
+/// Rows are cut where their entries pass `to`; rows whose first entry passes it are left out.
+pub fn wythoff_array(to: u64) -> Vec<Vec<u64>> {
+    let mut rows = Vec::new();
+    for n in 1u64.. {
+        let (a, b) = crate::model::wythoff::pair(crate::model::wythoff::pair(n).0);
+        if a > to {
+            break;
+        }
+        let mut row = vec![a];
+        let (mut x, mut y) = (a, b);
+        while y <= to {
+            row.push(y);
+            (x, y) = (y, x + y);
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// The notes' sentence on the Wythoff array: "Every positive integer occurs exactly once in the
+/// array, and every integer sequence defined by the Fibonacci recurrence can be derived by
+/// shifting a row of the array". The first half over every integer `1..=to`; the second over
+/// the sequences started by the pairs in a box, literally (every integer sequence) and for the
+/// sequences that become positive (the zero sequence and those that turn negative for good
+/// never meet the array, whose entries are positive).
+pub fn wythoff_array_claims(to: u64) -> Vec<Claim> {
+    let rows = wythoff_array(to);
+    let mut seen = vec![0u8; to as usize + 1];
+    let mut at = vec![(0usize, 0usize); to as usize + 1];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            seen[x as usize] = seen[x as usize].saturating_add(1);
+            at[x as usize] = (r, c);
+        }
+    }
+    let once =
+        (1..=to).find(|&x| seen[x as usize] != 1).map(|x| format!("{x} occurs {} times", seen[x as usize]));
+    // What becomes of the sequence from (s0, s1): `Some(true)` once two consecutive terms are
+    // consecutive entries of one row (it then follows that row), `Some(false)` once two
+    // consecutive terms are both <= 0 (then every later term is), `None` if it passes the
+    // checked entries first.
+    let joins = |s0: i64, s1: i64| -> Option<bool> {
+        let (mut x, mut y) = (s0, s1);
+        loop {
+            if x <= 0 && y <= 0 {
+                return Some(false);
+            }
+            if x > 0 && y > x {
+                if y as u64 > to {
+                    return None;
+                }
+                let (r, c) = at[x as usize];
+                if rows[r].get(c + 1) == Some(&(y as u64)) {
+                    return Some(true);
+                }
+            }
+            (x, y) = (y, x + y);
+        }
+    };
+    let bx = WYTHOFF_SEQUENCES_BOX;
+    let mut pairs: Vec<(i64, i64)> = (-bx..=bx).flat_map(|a| (-bx..=bx).map(move |b| (a, b))).collect();
+    // Nearest the origin first: the first counterexample is the simplest.
+    pairs.sort_by_key(|&(a, b)| (a.abs() + b.abs(), a, b));
+    let fates: Vec<((i64, i64), Option<bool>)> = pairs.iter().map(|&(a, b)| ((a, b), joins(a, b))).collect();
+    let literal = fates.iter().find(|(_, f)| *f != Some(true)).map(|&((a, b), f)| match f {
+        Some(false) => format!("the sequence from ({a}, {b}) never meets the array (no two consecutive terms are positive: every later term is <= 0)"),
+        _ => format!("the sequence from ({a}, {b}) does not join a row below {to}"),
+    });
+    let positive: Vec<&((i64, i64), Option<bool>)> =
+        fates.iter().filter(|(_, f)| *f != Some(false)).collect();
+    let checked = positive.len();
+    let bad_positive = positive
+        .iter()
+        .find(|(_, f)| f.is_none())
+        .map(|((a, b), _)| format!("the sequence from ({a}, {b}) does not join a row below {to}"));
+    let range = format!("starting pairs (s0, s1) with |s0|, |s1| <= {bx}, entries <= {to}");
+    vec![
+        claim(
+            "Notes, Wythoff array",
+            "every positive integer occurs exactly once in the Wythoff array",
+            &format!("every integer 1..{to} ({} rows)", rows.len()),
+            once,
+        ),
+        claim(
+            "Notes, Wythoff array (literally)",
+            "every integer sequence defined by the Fibonacci recurrence is a row of the array shifted (from some term on)",
+            &range,
+            literal,
+        ),
+        claim(
+            "Notes, Wythoff array (positive sequences)",
+            "every Fibonacci-recurrent integer sequence whose terms become positive is, from some term on, a row of the array",
+            &format!("{range}: the {checked} sequences that become positive"),
+            bad_positive,
+        ),
+    ]
+}
+
+/// Digits of the negafibonacci representations [`negafibonacci_claims`] enumerates.
+pub const NEGAFIBONACCI_DIGITS: usize = 22;
+/// Integers `-N..=N` whose negafibonacci representations [`negafibonacci_claims`] counts.
+pub const NEGAFIBONACCI_TO: i64 = 5000;
+
+/// The notes' sentence on negafibonacci coding: it "encodes nonzero integers", "allows both
+/// positive and negative integers to be represented", and "all codes end with 11 and have no 11
+/// before the end". Every digit string of up to `digits` digits with no two adjacent 1s and a
+/// last digit 1 is read as `sum d_k F_{-k}` (`F_{-1} = 1, F_{-2} = -1, F_{-3} = 2, ...`, from the
+/// recurrence run backwards); every nonzero integer of `-to..=to` must have exactly one, and its
+/// code word (the digits from `F_{-1}` up, then a 1) must end in 11 with no 11 before.
+pub fn negafibonacci_claims(digits: usize, to: i64) -> Vec<Claim> {
+    // F_{-k} for k = 1..=digits, by F_{j} = F_{j+2} - F_{j+1} from F_1 = 1, F_0 = 0.
+    let mut neg = Vec::with_capacity(digits);
+    let (mut hi, mut lo) = (1i64, 0i64); // F_{j+1}, F_j for j = 0
+    for _ in 0..digits {
+        let next = hi - lo; // F_{j-1} = F_{j+1} - F_j
+        (hi, lo) = (lo, next);
+        neg.push(lo);
+    }
+    let mut count = vec![0u32; (2 * to + 1) as usize];
+    let mut bad_code = None;
+    let mut zero = false;
+    // Strings with no two adjacent 1s, the last (highest) digit 1, by depth-first search.
+    fn go(
+        k: usize,
+        prev_one: bool,
+        value: i64,
+        code: &mut String,
+        neg: &[i64],
+        f: &mut dyn FnMut(i64, &str),
+    ) {
+        if prev_one {
+            f(value, code);
+        }
+        if k == neg.len() {
+            return;
+        }
+        code.push('0');
+        go(k + 1, false, value, code, neg, f);
+        code.pop();
+        if !prev_one {
+            code.push('1');
+            go(k + 1, true, value + neg[k], code, neg, f);
+            code.pop();
+        }
+    }
+    let mut code = String::new();
+    go(0, false, 0, &mut code, &neg, &mut |v, c| {
+        if v == 0 {
+            zero = true;
+        }
+        if v.abs() <= to {
+            count[(v + to) as usize] += 1;
+        }
+        let word = format!("{c}1");
+        if bad_code.is_none() && (!word.ends_with("11") || word[..word.len() - 1].contains("11")) {
+            bad_code = Some(format!("{v}: {word}"));
+        }
+    });
+    let once = (-to..=to)
+        .filter(|&x| x != 0)
+        .find(|&x| count[(x + to) as usize] != 1)
+        .map(|x| format!("{x} has {} representations", count[(x + to) as usize]));
+    let range = format!("every digit string of up to {digits} digits; integers -{to}..{to}");
+    vec![
+        claim(
+            "Notes, negafibonacci coding",
+            "every nonzero integer, positive or negative, has exactly one representation as a sum of distinct non-consecutive negafibonacci numbers F_{-k} (and 0 none)",
+            &range,
+            once.or_else(|| zero.then(|| "0 has a representation".to_string())),
+        ),
+        claim(
+            "Notes, negafibonacci coding",
+            "all codes end with \"11\" and have no \"11\" before the end",
+            &range,
+            bad_code,
+        ),
+    ]
 }
 
 /// How many ways each `n <= to` is a sum of distinct, non-consecutive Fibonacci numbers.
@@ -282,15 +473,21 @@ fn f4_family(
     source: &str,
     text: &str,
     expect_n: impl Fn(u64, u64) -> Option<bool>,
+    watch: &Watch<'_>,
 ) -> Claim {
     // Every position of the range is counted and checked; the first counterexample is kept.
     let mut bad = None;
     let mut checked = 0u64;
     for c in 0..=(v.saturating_sub(2 * u64::from(b))) / 3 {
+        if watch.is_cancelled() {
+            break;
+        }
         for a in 0..=v.saturating_sub(2 * u64::from(b) + 3 * c) {
             if let Some(want) = expect_n(a, c) {
                 checked += 1;
-                if bad.is_none() && s.wins(&pos(&[a as u32, b, c as u32])) != want {
+                if bad.is_none()
+                    && s.wins_watched(&pos(&[a as u32, b, c as u32]), watch).unwrap_or(false) != want
+                {
                     bad = Some(format!("({a}, {b}, {c}) is {}", if want { "P" } else { "N" }));
                 }
             }
@@ -308,13 +505,16 @@ fn f4_family(
 /// modulo `F_m` and never raises it, and the positions without a move are exactly the
 /// Zeckendorf decompositions of `0 .. F_m - 1` (one each), so every play from value `n` ends at
 /// the decomposition of `n mod F_m`.
-fn theorem_2_1(m: usize, s: &Solver, v: u64) -> Claim {
+fn theorem_2_1(m: usize, s: &Solver, v: u64, watch: &Watch<'_>) -> Claim {
     let rules = Rules::black_hole(m);
     let cols = rules.columns;
     let fm = fib::weight(m);
     let mut bad = None;
     let mut terminals: Vec<Vec<u32>> = Vec::new();
     for val in 0..=v {
+        if watch.is_cancelled() {
+            break;
+        }
         s.space().for_each_of_value(val, &mut |p| {
             if bad.is_some() {
                 return;
@@ -391,11 +591,24 @@ pub fn eventual_period(seq: &[Player]) -> Option<(usize, usize)> {
 /// # Panics
 /// For `m = 4` and `to < 64`.
 pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
+    black_hole_watched(e, to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`black_hole`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled (the loops over positions look at it row by row).
+///
+/// # Panics
+/// For `m = 4` and `to < 64`.
+pub fn black_hole_watched(
+    e: &mut EmptyBoard,
+    to: u64,
+    watch: &Watch<'_>,
+) -> crate::error::Result<Vec<Claim>> {
     let m = e.m;
     let v = to;
     let winners = e.winners.clone();
     let s = &mut e.solver;
-    let mut out = vec![theorem_2_1(m, s, v.min(if m >= 5 { 200 } else { v }))];
+    let mut out = vec![theorem_2_1(m, s, v.min(if m >= 5 { 200 } else { v }), watch)];
     let rn = format!("n = 1..{to}");
     let winner_check = |src: &str, text: &str, want: &dyn Fn(u64) -> Player| {
         claim(src, text, &rn, first(1..=to as usize, |n| winners[n - 1] != want(n as u64), "n"))
@@ -404,7 +617,10 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
         2 => {
             let mut bad = None;
             for a in 0..=v as u32 {
-                if s.wins(&pos(&[a])) != (a % 4 >= 2) {
+                if watch.is_cancelled() {
+                    break;
+                }
+                if s.wins_watched(&pos(&[a]), watch).unwrap_or(false) != (a % 4 >= 2) {
                     bad = Some(format!("({a})"));
                     break;
                 }
@@ -421,10 +637,16 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
                 let mut bad = None;
                 let mut checked = 0;
                 for b in 0..=v / 2 {
+                    if watch.is_cancelled() {
+                        break;
+                    }
                     for a in 0..=v - 2 * b {
                         if let Some(want_n) = f(a, b) {
                             checked += 1;
-                            if bad.is_none() && s.wins(&pos(&[a as u32, b as u32])) != want_n {
+                            if bad.is_none()
+                                && s.wins_watched(&pos(&[a as u32, b as u32]), watch).unwrap_or(false)
+                                    != want_n
+                            {
                                 bad = Some(format!("({a}, {b}) is {}", if want_n { "P" } else { "N" }));
                             }
                         }
@@ -463,6 +685,9 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
             let fto = to.min(600);
             for (part, classes, player, target) in forced {
                 let bad = (1..=fto).filter(|n| classes.contains(&(n % 9))).find(|&n| {
+                    if watch.is_cancelled() {
+                        return true;
+                    }
                     let t = target(n);
                     !z::can_force(n, 2, player, &|j| t.contains(&j))
                 });
@@ -482,6 +707,7 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
                     bad.map(|n| format!("n = {n}")),
                 ));
             }
+            out.extend(only_setups_forced(to.min(90)));
             out.push(winner_check(
                 "Theorem 4.8, §1.2.2",
                 "empty board F_3: Player 1 wins iff n = 1, 2, 3, 6, 8 mod 9",
@@ -490,11 +716,13 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
         }
         4 => {
             assert!(to >= 64, "the F_4 checks need piles up to 64");
-            out.extend(f4_claims(s, v, &winners, to));
+            out.extend(f4_claims(s, v, &winners, to, watch));
         }
         _ => {}
     }
-    out
+    // A cancelled run's claims are unfinished: none is returned.
+    watch.check()?;
+    Ok(out)
 }
 
 /// `x >= y + d`.
@@ -507,15 +735,129 @@ fn le(x: u64, y: u64, d: i64) -> bool {
     x as i64 <= y as i64 + d
 }
 
+/// The setups Theorem 4.7 lists for a pile `n` of the `F_3` game: the player it names for `n`'s
+/// class mod 9, and the numbers `b` of `F_2` pieces of the setups.
+fn theorem_4_7(n: u64) -> (Player, Vec<u64>) {
+    match n % 9 {
+        3 | 6 => (1, vec![n / 3]),
+        0 => (2, vec![n / 3]),
+        1 => (1, vec![(n - 1) / 3]),
+        4 | 7 => (2, vec![(n - 1) / 3]),
+        2 => (1, vec![(n - 2) / 3 + 1]),
+        8 => (1, vec![(n - 2) / 3]),
+        _ => (2, vec![(n - 2) / 3, (n - 2) / 3 + 1]),
+    }
+}
+
+/// The remark after Theorem 4.7, "these are the only setups that can be forced", under its two
+/// readings, over piles `1..=to` of the `F_3` game: for each pile and each player, every setup
+/// `(n - 2b, b)` that player can force by itself ([`z::can_force`] with the one target `b`).
+/// Per class mod 9: the player Theorem 4.7 names forces no setup beyond the one(s) it lists for
+/// that class. Per residue mod 3: no player forces a setup beyond those the theorem lists for
+/// some class of the same residue mod 3 (the setups `b = n/3`; `(n-1)/3`; `(n-2)/3`,
+/// `(n-2)/3 + 1`).
+fn only_setups_forced(to: u64) -> Vec<Claim> {
+    let forced = |n: u64, player: Player| -> Vec<u64> {
+        (0..=n / 2).filter(|&b| z::can_force(n, 2, player, &|j| j == b)).collect()
+    };
+    let (mut per_class, mut per_residue) = (None, None);
+    for n in 1..=to {
+        let (named, listed) = theorem_4_7(n);
+        let by: [Vec<u64>; 2] = [forced(n, 1), forced(n, 2)];
+        if per_class.is_none()
+            && let Some(b) = by[named as usize - 1].iter().find(|b| !listed.contains(b))
+        {
+            per_class = Some(format!(
+                "n = {n} (= {} mod 9): Player {named} can also force ({}, {b}); the theorem lists b = {listed:?}",
+                n % 9,
+                n - 2 * b
+            ));
+        }
+        let forms: Vec<u64> = match n % 3 {
+            0 => vec![n / 3],
+            1 => vec![(n - 1) / 3],
+            _ => vec![(n - 2) / 3, (n - 2) / 3 + 1],
+        };
+        if per_residue.is_none() {
+            for (p, list) in by.iter().enumerate() {
+                if let Some(b) = list.iter().find(|b| !forms.contains(b)) {
+                    per_residue = Some(format!("n = {n}: Player {} can force ({}, {b})", p + 1, n - 2 * b));
+                    break;
+                }
+            }
+        }
+    }
+    let range = format!("n = 1..{to}, every setup (n - 2b, b), both players");
+    vec![
+        claim(
+            "after Theorem 4.7 (per class)",
+            "these are the only setups that can be forced: for each class of n mod 9 the player Theorem 4.7 names can force no setup but the one(s) it lists for that class",
+            &range,
+            per_class,
+        ),
+        claim(
+            "after Theorem 4.7 (per residue)",
+            "these are the only setups that can be forced: whatever n, no player can force a setup outside those Theorem 4.7 lists for n's residue mod 3 (b = n/3; (n-1)/3; (n-2)/3 or (n-2)/3 + 1)",
+            &range,
+            per_residue,
+        ),
+    ]
+}
+
+/// The side arithmetic of the proof of Theorem 5.19: for each case, "for all x >= x0 there is
+/// no alpha <= gamma with 3 alpha + k1 = x + da and 4 gamma + k3 = x + dc" (`0 <= k1 <= 2`,
+/// `0 <= k3 <= 3`), checked by trying every `alpha <= gamma` for `x = 0..=to`; also whether
+/// `x0` is the least bound that works (the note gives the last `x` with a solution).
+fn theorem_5_19_arithmetic(to: u64) -> Vec<Claim> {
+    // (case, x, the offsets of a and c from x, the proof's bound x0)
+    let cases: [(&str, &str, u64, u64, u64); 6] = [
+        ("n = 0 mod 4", "x = n/4: 3 alpha + k1 = x = 4 gamma + k3", 0, 0, 9),
+        ("n = 1 mod 4", "x = (n-1)/4: 3 alpha + k1 = x + 1, 4 gamma + k3 = x", 1, 0, 5),
+        ("n = 2 mod 4", "x = (n-2)/4: 3 alpha + k1 = x + 2, 4 gamma + k3 = x", 2, 0, 1),
+        ("n = 3, 7 mod 16", "x = (n-3)/4: 3 alpha + k1 = x + 3, 4 gamma + k3 = x", 3, 0, 0),
+        ("n = 15 mod 16", "x = (n-3)/4: 3 alpha + k1 = x, 4 gamma + k3 = x + 1", 0, 1, 12),
+        ("n = 11 mod 16", "x = (n-3)/4: 3 alpha + k1 = x + 3, 4 gamma + k3 = x", 3, 0, 0),
+    ];
+    let solvable = |a: u64, c: u64| -> bool {
+        // alpha = (a - k1) / 3, gamma = (c - k3) / 4 for the k that divide.
+        (0..=2u64.min(a)).any(|k1| {
+            (a - k1).is_multiple_of(3)
+                && (0..=3u64.min(c)).any(|k3| (c - k3).is_multiple_of(4) && (a - k1) / 3 <= (c - k3) / 4)
+        })
+    };
+    cases
+        .iter()
+        .map(|&(case, text, da, dc, x0)| {
+            let last = (0..=to).rev().find(|&x| solvable(x + da, x + dc));
+            let bad = last.filter(|&x| x >= x0).map(|x| format!("x = {x} has a solution"));
+            let note = match last {
+                Some(x) if x + 1 < x0 => format!("; the least bound that works is x >= {}", x + 1),
+                None if x0 > 0 => "; it holds for every x >= 0".to_string(),
+                _ => String::new(),
+            };
+            let mut c = claim(
+                &format!("Theorem 5.19, proof ({case})"),
+                &format!("for all x >= {x0} no alpha <= gamma with {text} (0 <= k1 <= 2, 0 <= k3 <= 3)"),
+                &format!("x = 0..{to}, every alpha <= gamma"),
+                bad,
+            );
+            if c.note.is_none() && !note.is_empty() {
+                c.note = Some(note.trim_start_matches("; ").to_string());
+            }
+            c
+        })
+        .collect()
+}
+
 /// The claims of §5 (the board of `F_4`).
-fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> {
+fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64, watch: &Watch<'_>) -> Vec<Claim> {
     let mut out = Vec::new();
     let (al, ga) = (|a: u64| a / 3, |c: u64| c / 4);
     let n_if = |cond: bool| cond.then_some(true);
     let p_if = |cond: bool| cond.then_some(false);
     macro_rules! fam {
         ($b:expr, $src:expr, $text:expr, $f:expr) => {
-            out.push(f4_family(s, v, $b, $src, $text, $f))
+            out.push(f4_family(s, v, $b, $src, $text, $f, watch))
         };
     }
     fam!(0, "Theorem 5.1, App. A", "(a, 0, 0) is P for a != 2 (and N for a = 2)", |a, c| (c == 0)
@@ -700,7 +1042,7 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
         (&[1, 0, 8], false),
     ];
     for (p, n) in singles {
-        if s.wins(&pos(p)) != n {
+        if s.wins_watched(&pos(p), watch).unwrap_or(false) != n {
             bad = Some(format!("{p:?} is {}", if n { "P" } else { "N" }));
         }
     }
@@ -791,7 +1133,9 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
     ];
     let mut bad = None;
     for (n, p, w, is_n) in table.iter().chain(&[(43u64, [10u32, 0, 11], 2 as Player, true)]) {
-        if s.wins(&pos(p)) != *is_n || (*n <= to && winners[*n as usize - 1] != *w) {
+        if s.wins_watched(&pos(p), watch).unwrap_or(false) != *is_n
+            || (*n <= to && winners[*n as usize - 1] != *w)
+        {
             bad = Some(format!("n = {n}, setup {p:?}"));
             break;
         }
@@ -802,6 +1146,7 @@ fn f4_claims(s: &mut Solver, v: u64, winners: &[Player], to: u64) -> Vec<Claim> 
         "the 20 rows of the four tables",
         bad,
     ));
+    out.extend(theorem_5_19_arithmetic(to));
     out
 }
 

@@ -11,6 +11,8 @@
 //! can move from an empty pile). Grundy values `G(n, q)`, which sums of piles need, are computed
 //! row by row with a running minimum excludant.
 
+use crate::error::Result;
+use crate::games::watch::Watch;
 use rayon::prelude::*;
 
 /// The threshold of an empty pile: no quota lets the player to move win.
@@ -54,20 +56,31 @@ impl Outcomes {
 /// Solves every pile `1..=to` from the start (quota `n - 1`), listing every winning first
 /// move; the lists are found in parallel.
 pub fn solve(to: usize) -> Outcomes {
+    solve_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`solve`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled; its progress counts piles.
+pub fn solve_watched(to: usize, watch: &Watch<'_>) -> Result<Outcomes> {
     let t = thresholds(to);
+    let progress = watch.progress();
+    progress.set_length(to as u64 + 1);
     let winning_moves = (0..to + 1)
         .into_par_iter()
         .with_min_len(64)
         .map(|n| {
+            watch.check()?;
             // Taking k leaves (n - k, 2k); k <= n - 1 on the first move. 2k < t(n - k) <= n - k
             // needs 3k < n, so larger k never win and are not looked at.
-            (1..n.saturating_sub(1).min(n / 3) + 1)
+            let moves = (1..n.saturating_sub(1).min(n / 3) + 1)
                 .filter(|&k| k < n && !wins(&t, n - k, 2 * k))
                 .map(|k| k as u32)
-                .collect()
+                .collect();
+            progress.inc(1);
+            Ok(moves)
         })
-        .collect();
-    Outcomes { to, thresholds: t, winning_moves }
+        .collect::<Result<Vec<Vec<u32>>>>()?;
+    Ok(Outcomes { to, thresholds: t, winning_moves })
 }
 
 /// The Grundy values `G(n, q)` for `1 <= n, q <= max`, stored as a triangle (`G(n, q)` for
@@ -113,10 +126,24 @@ impl GrundyTable {
 /// # Panics
 /// If `max` exceeds [`MAX_GRUNDY`].
 pub fn grundy(max: usize) -> GrundyTable {
+    grundy_watched(max, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`grundy`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled; its progress counts rows `n`.
+///
+/// # Panics
+/// If `max` exceeds [`MAX_GRUNDY`].
+pub fn grundy_watched(max: usize, watch: &Watch<'_>) -> Result<GrundyTable> {
     assert!(max <= MAX_GRUNDY, "Grundy values are stored in 16 bits");
+    watch.progress().set_length(max as u64);
     let mut values = vec![0u16; max * (max + 1) / 2];
     let mut seen = vec![false; max + 2];
     for n in 1..=max {
+        if n.is_multiple_of(256) {
+            watch.check()?;
+            watch.progress().set_position(n as u64);
+        }
         seen[..=n + 1].fill(false);
         let mut m = 0usize;
         let row = n * (n - 1) / 2;
@@ -131,7 +158,7 @@ pub fn grundy(max: usize) -> GrundyTable {
             values[row + k - 1] = m as u16;
         }
     }
-    GrundyTable { max, values }
+    Ok(GrundyTable { max, values })
 }
 
 #[cfg(test)]

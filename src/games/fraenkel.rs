@@ -17,6 +17,7 @@
 //!   ([`crate::games::fraenkel_claims`]), never inputs to it.
 
 use super::fib::BitSet;
+use super::watch::Watch;
 use rayon::prelude::*;
 
 /// How many basis elements fit in `u64`: `u_0 .. u_45` (`u_45 = 7 540 113 804 746 346 429`).
@@ -553,6 +554,19 @@ fn check_rows(n0: u64, prev: u64, firsts: &[u64], to: u64) -> Found {
 /// their entries marked in the bit set (a bit met twice is a duplicate), and each chunk's rows
 /// are then checked in parallel.
 pub fn sweep(to: u64, progress: &(dyn Fn(u64) + Sync)) -> Sweep {
+    struct Call<'a>(&'a (dyn Fn(u64) + Sync));
+    impl crate::engine::Progress for Call<'_> {
+        fn set_position(&self, pos: u64) {
+            (self.0)(pos)
+        }
+    }
+    let call = Call(progress);
+    sweep_watched(to, &Watch::reporting(&call)).expect("an unwatched run is never cancelled")
+}
+
+/// [`sweep`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled; its progress is the current first entry, out of `to`.
+pub fn sweep_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Sweep> {
     let start = std::time::Instant::now();
     let len = usize::try_from(to).expect("the bound fits in memory") + 1;
     let mut bits = BitSet::new(len);
@@ -590,7 +604,8 @@ pub fn sweep(to: u64, progress: &(dyn Fn(u64) + Sync)) -> Sweep {
         if firsts.is_empty() {
             break;
         }
-        progress(*firsts.last().expect("a row"));
+        watch.check()?;
+        watch.progress().set_position(*firsts.last().expect("a row"));
         let sub = 4096;
         let chunk_found = firsts
             .par_chunks(sub)
@@ -620,20 +635,29 @@ pub fn sweep(to: u64, progress: &(dyn Fn(u64) + Sync)) -> Sweep {
     s.differences = found.differences;
     s.bytes = bits.bytes();
     s.seconds = start.elapsed().as_secs_f64();
-    s
+    Ok(s)
 }
 
 /// The Beatty pair of the proof of Theorem 2 (ii) (Fraenkel 1969, Theorem II): whether
 /// `S = {floor(n phi) + 1}` and `T = {floor(n phi^2) + 1}` (`n >= 1`) split `2..=to` (every
 /// integer in exactly one); the first integer that breaks it.
 pub fn beatty_split(to: u64) -> Option<u64> {
+    beatty_split_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`beatty_split`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// when `watch` is cancelled.
+pub fn beatty_split_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Option<u64>> {
     let (mut n, mut m) = (1u64, 1u64);
     let (mut s, mut t) = (floor_phi(1) + 1, floor_phi2(1) + 1);
     for v in 2..=to {
+        if v.is_multiple_of(1 << 20) {
+            watch.check()?;
+        }
         let in_s = s == v;
         let in_t = t == v;
         if in_s == in_t {
-            return Some(v);
+            return Ok(Some(v));
         }
         if in_s {
             n += 1;
@@ -643,7 +667,7 @@ pub fn beatty_split(to: u64) -> Option<u64> {
             t = floor_phi2(m) + 1;
         }
     }
-    None
+    Ok(None)
 }
 
 /// Draws the integers `1..=side^2` (`side = floor(sqrt(A_0^{N-1}))`, `firsts` the first entries

@@ -319,6 +319,86 @@ fn render(x: &[u32]) -> String {
     }
 }
 
+/// Squares of the strip over which [`play_ends`] replays every move.
+pub const PLAY_ENDS_SQUARES: u32 = 9;
+
+/// §1, after the rules: "the only end position is Phi" and "the sum of the occupied square
+/// numbers decreases at each move", for one reading: every position on squares `1..=squares`
+/// (at least two coins) has a follower, and every follower (from the reference generator that
+/// replays the rules coin by coin) has a smaller sum of occupied squares and is no spinster.
+pub fn play_ends(two: TypeTwo, squares: u32) -> Vec<Claim> {
+    let rd = two.name();
+    let (mut stuck, mut not_lower, mut positions) = (None, None, 0u64);
+    for mask in 0u64..1 << squares {
+        let x = fk::squares_of(mask << 1);
+        if x.len() < 2 {
+            continue;
+        }
+        positions += 1;
+        let f = fk::followers_literal(&x, two);
+        if f.is_empty() && stuck.is_none() {
+            stuck = Some(format!("{x:?} has no move"));
+        }
+        let sum: u32 = x.iter().sum();
+        if not_lower.is_none()
+            && let Some(y) = f.iter().find(|y| y.iter().sum::<u32>() >= sum || y.len() == 1)
+        {
+            not_lower = Some(format!("{x:?} -> {y:?}"));
+        }
+    }
+    let range = format!("every position on squares 1..{squares} ({positions} positions), every move");
+    vec![
+        claim(
+            &format!("§1, the rules [{rd}]"),
+            "the only end position is Phi: every other position has a move",
+            &range,
+            stuck,
+        ),
+        claim(
+            &format!("§1, the rules [{rd}]"),
+            "the sum of the occupied square numbers decreases at each move (and no move leaves a spinster)",
+            &range,
+            not_lower,
+        ),
+    ]
+}
+
+/// Rows over which [`inequality_8`] is checked.
+pub const INEQUALITY_8_ROWS: usize = 10_000;
+/// Columns over which [`inequality_8`] is checked (their entries fit 64 bits in those rows).
+pub const INEQUALITY_8_COLUMNS: usize = 16;
+
+/// The inequality (8) in the proof of Theorem 3 (A): `A_{k-1}^n = 2 A_{k-2}^n +
+/// sum_{i <= k-3} A_i^n + n > 2 A_{k-2}^n + sum_{i <= k-3} A_i^n` for every row `n >= 1` and
+/// `k >= 2`, over the rows `1..rows` and the columns whose entries fit 64 bits.
+pub fn inequality_8(rows: usize) -> Claim {
+    let a = fr::array(rows, INEQUALITY_8_COLUMNS).unwrap_or_default();
+    let mut bad = None;
+    let mut checked = 0u64;
+    'rows: for (n, row) in a.iter().enumerate().skip(1) {
+        let mut below = 0u128; // sum_{i <= k-3} A_i^n
+        for k in 2..=row.len() {
+            let (top, second) = (u128::from(row[k - 1]), u128::from(row[k - 2]));
+            let rhs = 2 * second + below;
+            checked += 1;
+            if top != rhs + n as u128 || top <= rhs {
+                bad = Some(format!("n = {n}, k = {k}: A_(k-1) = {top}, 2 A_(k-2) + sum = {rhs}"));
+                break 'rows;
+            }
+            below += second;
+        }
+    }
+    if checked == 0 {
+        bad = Some("no entries in range".into());
+    }
+    claim(
+        "Proof of Theorem 3 (A), (8)",
+        "A_{k-1}^n = 2 A_{k-2}^n + A_0^n + ... + A_{k-3}^n + n > 2 A_{k-2}^n + A_0^n + ... + A_{k-3}^n (Lemma 1), so a type II move to Phi breaks (4)",
+        &format!("rows n = 1..{}, k = 2..{INEQUALITY_8_COLUMNS} ({checked} pairs)", rows.saturating_sub(1)),
+        bad,
+    )
+}
+
 /// The examples of §1 and the example in the proof of Theorem 3 (A), for one reading;
 /// `squares` and `sums` are the solutions the P-statements are read from.
 pub fn examples(two: TypeTwo, squares: &SquaresSolution, sums: &SumSolution) -> Vec<Claim> {

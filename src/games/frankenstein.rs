@@ -29,6 +29,8 @@
 //! move into every P-position already found. Theorem 3 is checked on their output
 //! ([`crate::games::fraenkel_claims`]), never used by them.
 
+use crate::error::Result;
+use crate::games::watch::Watch;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -487,15 +489,36 @@ pub fn solve_squares(
     claimed: &[u64],
     progress: &(dyn Fn(f64) + Sync),
 ) -> SquaresSolution {
+    struct Call<'a>(&'a (dyn Fn(f64) + Sync), u64);
+    impl crate::engine::Progress for Call<'_> {
+        fn set_position(&self, pos: u64) {
+            (self.0)(pos as f64 / self.1 as f64)
+        }
+    }
+    let call = Call(progress, 1u64 << squares);
+    solve_squares_watched(squares, two, claimed, &Watch::reporting(&call))
+        .expect("an unwatched run is never cancelled")
+}
+
+/// [`solve_squares`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// when `watch` is cancelled; its progress counts masks, out of `2^squares`.
+pub fn solve_squares_watched(
+    squares: u32,
+    two: TypeTwo,
+    claimed: &[u64],
+    watch: &Watch<'_>,
+) -> Result<SquaresSolution> {
     assert!(squares <= MAX_SQUARES);
     let start = std::time::Instant::now();
     let total = 1u64 << squares;
+    watch.progress().set_length(total);
     let claimed_set: std::collections::HashSet<u64> = claimed.iter().copied().collect();
     let mut p: Vec<u64> = Vec::new();
     let mut without = Vec::new();
     let chunk = 1u64 << 18;
     let mut lo = 0u64;
     while lo < total {
+        watch.check()?;
         let hi = (lo + chunk).min(total);
         let known = p.clone();
         // In parallel: positions of the chunk with no move into an earlier P-position, and the
@@ -538,17 +561,17 @@ pub fn solve_squares(
         bad.sort_unstable();
         without.extend(bad);
         lo = hi;
-        progress(lo as f64 / total as f64);
+        watch.progress().set_position(lo);
     }
     let positions = total - u64::from(squares);
-    SquaresSolution {
+    Ok(SquaresSolution {
         squares,
         type2: two,
         p_masks: p,
         positions,
         without_move_into_claimed: without,
         seconds: start.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 /// The outcome of every position whose squares add up to at most a bound.
@@ -596,12 +619,26 @@ fn sets_with_sum(s: u32, largest: u32, f: &mut dyn FnMut(&[u32])) {
 /// sums and are solved in parallel). Also lists the positions outside `claimed` with no move
 /// into it.
 pub fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolution {
+    solve_sum_watched(max_sum, two, claimed, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`solve_sum`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled; its progress counts the sums done.
+pub fn solve_sum_watched(
+    max_sum: u32,
+    two: TypeTwo,
+    claimed: &[Vec<u32>],
+    watch: &Watch<'_>,
+) -> Result<SumSolution> {
     let start = std::time::Instant::now();
     let mut p: Vec<Vec<u32>> = vec![Vec::new()];
     let mut without = Vec::new();
     let mut positions = 1u64;
     let claimed_set: BTreeSet<&Vec<u32>> = claimed.iter().collect();
+    watch.progress().set_length(u64::from(max_sum));
     for s in 3..=max_sum {
+        watch.check()?;
+        watch.progress().set_position(u64::from(s));
         let known = p.clone();
         // Per largest square: new P-positions, (B) failures, positions.
         type Level = (Vec<Vec<u32>>, Vec<Vec<u32>>, u64);
@@ -610,7 +647,8 @@ pub fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolutio
             .map(|largest| {
                 let (mut np, mut bad, mut count) = (Vec::new(), Vec::new(), 0u64);
                 sets_with_sum(s, largest, &mut |x| {
-                    if x.len() < 2 {
+                    // A cancelled run's levels are thrown away: skip the work.
+                    if x.len() < 2 || watch.is_cancelled() {
                         return;
                     }
                     count += 1;
@@ -631,14 +669,15 @@ pub fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolutio
             positions += count;
         }
     }
-    SumSolution {
+    watch.check()?;
+    Ok(SumSolution {
         max_sum,
         type2: two,
         p_positions: p,
         positions,
         without_move_into_claimed: without,
         seconds: start.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 /// The positions Theorem 3 names with every square at most `bound`: the empty strip and the

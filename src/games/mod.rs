@@ -6,7 +6,8 @@
 //! * [`claims`]: every checkable statement of the two texts the games come from, run against
 //!   the solvers (`docs/games-claims.md`);
 //! * [`plot`]: the pictures and data files of the tables;
-//! * [`fib`]: what they share (Fibonacci numbers, Zeckendorf representations, mex, bit sets).
+//! * [`fib`]: what they share (Fibonacci numbers, Zeckendorf representations, mex, bit sets);
+//! * [`watch`]: how a caller cancels a long solve and follows its progress.
 //!
 //! The solvers contain no formula from the texts: each is a plain game search over the rules,
 //! tested against a second, simpler brute force; the texts' theorems are checks run on the
@@ -16,6 +17,7 @@ pub mod claims;
 pub mod fib;
 pub mod fibonacci_nim;
 pub mod plot;
+pub mod watch;
 pub mod zeckendorf;
 
 // Larsson and Fox's aperiodic subtraction game (`palace game subtraction`).

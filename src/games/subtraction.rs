@@ -29,6 +29,7 @@
 //! [`crate::games::subtraction_claims`].
 
 use crate::error::{Error, Result};
+use crate::games::watch::Watch;
 use crate::model::wythoff;
 use crate::output::atomic::AtomicOutput;
 use rayon::prelude::*;
@@ -334,17 +335,38 @@ impl Grundy {
 /// # Panics
 /// If there are more than [`MAX_MEMBERS`] members up to `to`.
 pub fn solve(members: &[u64], to: u64) -> Grundy {
+    solve_watched(members, to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`solve`], stopping with [`Error::Interrupted`] when `watch` is cancelled; its progress
+/// counts piles.
+pub fn solve_watched(members: &[u64], to: u64, watch: &Watch<'_>) -> Result<Grundy> {
     let members: Vec<u64> = members.iter().copied().filter(|&s| s <= to).collect();
     assert!(members.len() <= MAX_MEMBERS, "at most {MAX_MEMBERS} members");
-    match solve_packed(&members, to) {
-        Ok(g) => g,
-        Err(partial) => solve_bytes(&members, to, partial),
+    watch.progress().set_length(to + 1);
+    match solve_packed_watched(&members, to, watch)? {
+        Ok(g) => Ok(g),
+        Err(partial) => solve_bytes_watched(&members, to, partial, watch),
     }
 }
+
+/// Piles between two looks at the cancel token and two progress reports (a few
+/// milliseconds' work).
+const POLL_PILES: u64 = 1 << 18;
 
 /// The two-bit solver. `Err` holds the values `g(0..n)` found before the first pile `n` that
 /// needs the value 4, for [`solve_bytes`] to go on from.
 pub fn solve_packed(members: &[u64], to: u64) -> std::result::Result<Grundy, Vec<u8>> {
+    solve_packed_watched(members, to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`solve_packed`] under a [`Watch`]: `Err` when it is cancelled.
+#[allow(clippy::type_complexity)]
+fn solve_packed_watched(
+    members: &[u64],
+    to: u64,
+    watch: &Watch<'_>,
+) -> Result<std::result::Result<Grundy, Vec<u8>>> {
     let len = to + 1;
     let words = len.div_ceil(64) as usize;
     let mut lo = vec![0u64; words + 1];
@@ -354,6 +376,10 @@ pub fn solve_packed(members: &[u64], to: u64) -> std::result::Result<Grundy, Vec
     // win[64 + j]: g(64 w + j) of the current word; win[j]: of the previous word.
     let mut win = [0u8; 128];
     for w in 0..words {
+        if (w as u64 * 64).is_multiple_of(POLL_PILES) {
+            watch.check()?;
+            watch.progress().set_position(w as u64 * 64);
+        }
         let base = (w * 64) as i64;
         // Options through the large members: "some n - s, s >= 64, has value v" for the 64
         // positions of this word, read from finished words.
@@ -396,7 +422,7 @@ pub fn solve_packed(members: &[u64], to: u64) -> std::result::Result<Grundy, Vec
                 let head = w * 64;
                 done.fill_bytes(0, &mut partial[..head]);
                 partial[head..n].copy_from_slice(&win[64..64 + j]);
-                return Err(partial);
+                return Ok(Err(partial));
             }
             win[64 + j] = g as u8;
             lw |= u64::from(g & 1) << j;
@@ -406,18 +432,27 @@ pub fn solve_packed(members: &[u64], to: u64) -> std::result::Result<Grundy, Vec
         hi[w] = hw;
         win.copy_within(64..128, 0);
     }
-    Ok(Grundy { to, storage: Storage::Packed { lo, hi }, switched_at: None })
+    Ok(Ok(Grundy { to, storage: Storage::Packed { lo, hi }, switched_at: None }))
 }
 
 /// The byte solver: goes on from `g(0..prefix.len())` to `to`, one pile at a time, every member
 /// read in turn and the minimum excludant taken over a 256-bit mask.
 pub fn solve_bytes(members: &[u64], to: u64, prefix: Vec<u8>) -> Grundy {
+    solve_bytes_watched(members, to, prefix, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`solve_bytes`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+fn solve_bytes_watched(members: &[u64], to: u64, prefix: Vec<u8>, watch: &Watch<'_>) -> Result<Grundy> {
     let start = prefix.len();
     let switched_at = (start > 0).then_some(start as u64);
     let mut g = prefix;
     g.resize(to as usize + 1, 0);
     let members: Vec<usize> = members.iter().map(|&s| s as usize).collect();
     for n in start..=to as usize {
+        if (n as u64).is_multiple_of(POLL_PILES) {
+            watch.check()?;
+            watch.progress().set_position(n as u64);
+        }
         let mut seen = [0u64; 4];
         for &s in &members {
             if s > n {
@@ -429,7 +464,7 @@ pub fn solve_bytes(members: &[u64], to: u64, prefix: Vec<u8>) -> Grundy {
         let k = seen.iter().position(|&w| w != u64::MAX).expect("at most 255 options");
         g[n] = (64 * k as u32 + (!seen[k]).trailing_zeros()) as u8;
     }
-    Grundy { to, storage: Storage::Bytes(g), switched_at }
+    Ok(Grundy { to, storage: Storage::Bytes(g), switched_at })
 }
 
 /// An eventual period seen in the values: `g(n + period) = g(n)` for every `n >= from` up to
@@ -456,6 +491,11 @@ pub const MIN_REPEATS: u64 = 8;
 /// `g(n + p) = g(n)` for every `h <= n <= to - p`. Returns it with the first pile from which it
 /// holds (followed back from `h`), and the bound actually used.
 pub fn find_period(g: &Grundy, bound: u64) -> (Option<Period>, u64) {
+    find_period_watched(g, bound, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`find_period`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+pub fn find_period_watched(g: &Grundy, bound: u64, watch: &Watch<'_>) -> Result<(Option<Period>, u64)> {
     let h = g.to / 2;
     let span = g.to - h + 1;
     let bound = bound.min(span / MIN_REPEATS);
@@ -483,7 +523,16 @@ pub fn find_period(g: &Grundy, bound: u64) -> (Option<Period>, u64) {
             }
         }
     };
-    let found = (1..=bound).find(|&p| holds(p));
+    let mut found = None;
+    for p in 1..=bound {
+        if p.is_multiple_of(64) {
+            watch.check()?;
+        }
+        if holds(p) {
+            found = Some(p);
+            break;
+        }
+    }
     let period = found.map(|p| {
         let mut from = h;
         while from > 0 && g.get(from - 1) == g.get(from - 1 + p) {
@@ -491,7 +540,7 @@ pub fn find_period(g: &Grundy, bound: u64) -> (Option<Period>, u64) {
         }
         Period { period: p, from }
     });
-    (period, bound)
+    Ok((period, bound))
 }
 
 /// `A(n) = floor(n phi)` for consecutive `n`, exactly: from `A(n)`, `A(n + 1)` is `A(n) + 2`
@@ -580,6 +629,11 @@ struct SetWords {
 /// Generates the paper's sets over `0..=to` by [`BeattyA`] and compares them with `g`
 /// (Lemma 1, Theorem 2 and the partitions of Lemma 1's proof), in parallel chunks.
 pub fn wythoff_classes(g: &Grundy) -> Classes {
+    wythoff_classes_watched(g, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`wythoff_classes`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+pub fn wythoff_classes_watched(g: &Grundy, watch: &Watch<'_>) -> Result<Classes> {
     const CHUNK_WORDS: usize = 1 << 14;
     let to = g.to;
     let words = (to + 1).div_ceil(64) as usize;
@@ -588,6 +642,7 @@ pub fn wythoff_classes(g: &Grundy) -> Classes {
     let parts: Vec<Classes> = (0..chunks)
         .into_par_iter()
         .map(|c| {
+            watch.check()?;
             let w0 = c * CHUNK_WORDS;
             let w1 = (w0 + CHUNK_WORDS).min(words);
             let (p0, p1) = (w0 as u64 * 64, (w1 as u64 * 64).min(to + 1));
@@ -661,9 +716,9 @@ pub fn wythoff_classes(g: &Grundy) -> Classes {
                 out.a_split_as_printed += pop(printed);
                 first(&mut out.first_a_split_as_printed, w, printed);
             }
-            out
+            Ok(out)
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let mut all = Classes { to, ..Classes::default() };
     for p in parts {
         for v in 0..3 {
@@ -679,7 +734,7 @@ pub fn wythoff_classes(g: &Grundy) -> Classes {
         all.a_split_as_printed += p.a_split_as_printed;
         all.first_a_split_as_printed = all.first_a_split_as_printed.or(p.first_a_split_as_printed);
     }
-    all
+    Ok(all)
 }
 
 /// Writes `g(0..=to)` as a one-dimensional `.npy` array of `uint8`, shape `(to + 1,)`.

@@ -13,7 +13,8 @@
 //! statements about representations over `0..=min(to, ZECKENDORF_RANGE)`.
 
 use super::claims::{Claim, claim};
-use super::subtraction::{BeattyA, Classes, FIB, Grundy, Period, wythoff_classes};
+use super::subtraction::{BeattyA, Classes, FIB, Grundy, Period, wythoff_classes_watched};
+use super::watch::Watch;
 use crate::model::wythoff;
 
 /// The largest number the statements about Zeckendorf representations are checked to.
@@ -155,9 +156,27 @@ fn proof_choice(p: u64) -> Option<(usize, Option<u32>)> {
 /// Every checkable statement of the paper, from the values `g` of its game over `0..=to` and
 /// the period search's answer (`period`, searched up to `bound` in the last half).
 pub fn paper(g: &Grundy, members: &[u64], period: Option<Period>, bound: u64) -> Vec<Claim> {
+    paper_watched(g, members, period, bound, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`paper`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled.
+pub fn paper_watched(
+    g: &Grundy,
+    members: &[u64],
+    period: Option<Period>,
+    bound: u64,
+    watch: &Watch<'_>,
+) -> crate::error::Result<Vec<Claim>> {
+    let c: Classes = wythoff_classes_watched(g, watch)?;
+    watch.check()?;
+    Ok(paper_with(g, &c, members, period, bound))
+}
+
+/// [`paper`] from the values' classes.
+fn paper_with(g: &Grundy, c: &Classes, members: &[u64], period: Option<Period>, bound: u64) -> Vec<Claim> {
     let to = g.to;
     let all = format!("n = 0..{to}");
-    let c: Classes = wythoff_classes(g);
     let counts = g.counts();
     let mut out = Vec::new();
 

@@ -23,6 +23,8 @@
 //! on top of the positions' outcomes.
 
 use super::fib::{self, BitSet};
+use crate::error::Result;
+use crate::games::watch::Watch;
 use rayon::prelude::*;
 
 /// Most columns a board may have (`F_24 = 75025` in the paper's indexing).
@@ -288,17 +290,33 @@ impl Solver {
 
     /// Whether the player to move from `root` wins (an N-position; otherwise a P-position).
     pub fn wins(&mut self, root: &Counts) -> bool {
+        self.wins_watched(root, &Watch::NONE).expect("an unwatched search is never cancelled")
+    }
+
+    /// [`Solver::wins`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+    /// when `watch` is cancelled (polled when a search starts and every [`POLL`] steps of it). A
+    /// stopped search leaves the memo as it was before the unfinished positions: the solver
+    /// stays usable.
+    pub fn wins_watched(&mut self, root: &Counts, watch: &Watch<'_>) -> Result<bool> {
         let Solver { rules, space, known, win } = self;
         let cols = rules.columns;
         let v = value(root, cols);
         let r = space.rank(root, v);
         if known.get(r) {
-            return win.get(r);
+            return Ok(win.get(r));
         }
         let kinds = rules.move_kinds();
         let hole = if rules.hole { fib::weight(cols + 1) } else { 0 };
+        // A look at the token per search too, since a caller may run many short ones.
+        watch.check()?;
         let mut stack = vec![Frame { pos: *root, value: v, idx: r, next: 0 }];
+        let mut steps = 0u32;
         while let Some(f) = stack.last_mut() {
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(POLL) {
+                // Only finished positions are in the memo, so stopping here keeps it sound.
+                watch.check()?;
+            }
             let mut found = false;
             let mut child = None;
             while f.next < kinds {
@@ -327,7 +345,7 @@ impl Solver {
             }
             stack.pop();
         }
-        win.get(r)
+        Ok(win.get(r))
     }
 
     /// The moves from `p` (as move kinds) that leave the opponent a P-position.
@@ -336,6 +354,10 @@ impl Solver {
         (0..rules.move_kinds()).filter(|&m| rules.apply(p, m).is_some_and(|s| !self.wins(&s))).collect()
     }
 }
+
+/// How many steps of the search pass between two looks at the cancel token (a few
+/// milliseconds' work).
+pub const POLL: u32 = 1 << 16;
 
 /// Player 1 or 2.
 pub type Player = u8;
@@ -364,25 +386,50 @@ pub struct OriginalRow {
 /// Solves the original game from `n` pieces in `F_1`; with `census`, classifies every
 /// position of value `n` as well.
 pub fn original(n: u64, census: bool) -> OriginalRow {
+    original_watched(n, census, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`original`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled.
+pub fn original_watched(n: u64, census: bool, watch: &Watch<'_>) -> Result<OriginalRow> {
     let start = std::time::Instant::now();
     let rules = Rules::original(n);
     let mut s = Solver::new(rules, n, n);
     let mut root = [0u32; MAX_COLUMNS];
     root[0] = n as u32;
-    let winner = if s.wins(&root) { 1 } else { 2 };
+    let winner = if s.wins_watched(&root, watch)? { 1 } else { 2 };
     let winning_replies = if n >= 3 {
         let after = rules.apply(&root, 0).expect("the opening merge");
-        s.winning_moves(&after).into_iter().map(|m| rules.label(m)).collect()
+        let mut labels = Vec::new();
+        for m in 0..rules.move_kinds() {
+            if let Some(next) = rules.apply(&after, m)
+                && !s.wins_watched(&next, watch)?
+            {
+                labels.push(rules.label(m));
+            }
+        }
+        labels
     } else {
         Vec::new()
     };
-    let p_positions = census.then(|| {
+    let p_positions = if census {
         let mut p = 0;
+        let mut stopped = Ok(());
         let space = s.space().clone();
-        space.for_each_of_value(n, &mut |pos| p += u64::from(!s.wins(pos)));
-        p
-    });
-    OriginalRow {
+        space.for_each_of_value(n, &mut |pos| {
+            if stopped.is_ok() {
+                match s.wins_watched(pos, watch) {
+                    Ok(won) => p += u64::from(!won),
+                    Err(e) => stopped = Err(e),
+                }
+            }
+        });
+        stopped?;
+        Some(p)
+    } else {
+        None
+    };
+    Ok(OriginalRow {
         n,
         winner,
         positions: s.space().count_of_value(n),
@@ -391,20 +438,31 @@ pub fn original(n: u64, census: bool) -> OriginalRow {
         winning_replies,
         seconds: start.elapsed().as_secs_f64(),
         memo_bytes: s.bytes(),
-    }
+    })
 }
 
 /// [`original`] for every `n` in `1..=to`, in parallel (largest first).
 pub fn original_range(to: u64, census: bool) -> Vec<OriginalRow> {
+    original_range_watched(to, census, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`original_range`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// when `watch` is cancelled; its progress counts the piles solved.
+pub fn original_range_watched(to: u64, census: bool, watch: &Watch<'_>) -> Result<Vec<OriginalRow>> {
+    watch.progress().set_length(to);
     let mut rows: Vec<OriginalRow> = (1..=to)
         .rev()
         .collect::<Vec<_>>()
         .into_par_iter()
         .with_max_len(1)
-        .map(|n| original(n, census))
-        .collect();
+        .map(|n| {
+            let row = original_watched(n, census, watch)?;
+            watch.progress().inc(1);
+            Ok(row)
+        })
+        .collect::<Result<_>>()?;
     rows.reverse();
-    rows
+    Ok(rows)
 }
 
 /// The empty-board black-hole game on `F_m`, solved for every pile `1..=to`.
@@ -436,21 +494,29 @@ pub fn setup(m: usize, n: u64, j: u64) -> Counts {
 /// [`Solver`] (one memo for all piles), then the placing phase of each pile by backward
 /// induction over the number of placements ([`placing_phase_bits`]), the piles in parallel.
 pub fn empty_board(m: usize, to: u64) -> EmptyBoard {
+    empty_board_watched(m, to, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`empty_board`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// `watch` is cancelled; its progress counts the piles whose setups are solved.
+pub fn empty_board_watched(m: usize, to: u64, watch: &Watch<'_>) -> Result<EmptyBoard> {
     let mut solver = Solver::new(Rules::black_hole(m), 0, to);
     let w = if m == 2 { 1 } else { fib::weight(m - 1) };
+    watch.progress().set_length(to);
     // setups[n - 1][j]: the first player of the decomposition phase wins setup j of pile n.
-    let setups: Vec<BitSet> = (1..=to)
-        .map(|n| {
-            let heavy = if m == 2 { 0 } else { n / w };
-            let mut b = BitSet::new(heavy as usize + 1);
-            for j in 0..=heavy {
-                if solver.wins(&setup(m, n, j)) {
-                    b.set(j as usize);
-                }
+    let mut setups: Vec<BitSet> = Vec::with_capacity(to as usize);
+    for n in 1..=to {
+        let heavy = if m == 2 { 0 } else { n / w };
+        let mut b = BitSet::new(heavy as usize + 1);
+        for j in 0..=heavy {
+            if solver.wins_watched(&setup(m, n, j), watch)? {
+                b.set(j as usize);
             }
-            b
-        })
-        .collect();
+        }
+        setups.push(b);
+        watch.progress().set_position(n);
+    }
+    watch.check()?;
     let winners = (1..=to)
         .into_par_iter()
         .map(|n| {
@@ -458,18 +524,24 @@ pub fn empty_board(m: usize, to: u64) -> EmptyBoard {
             let first_wins = if m == 2 {
                 placing_phase(n, 1, true, &|j| b.get(j as usize))
             } else {
-                placing_phase_bits(n, w, b)
+                placing_phase_bits_watched(n, w, b, watch)?
             };
-            if first_wins { 1 } else { 2 }
+            Ok(if first_wins { 1 } else { 2 })
         })
-        .collect();
-    EmptyBoard { m, winners, solver }
+        .collect::<Result<_>>()?;
+    Ok(EmptyBoard { m, winners, solver })
 }
 
 /// [`placing_phase`] for an outer weight `w >= 2`, 64 states a step: level `t`'s states are a
 /// bit set over `j`, computed from level `t + 1` by shifts and masks. `setup_wins` has bit `j`
 /// set when the first player of the decomposition phase wins the setup with `j` outer pieces.
 pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
+    placing_phase_bits_watched(n, w, setup_wins, &Watch::NONE).expect("an unwatched run is never cancelled")
+}
+
+/// [`placing_phase_bits`], stopping with
+/// [`Error::Interrupted`](crate::error::Error::Interrupted) when `watch` is cancelled.
+pub fn placing_phase_bits_watched(n: u64, w: u64, setup_wins: &BitSet, watch: &Watch<'_>) -> Result<bool> {
     assert!(w >= 2);
     let (n, w) = (n as usize, w as usize);
     let bits = n / w + 1;
@@ -486,6 +558,9 @@ pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
         }
     };
     for t in (0..=n).rev() {
+        if t.is_multiple_of(1024) {
+            watch.check()?;
+        }
         let rest = n - t;
         // Pile left is rest - (w - 1) j: at least 1 for j <= a, at least w for j <= b.
         let a = (rest >= 1).then(|| (rest - 1) / (w - 1));
@@ -508,7 +583,7 @@ pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
         }
         std::mem::swap(&mut next, &mut cur);
     }
-    next[0] & 1 == 1
+    Ok(next[0] & 1 == 1)
 }
 
 /// Whether the player to move first wins the placing phase of a pile `n`, where a piece costs

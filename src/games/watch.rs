@@ -1,0 +1,101 @@
+//! How a caller watches and stops a long game computation: a [`Watch`] carries the run's
+//! [`Cancel`] token and its [`Progress`] receiver into the solvers, which poll the token between
+//! steps short enough to stop within a fraction of a second and report their progress in the
+//! unit they name.
+//!
+//! The solvers print nothing and know no command line: a cancelled run ends with
+//! [`Error::Interrupted`], and the caller decides what to say. [`Watch::NONE`] watches nothing;
+//! the solvers' plain entry points (`solve`, `wins`, ...) run under it.
+
+use crate::engine::{Cancel, Progress, Silent};
+use crate::error::{Error, Result};
+
+/// A run's cancel token and progress receiver, borrowed for the run.
+#[derive(Clone, Copy)]
+pub struct Watch<'a> {
+    cancel: Option<&'a Cancel>,
+    progress: &'a dyn Progress,
+}
+
+impl std::fmt::Debug for Watch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").field("cancel", &self.cancel).finish_non_exhaustive()
+    }
+}
+
+impl<'a> Watch<'a> {
+    /// Watches nothing: never cancelled, progress shown nowhere.
+    pub const NONE: Watch<'static> = Watch { cancel: None, progress: &Silent };
+
+    /// Watches `cancel` and reports to `progress`.
+    pub fn new(cancel: &'a Cancel, progress: &'a dyn Progress) -> Self {
+        Watch { cancel: Some(cancel), progress }
+    }
+
+    /// Reports to `progress`, never cancelled.
+    pub fn reporting(progress: &'a dyn Progress) -> Self {
+        Watch { cancel: None, progress }
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_some_and(Cancel::is_cancelled)
+    }
+
+    /// `Err(Error::Interrupted)` once the run was asked to stop.
+    pub fn check(&self) -> Result<()> {
+        if self.is_cancelled() { Err(Error::Interrupted) } else { Ok(()) }
+    }
+
+    /// Where progress goes.
+    pub fn progress(&self) -> &'a dyn Progress {
+        self.progress
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watch_reports_its_tokens_cancel() {
+        let c = Cancel::new();
+        let w = Watch::new(&c, &Silent);
+        assert!(w.check().is_ok());
+        c.cancel();
+        assert!(matches!(w.check(), Err(Error::Interrupted)));
+        assert!(Watch::NONE.check().is_ok());
+    }
+
+    /// A library user stops any solver by its token: each returns `Interrupted`, and a run
+    /// with a fresh token beside it is not affected.
+    #[test]
+    fn every_solver_stops_on_its_token() {
+        use crate::games::{fibonacci_nim, fraenkel, frankenstein, subtraction, zeckendorf};
+        let stopped = Cancel::new();
+        stopped.cancel();
+        let w = Watch::new(&stopped, &Silent);
+        let interrupted = |r: Result<()>| assert!(matches!(r, Err(Error::Interrupted)));
+        interrupted(fibonacci_nim::solve_watched(1000, &w).map(drop));
+        interrupted(fibonacci_nim::grundy_watched(1000, &w).map(drop));
+        interrupted(zeckendorf::original_range_watched(20, false, &w).map(drop));
+        interrupted(zeckendorf::empty_board_watched(4, 200, &w).map(drop));
+        interrupted(subtraction::solve_watched(&[1, 4, 12], 1 << 20, &w).map(drop));
+        interrupted(fraenkel::sweep_watched(1 << 20, &w).map(drop));
+        interrupted(
+            frankenstein::solve_squares_watched(10, frankenstein::TypeTwo::Ordered, &[], &w).map(drop),
+        );
+        interrupted(frankenstein::solve_sum_watched(20, frankenstein::TypeTwo::Ordered, &[], &w).map(drop));
+        let mut e = zeckendorf::empty_board(4, 64);
+        interrupted(crate::games::claims::black_hole_watched(&mut e, 64, &w).map(drop));
+        // The memo of a stopped search stays sound: the same solver answers as a fresh one.
+        let mut s = zeckendorf::Solver::new(zeckendorf::Rules::black_hole(4), 0, 60);
+        let mut root = [0u32; zeckendorf::MAX_COLUMNS];
+        root[0] = 60;
+        interrupted(s.wins_watched(&root, &w).map(drop));
+        let mut fresh = zeckendorf::Solver::new(zeckendorf::Rules::black_hole(4), 0, 60);
+        assert_eq!(s.wins(&root), fresh.wins(&root));
+        let other = Cancel::new();
+        assert!(fibonacci_nim::solve_watched(100, &Watch::new(&other, &Silent)).is_ok());
+    }
+}

@@ -1,0 +1,103 @@
+//! The games lab stops on the first signal: SIGINT, SIGTERM and SIGHUP, sent once to a long
+//! `palace game` run, end it within a second with the documented exit code (128 + the signal's
+//! number) and leave no output file and no temporary file behind.
+//!
+//! The signal is sent once the run has reached a condition, not after a delay: its temporary
+//! output file (`.NAME.*.tmp`, opened before any computing) exists. The run is one that takes
+//! far longer than that on any machine: every position of value up to 2000 on the black-hole
+//! board F_4, some 2 * 10^8 positions, solved one by one.
+
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> PathBuf {
+    std::env::var_os("PALACE_TEST_BIN").map_or_else(|| assert_cmd::cargo::cargo_bin("palace"), PathBuf::from)
+}
+
+/// Starts `palace args` in `cwd` with standard output discarded and standard error captured.
+fn spawn(args: &[&str], cwd: &Path) -> Child {
+    Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("palace starts")
+}
+
+/// Sends `signal` (a name such as `INT`) to `child` with the shell's `kill`.
+fn kill(child: &Child, signal: &str) {
+    let sent = Command::new("sh")
+        .args(["-c", &format!("kill -{signal} {}", child.id())])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(sent, "kill -{signal} was not delivered");
+}
+
+/// The names in `dir`, sorted, hidden ones included.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Waits until `dir` holds the temporary file of the output `name` (the run has opened its
+/// output and is computing), or the run ends; whether the file appeared.
+fn wait_for_temporary(child: &mut Child, dir: &Path, name: &str) -> bool {
+    let prefix = format!(".{name}.");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        if listing(dir).iter().any(|f| f.starts_with(&prefix) && f.ends_with(".tmp")) {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+/// Sends `signal` once to a long `palace game` run with an output file, once the run is
+/// computing; checks the exit code, the time to stop and that the folder is empty.
+fn stops_on(signal: &str, code: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["game", "zeckendorf", "--hole", "4", "--positions", "--max-value", "2000", "-o", "p.png"];
+    let mut child = spawn(&args, dir.path());
+    assert!(
+        wait_for_temporary(&mut child, dir.path(), "p.png"),
+        "SIG{signal}: the run ended or never opened its output: {:?}",
+        listing(dir.path())
+    );
+    let sent = Instant::now();
+    kill(&child, signal);
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "SIG{signal}: {err}");
+    assert!(took < Duration::from_secs(1), "SIG{signal}: stopped after {took:?}");
+    assert!(err.contains("interrupted; no output was written"), "SIG{signal}: {err}");
+    assert!(listing(dir.path()).is_empty(), "SIG{signal} left {:?}", listing(dir.path()));
+}
+
+#[test]
+fn sigint_stops_a_game_at_once_with_130_and_nothing_left() {
+    stops_on("INT", 130);
+}
+
+#[test]
+fn sigterm_stops_a_game_at_once_with_143_and_nothing_left() {
+    stops_on("TERM", 143);
+}
+
+#[test]
+fn sighup_stops_a_game_at_once_with_129_and_nothing_left() {
+    stops_on("HUP", 129);
+}
