@@ -10,7 +10,15 @@ use palace::Error;
 use palace::engine::Cancel;
 
 fn main() {
-    let cli = Cli::parse(); // exits 2 with clap's message on malformed arguments
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version go to stdout and exit 0.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprint!("{}", clap_message(&e));
+            std::process::exit(2);
+        }
+    };
     let cancel = Cancel::new();
     let caught = app::signals::install(&cancel);
     let code = match cli.into_config().and_then(|config| app::commands::run(config, &cancel)) {
@@ -25,4 +33,12 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// Clap's message for a malformed command line with the program's own prefix: `palace: error:
+/// ...`, as every other error, followed by clap's usage and tip lines. A bare `palace` gets
+/// clap's help, which is no error and keeps its own first line.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    if text.starts_with("error:") { format!("palace: {text}") } else { text }
 }

@@ -449,3 +449,28 @@ fn stats_palaces_only_counts_the_palaces() {
         .code(2)
         .stderr(predicate::str::contains("--palaces-only").and(predicate::str::contains("--window")));
 }
+
+/// Clap's own errors (an unknown flag, a missing or malformed value) carry the program's
+/// prefix `palace: error:` like every other error, keep clap's usage and tip lines, and exit
+/// 2; `--help` and `--version` go to stdout and exit 0.
+#[test]
+fn clap_errors_have_the_program_prefix() {
+    for args in [
+        vec!["render", "--bogus"],
+        vec!["stats", "--k", "5"],
+        vec!["stats", "--k", "x", "--size", "10"],
+        vec!["no-such-command"],
+    ] {
+        let out = palace().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("palace: error:"), "{args:?}: {stderr}");
+        assert!(stderr.contains("Usage:") || stderr.contains("For more information"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    for args in [vec!["--help"], vec!["--version"], vec!["render", "--help"]] {
+        let out = palace().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
+}
