@@ -474,3 +474,24 @@ fn clap_errors_have_the_program_prefix() {
         assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// Games 1 and 2 have no arm: `skin` refuses them as a usage error naming the smallest k, and
+/// `survey` over them leaves their skin columns empty instead of failing.
+#[test]
+fn skin_needs_k_3_and_survey_skips_it_below() {
+    for k in ["1", "2"] {
+        palace().args(["skin", "--k", k, "--to", "100"]).assert().code(2).stderr(
+            predicate::str::contains(format!("--k {k}")).and(predicate::str::contains("--k 3 or more")),
+        );
+    }
+    let out = palace().args(["survey", "--k", "1..3", "--size-factor", "3"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no skin"), "{stderr}");
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[0].starts_with("1,") && rows[0].ends_with(",,,0"), "{csv}");
+    assert!(rows[1].starts_with("2,") && rows[1].ends_with(",,,0"), "{csv}");
+    assert!(!rows[2].ends_with(",,,0"), "k = 3's skin is followed: {csv}");
+}

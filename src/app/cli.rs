@@ -520,10 +520,10 @@ pub struct FabricArgs {
 /// `palace skin`.
 #[derive(Debug, Args)]
 pub struct SkinArgs {
-    /// The game.
+    /// The game, at least 3 (games 1 and 2 have no arm, so no skin).
     #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
-    /// Follow the skin up to this column (exclusive).
+    /// Follow the skin up to this column (exclusive; K < X <= 1073741824 = 2^30).
     #[arg(long, value_name = "X")]
     pub to: u64,
     /// Write the per-column measurements (x, top, top_v, vertical, diagonal, level) as CSV.
@@ -1496,8 +1496,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if a.search_region.is_some() && board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: --search-region labels game K, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: --search-region labels game K, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 let Shift(sx, sy) = a.shift;
@@ -1507,10 +1508,11 @@ impl Cli {
                     )));
                 }
                 // The search checks its own shifts (negative ones included); here the shift of
-                // one comparison.
+                // one comparison or of a region search.
                 let (dx, dy) = (sx.max(0) as u64, sy.max(0) as u64);
-                if u64::from(window.x1) + dx > u64::from(MAX_SIDE)
-                    || u64::from(window.y1) + dy > u64::from(MAX_SIDE)
+                if a.search_shift.is_none()
+                    && (u64::from(window.x1) + dx > u64::from(MAX_SIDE)
+                        || u64::from(window.y1) + dy > u64::from(MAX_SIDE))
                 {
                     return Err(Error::Usage(format!(
                         "--shift {dx},{dy}: the shifted window {},{},{},{} of game K2 reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller shift",
@@ -1545,8 +1547,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: regions also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: regions also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 Config::Regions {
@@ -1585,6 +1588,13 @@ impl Cli {
             }
             Command::Skin(a) => {
                 Board::new(a.k, 1, 1)?;
+                let min_k = palace::analysis::skin::MIN_K;
+                if a.k < min_k {
+                    return Err(Error::Usage(format!(
+                        "--k {}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {min_k} or more",
+                        a.k
+                    )));
+                }
                 if a.to <= u64::from(a.k) || a.to > u64::from(MAX_SIDE) {
                     return Err(Error::Usage(format!(
                         "--to {}: the skin starts at the shoulder ({}, 0) and columns stop at 2^30; use {} < X <= {}",
@@ -1818,8 +1828,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: threads labels the regions, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: threads labels the regions, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 if a.reach == 0 || a.reach > 64 {
@@ -1842,8 +1853,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: beams labels the regions, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: beams labels the regions, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 if a.gap == 0 || a.gap > 4096 {
@@ -1970,6 +1982,12 @@ impl SurveyArgs {
                 self.size_factor,
                 palace::model::rule::MAX_K - 3
             )));
+        }
+        let min_k = palace::analysis::skin::MIN_K;
+        if from < min_k && !self.no_skin && !self.run.quiet {
+            eprintln!(
+                "palace: note: games k < {min_k} have no arm, so no skin: their skin columns stay empty"
+            );
         }
         Ok(Config::Survey {
             survey: palace::analysis::survey::SurveyOptions {
@@ -2404,6 +2422,90 @@ mod tests {
             let sub = cmd.find_subcommand_mut(name).expect("subcommand");
             let help = sub.render_long_help().to_string();
             assert!(help.contains(&format!("{b} x {b}")), "{name} --help: {help}");
+        }
+    }
+
+    /// Each bound a message of the engine's and the analyses' commands names, as the command
+    /// line that holds the value `{}`, the smallest and the largest value accepted. The games
+    /// have their own table.
+    fn bounds() -> Vec<(String, u64, u64)> {
+        use palace::model::rule::MAX_K;
+        let side = u64::from(MAX_SIDE);
+        let ck = std::env::temp_dir().join("palace-bounds.ckpt").display().to_string();
+        let k3 = u64::from(MAX_K - 3);
+        vec![
+            ("render --k {} --size 1 -o x.png".into(), 1, u64::from(MAX_K)),
+            ("stats --k 5 --size {}".into(), 1, side),
+            ("stats --k 5 --width {} --height 3".into(), 1, side),
+            ("stats --k 5 --width 3 --height {}".into(), 1, side),
+            ("stats --k 5 --size 10 --threads {}".into(), 0, MAX_THREADS as u64),
+            (format!("stats --k 5 --size 10 --checkpoint {ck} --every {{}}"), 0, 1_000_000),
+            ("render --k 5 --size 1 --zoom {} -o x.png".into(), 1, u64::from(MAX_ZOOM)),
+            ("render --k 5 --width {} --height 1 --no-legend -o x.png".into(), 1, MAX_PICTURE_SIDE),
+            ("tiles --k 5 --size 10 --tile-size {} -o t".into(), 16, 4096),
+            ("tiles --k 5 --width {} --height 1 -o t".into(), 1, MAX_PICTURE_SIDE),
+            ("dump --k 5 --width 262144 --height {} -o x.npy".into(), 1, MAX_DUMP_CELLS >> 18),
+            ("skin --k 5 --to {}".into(), 6, side),
+            ("skin --k {} --to 1000".into(), u64::from(palace::analysis::skin::MIN_K), 999),
+            ("regions --k {} --size 10".into(), 1, k3),
+            ("threads --k {} --size 10".into(), 1, k3),
+            ("threads --k 5 --size 10 --reach {}".into(), 1, 64),
+            ("beams --k {} --size 10".into(), 1, k3),
+            ("beams --k 5 --size 10 --gap {}".into(), 1, 4096),
+            ("beams --k 5 --size 10 --tolerance {}".into(), 1, 256),
+            ("compare --k 5 --k2 {} --size 10".into(), 1, u64::from(MAX_K)),
+            ("compare --k 5 --k2 6 --size 1 --shift {},0".into(), 0, side - 1),
+            ("compare --k 5 --k2 6 --size 10 --shift {},0 --search-shift 1".into(), 0, side),
+            ("fabric --k {} --size 10".into(), 4, 1 << 24),
+            ("fabric --k 998 --size {}".into(), 1, 8192),
+            ("grid --k {} --at 2".into(), 4, k3),
+            ("grid --k 9999 --side {} --reach 8".into(), 16, u64::from(MAX_GRID_SIDE)),
+            ("gliders --k {} --size 10".into(), 4, k3),
+            ("survey --k 5..{} --size-factor 1".into(), 5, k3),
+            ("survey --k 5..6 --size-factor {}".into(), 1, u64::from(MAX_SIZE_FACTOR)),
+            ("check --max-k {}".into(), 1, 6),
+            ("check --max-size {}".into(), 1, 16),
+            ("check --wythoff-size {}".into(), 1, u64::from(MAX_WYTHOFF_SIDE)),
+            ("bench --size {} --no-png".into(), 1, u64::from(MAX_BENCH_SIDE)),
+            ("bench --repeat {} --no-png".into(), 1, 100),
+            ("render --k 5 --size 10 --tile-width {} -o x.png".into(), 2, 1 << 20),
+        ]
+    }
+
+    /// Whether validation accepts the command line `template` with `v` in place of `{}`.
+    fn accepts(template: &str, v: u64) -> bool {
+        let line = template.replace("{}", &v.to_string());
+        let words = std::iter::once("palace").chain(line.split_whitespace());
+        Cli::try_parse_from(words)
+            .map_err(|e| e.to_string())
+            .and_then(|c| c.into_config().map_err(|e| e.to_string()))
+            .is_ok()
+    }
+
+    /// Every bound is exact: its smallest and largest values are accepted, one below and one
+    /// above refused.
+    #[test]
+    fn every_bound_named_is_accepted_and_one_past_it_refused() {
+        for (t, lo, hi) in bounds() {
+            assert!(accepts(&t, lo), "{t} with {lo} is refused");
+            assert!(accepts(&t, hi), "{t} with {hi} is refused");
+            assert!(!accepts(&t, hi + 1), "{t} with {} is accepted", hi + 1);
+            if lo > 0 {
+                assert!(!accepts(&t, lo - 1), "{t} with {} is accepted", lo - 1);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+        /// Every value within a bound is accepted and every value past it refused.
+        #[test]
+        fn values_within_the_bounds_are_accepted(i in 0usize..36, f in 0.0f64..1.0, past in 1u64..1 << 40) {
+            let all = bounds();
+            let (t, lo, hi) = &all[i % all.len()];
+            let v = lo + ((hi - lo) as f64 * f) as u64;
+            proptest::prop_assert!(accepts(t, v), "{} with {} is refused", t, v);
+            proptest::prop_assert!(!accepts(t, hi + past), "{} with {} is accepted", t, hi + past);
         }
     }
 
