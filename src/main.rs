@@ -21,12 +21,12 @@ fn main() {
     };
     let cancel = Cancel::new();
     let caught = app::signals::install(&cancel);
-    let code = match cli.into_config().and_then(|config| app::commands::run(config, &cancel)) {
+    let code = match cli.into_config().and_then(fits).and_then(|config| app::commands::run(config, &cancel)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("palace: error: {e}");
             match e {
-                Error::Usage(_) => 2,
+                Error::Usage(_) | Error::InvalidArgument { .. } => 2,
                 Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
                 _ => 1,
             }
@@ -41,4 +41,13 @@ fn main() {
 fn clap_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
     if text.starts_with("error:") { format!("palace: {text}") } else { text }
+}
+
+/// Refuses, before anything is allocated, a request that would need more memory than the
+/// machine has available (exit 2, with both figures).
+fn fits(config: app::cli::Config) -> palace::Result<app::cli::Config> {
+    if let (Some(need), Some((available, total))) = (config.need(), app::memory::machine()) {
+        app::memory::check(need.footprint, &need.what, need.fix, available, total)?;
+    }
+    Ok(config)
 }

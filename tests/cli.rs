@@ -475,6 +475,38 @@ fn clap_errors_have_the_program_prefix() {
     }
 }
 
+/// A request whose memory would exceed the machine's is refused before anything is
+/// allocated: at once, exit 2, with the figure it would need and the machine's (a board
+/// 2^30 columns wide needs hundreds of GiB for `regions` and over 100 GiB for `skin`).
+#[cfg(target_os = "linux")]
+#[test]
+fn requests_beyond_the_machines_memory_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("x.npy");
+    let runs: [Vec<&str>; 4] = [
+        vec!["regions", "--k", "9999", "--width", "1073741824", "--height", "2000"],
+        vec!["skin", "--k", "9999", "--to", "1073741824"],
+        vec!["threads", "--k", "9999", "--width", "1073741824", "--height", "2000"],
+        vec!["dump", "--k", "9999", "--width", "1073741824", "--height", "64", "-o", npy.to_str().unwrap()],
+    ];
+    for args in runs {
+        let started = std::time::Instant::now();
+        let out = palace().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("GiB of memory") && stderr.contains("available on this machine"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+    }
+    assert!(!npy.exists());
+}
+
 /// Games 1 and 2 have no arm: `skin` refuses them as a usage error naming the smallest k, and
 /// `survey` over them leaves their skin columns empty instead of failing.
 #[test]

@@ -1230,6 +1230,170 @@ impl Config {
     }
 }
 
+/// What a request holds in memory, with the words that name it and the fix, for the check
+/// against the machine's memory ([`crate::app::memory`]).
+pub struct Need {
+    /// The run's footprint.
+    pub footprint: palace::analysis::footprint::Footprint,
+    /// The flags that set its width, as given.
+    pub what: String,
+    /// How to make it smaller.
+    pub fix: &'static str,
+}
+
+impl Config {
+    /// The memory this request will need at most; `None` for the games (their own bounds
+    /// apply) and `bench`'s fixed sizes are included.
+    pub fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Footprint, Work, footprint};
+        const BOARD: &str = "use a narrower board or a --window with a smaller x1 (memory grows with it, not with the height), or fewer --threads";
+        let board =
+            |w: &Window| format!("sweeping {} columns (the --size or --width, or the --window's x1)", w.x1);
+        let t = |run: &RunConfig| run.engine.threads;
+        let cols = |w: &Window| u64::from(w.x1);
+        Some(match self {
+            Config::Render { window, png, run, .. } => Need {
+                footprint: footprint(Work::Picture { zoom: png.zoom }, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Tiles { window, tiles, run, .. } => Need {
+                footprint: footprint(Work::Tiles { tile_size: tiles.tile_size }, cols(window), t(run)),
+                what: board(window),
+                fix: "use a narrower board or --window, a smaller --tile-size, or fewer --threads",
+            },
+            Config::Dump { window, run, .. } => Need {
+                footprint: footprint(Work::Dump, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Stats { window, palaces_only, by_counters, run, .. } => {
+                let work = if *palaces_only {
+                    Work::Palaces
+                } else if *by_counters {
+                    Work::StatsCounters
+                } else {
+                    Work::StatsCa
+                };
+                Need { footprint: footprint(work, cols(window), t(run)), what: board(window), fix: BOARD }
+            }
+            Config::Compare { window, comparison, region_search, search_shift, centre, run, .. } => {
+                let fp = if let Some(r) = search_shift {
+                    // Both windows are swept into memory (8 bytes a cell), B's widened by the
+                    // radius each way.
+                    let r = u64::from(*r);
+                    let (w, h) = (u64::from(window.width()), u64::from(window.height()));
+                    let columns = cols(window) + centre.0.unsigned_abs() + r;
+                    footprint(Work::Compare, columns, t(run))
+                        .with_fixed(8 * (w * h + (w + 2 * r) * (h + 2 * r)))
+                } else {
+                    let (dx, _) = comparison.shift;
+                    let r = u64::from(region_search.unwrap_or(0));
+                    // A region search sweeps a game per shift along a row of shifts at once.
+                    footprint(Work::Compare, cols(window) + u64::from(dx) + r, t(run)).times(2 * r + 1)
+                };
+                Need { footprint: fp, what: board(window), fix: BOARD }
+            }
+            Config::Regions { window, run, .. } => Need {
+                footprint: footprint(Work::Regions, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Threads { window, run, .. } => Need {
+                footprint: footprint(Work::Threads, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Beams { window, scale, output, run, .. } => {
+                let pixels = match output {
+                    Some(_) => {
+                        let (w, h) = palace::output::png::picture_size(*window, *scale);
+                        u64::from(w) * u64::from(h)
+                    }
+                    None => 0,
+                };
+                Need {
+                    footprint: footprint(Work::Beams, cols(window), t(run)).with_fixed(pixels),
+                    what: board(window),
+                    fix: BOARD,
+                }
+            }
+            Config::Gliders { window, run, .. } => Need {
+                footprint: footprint(Work::Gliders, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Fabric { k, size, run, .. } => {
+                // The last game's window lies furthest out; the three panels are held whole.
+                let x1 = u64::from((k + 1) / 3) + u64::from(*size);
+                let panels = 3 * u64::from(*size) * u64::from(*size);
+                Need {
+                    footprint: footprint(Work::Regions, x1, t(run)).with_fixed(panels),
+                    what: format!(
+                        "--k {k} --size {size}: sweeps {x1} columns wide (to the third nose and past it)"
+                    ),
+                    fix: "use a smaller --k or --size, or fewer --threads",
+                }
+            }
+            Config::Skin { to, pattern, rows, run, .. } => {
+                let work = if *rows { Work::SkinRows } else { Work::Skin { pattern: *pattern } };
+                Need {
+                    footprint: footprint(work, *to, t(run)),
+                    what: format!("--to {to}"),
+                    fix: "use a smaller --to, or fewer --threads",
+                }
+            }
+            Config::Grid { k, side, at, run, .. } => {
+                let x1 = u64::from((k - 1) / 3)
+                    + u64::from(at.iter().copied().max().unwrap_or(0))
+                    + u64::from(*side);
+                let windows = at.len() as u64 * u64::from(*side) * u64::from(*side);
+                Need {
+                    footprint: footprint(Work::Regions, x1, t(run)).with_fixed(windows),
+                    what: format!("--k {k}: sweeps {x1} columns wide (to the farthest window)"),
+                    fix: "use a smaller --k, --at or --side, or fewer --threads",
+                }
+            }
+            Config::Survey { survey, run, .. } => {
+                // One board per worker at once, each on one thread: the largest k's board
+                // labelled, and its skin followed past the shoulder.
+                let boards =
+                    palace::engine::resolve_threads(run.engine.threads).min(survey.ks().len()).max(1);
+                let side = u64::from(survey.to) * u64::from(survey.factor);
+                let mut one = footprint(Work::Regions, side, 1);
+                if survey.skin {
+                    let skin_to = u64::from(survey.to) + palace::analysis::survey::SKIN_SPANS[2];
+                    one = one.plus(footprint(Work::Skin { pattern: false }, skin_to, 1));
+                }
+                Need {
+                    footprint: one.times(boards as u64),
+                    what: format!(
+                        "--k ..{} --size-factor {} ({boards} boards at once)",
+                        survey.to, survey.factor
+                    ),
+                    fix: "use a smaller B or --size-factor, or fewer --threads",
+                }
+            }
+            Config::Check { wythoff_size, run, .. } => Need {
+                footprint: footprint(Work::Picture { zoom: 1 }, u64::from(*wythoff_size), t(run)),
+                what: format!("--wythoff-size {wythoff_size}"),
+                fix: "use a smaller --wythoff-size, or fewer --threads",
+            },
+            Config::Bench { size, threads, analyses, .. } => {
+                let most = threads.iter().copied().max().unwrap_or(1);
+                let work = if *analyses { Work::Regions } else { Work::Picture { zoom: 1 } };
+                let fp: Footprint = footprint(work, u64::from(*size), most);
+                Need {
+                    footprint: fp,
+                    what: format!("--size {size}"),
+                    fix: "use a smaller --size, or fewer --threads",
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
 /// Engine and reporting settings shared by all commands.
 #[derive(Debug, Clone)]
 pub struct RunConfig {
