@@ -45,7 +45,7 @@ pub fn draw(ks: &[u32], size: usize, gap: usize, picture: &[u8], out: AtomicOutp
     let widest = captions
         .iter()
         .flat_map(|(a, b)| [a, b])
-        .map(|c| crate::output::canvas::text_mask(c, CAPTION).width + 2 * MARGIN)
+        .map(|c| crate::output::canvas::text_mask(c, CAPTION).width * 21 / 20 + 2 * MARGIN)
         .max()
         .unwrap_or(0);
     let column = n.max(widest);
