@@ -44,7 +44,7 @@ pub struct EngineOptions {
     pub tile_width: Option<u32>,
     /// Band height in rows (at least 2); `None` uses 128.
     pub band_height: Option<u32>,
-    /// Stops the run with [`Error::Interrupted`](crate::error::Error::Interrupted) once
+    /// Stops the run with [`Error::Interrupted`] once
     /// cancelled; checked between bands.
     pub cancel: Cancel,
 }
