@@ -476,8 +476,8 @@ fn clap_errors_have_the_program_prefix() {
 }
 
 /// A request whose memory would exceed the machine's is refused before anything is
-/// allocated: at once, exit 2, with the figure it would need and the machine's (a board
-/// 2^30 columns wide needs hundreds of GiB for `regions` and over 100 GiB for `skin`).
+/// allocated: at once, exit 2, with the figure it would need and the machine's (each needs
+/// from 480 GiB, `regions` 2^30 columns wide, to terabytes: more than any machine here has).
 #[cfg(target_os = "linux")]
 #[test]
 fn requests_beyond_the_machines_memory_are_refused_up_front() {
@@ -485,7 +485,7 @@ fn requests_beyond_the_machines_memory_are_refused_up_front() {
     let npy = dir.path().join("x.npy");
     let runs: [Vec<&str>; 4] = [
         vec!["regions", "--k", "9999", "--width", "1073741824", "--height", "2000"],
-        vec!["skin", "--k", "9999", "--to", "1073741824"],
+        vec!["skin", "--k", "9999", "--to", "1073741824", "--pattern", "--threads", "1024"],
         vec!["threads", "--k", "9999", "--width", "1073741824", "--height", "2000"],
         vec!["dump", "--k", "9999", "--width", "1073741824", "--height", "64", "-o", npy.to_str().unwrap()],
     ];
