@@ -4,7 +4,8 @@
 #
 # Usage: scripts/reproduce-paper.sh [--quick]
 #   --quick   skips the two large pictures (k = 9999 at full resolution, k = 40003) and runs the
-#             skin only to column 40000; a few seconds instead of a few minutes.
+#             skin only to column 40000, writing those short skin reports to a scratch folder
+#             (never over the committed ones); a few seconds instead of a few minutes.
 #
 # Small pictures and every report (*.txt) are committed; the large ones are listed in .gitignore
 # and only made here. Measured figures for docs/paper-claims.md come from the reports.
@@ -78,14 +79,19 @@ $P fabric --k 998 --size 600 -q -o "$O/fig7-fabrics.png" > "$O/fig7-fabrics.txt"
 
 say "Fig. 8 and §3.4: the skin of the upper arm"
 to=400000
-[[ $quick == 1 ]] && to=40000
-$P skin --k 9999 --to "$to" -q --csv "$O/skin-k9999.csv" --plot "$O/skin-k9999.png" > "$O/skin-k9999.txt"
+S="$O"
+if [[ $quick == 1 ]]; then
+  to=40000
+  S=$(mktemp -d "${TMPDIR:-/tmp}/palace-quick-skin.XXXXXX")
+  say "--quick: the short skin reports go to $S, not to $O"
+fi
+$P skin --k 9999 --to "$to" -q --csv "$S/skin-k9999.csv" --plot "$S/skin-k9999.png" > "$S/skin-k9999.txt"
 for k in 500 2000 5000 20000 40003; do
-  $P skin --k "$k" --to $(( k + to + 20000 )) -q > "$O/skin-k$k.txt"
+  $P skin --k "$k" --to $(( k + to + 20000 )) -q > "$S/skin-k$k.txt"
 done
 # The skin pattern (Fig. 8) at level 3, 10000 columns past the shoulder, each cell 6 x 6 pixels.
 sx=$(( 9999 + 10000 ))
-top=$(awk -F, -v x="$sx" '$1 == x { print $2 }' "$O/skin-k9999.csv")
+top=$(awk -F, -v x="$sx" '$1 == x { print $2 }' "$S/skin-k9999.csv")
 $P render --k 9999 --size 30000 --window "$sx,$(( top - 12 )),$(( sx + 170 )),$(( top + 38 ))" --zoom 6 -q -o "$O/fig8-skin-k9999.png"
 
 say "§3.2 and §4: the threads of the upper warp (docs/threads.md)"

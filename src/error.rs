@@ -11,6 +11,19 @@ pub enum Error {
     /// The request cannot be carried out as given; the message names the flag and the fix.
     #[error("{0}")]
     Usage(String),
+    /// A library function was given an argument it does not accept (k = 0, an empty window, a
+    /// kernel this CPU lacks, lanes of different sizes); nothing was computed.
+    #[error("{function}: {argument} = {value} is not accepted; {expected}")]
+    InvalidArgument {
+        /// The function called.
+        function: &'static str,
+        /// The argument refused.
+        argument: &'static str,
+        /// The value given.
+        value: String,
+        /// What is accepted.
+        expected: &'static str,
+    },
     /// A value outside the hood does not fit the engine's 8-bit cell store.
     #[error(
         "the CA value {value} at (x = {x}, y = {y}) lies outside the 8-bit range the fast engine stores \
@@ -108,7 +121,7 @@ impl Error {
 
     /// Whether this is a usage error (exit code 2) rather than a runtime failure (exit code 1).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Error::Usage(_))
+        matches!(self, Error::Usage(_) | Error::InvalidArgument { .. })
     }
 }
 

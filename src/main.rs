@@ -10,19 +10,44 @@ use palace::Error;
 use palace::engine::Cancel;
 
 fn main() {
-    let cli = Cli::parse(); // exits 2 with clap's message on malformed arguments
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version go to stdout and exit 0.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprint!("{}", clap_message(&e));
+            std::process::exit(2);
+        }
+    };
     let cancel = Cancel::new();
     let caught = app::signals::install(&cancel);
-    let code = match cli.into_config().and_then(|config| app::commands::run(config, &cancel)) {
+    let code = match cli.into_config().and_then(fits).and_then(|config| app::commands::run(config, &cancel)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("palace: error: {e}");
             match e {
-                Error::Usage(_) => 2,
+                Error::Usage(_) | Error::InvalidArgument { .. } => 2,
                 Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
                 _ => 1,
             }
         }
     };
     std::process::exit(code);
+}
+
+/// Clap's message for a malformed command line with the program's own prefix: `palace: error:
+/// ...`, as every other error, followed by clap's usage and tip lines. A bare `palace` gets
+/// clap's help, which is no error and keeps its own first line.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    if text.starts_with("error:") { format!("palace: {text}") } else { text }
+}
+
+/// Refuses, before anything is allocated, a request that would need more memory than the
+/// machine has available (exit 2, with both figures).
+fn fits(config: app::cli::Config) -> palace::Result<app::cli::Config> {
+    if let (Some(need), Some((available, total))) = (config.need(), app::memory::machine()) {
+        app::memory::check(need.footprint, &need.what, need.fix, available, total)?;
+    }
+    Ok(config)
 }

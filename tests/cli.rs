@@ -449,3 +449,81 @@ fn stats_palaces_only_counts_the_palaces() {
         .code(2)
         .stderr(predicate::str::contains("--palaces-only").and(predicate::str::contains("--window")));
 }
+
+/// Clap's own errors (an unknown flag, a missing or malformed value) carry the program's
+/// prefix `palace: error:` like every other error, keep clap's usage and tip lines, and exit
+/// 2; `--help` and `--version` go to stdout and exit 0.
+#[test]
+fn clap_errors_have_the_program_prefix() {
+    for args in [
+        vec!["render", "--bogus"],
+        vec!["stats", "--k", "5"],
+        vec!["stats", "--k", "x", "--size", "10"],
+        vec!["no-such-command"],
+    ] {
+        let out = palace().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("palace: error:"), "{args:?}: {stderr}");
+        assert!(stderr.contains("Usage:") || stderr.contains("For more information"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    for args in [vec!["--help"], vec!["--version"], vec!["render", "--help"]] {
+        let out = palace().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// A request whose memory would exceed the machine's is refused before anything is
+/// allocated: at once, exit 2, with the figure it would need and the machine's (each needs
+/// from 480 GiB, `regions` 2^30 columns wide, to terabytes: more than any machine here has).
+#[cfg(target_os = "linux")]
+#[test]
+fn requests_beyond_the_machines_memory_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("x.npy");
+    let runs: [Vec<&str>; 4] = [
+        vec!["regions", "--k", "9999", "--width", "1073741824", "--height", "2000"],
+        vec!["skin", "--k", "9999", "--to", "1073741824", "--pattern", "--threads", "1024"],
+        vec!["threads", "--k", "9999", "--width", "1073741824", "--height", "2000"],
+        vec!["dump", "--k", "9999", "--width", "1073741824", "--height", "64", "-o", npy.to_str().unwrap()],
+    ];
+    for args in runs {
+        let started = std::time::Instant::now();
+        let out = palace().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("GiB of memory") && stderr.contains("available on this machine"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+    }
+    assert!(!npy.exists());
+}
+
+/// Games 1 and 2 have no arm: `skin` refuses them as a usage error naming the smallest k, and
+/// `survey` over them leaves their skin columns empty instead of failing.
+#[test]
+fn skin_needs_k_3_and_survey_skips_it_below() {
+    for k in ["1", "2"] {
+        palace().args(["skin", "--k", k, "--to", "100"]).assert().code(2).stderr(
+            predicate::str::contains(format!("--k {k}")).and(predicate::str::contains("--k 3 or more")),
+        );
+    }
+    let out = palace().args(["survey", "--k", "1..3", "--size-factor", "3"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no skin"), "{stderr}");
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[0].starts_with("1,") && rows[0].ends_with(",,,0"), "{csv}");
+    assert!(rows[1].starts_with("2,") && rows[1].ends_with(",,,0"), "{csv}");
+    assert!(!rows[2].ends_with(",,,0"), "k = 3's skin is followed: {csv}");
+}

@@ -5,14 +5,16 @@
 //! two games ([`region_search`], which regions depend on k), the three fabrics ([`fabric`], its
 //! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]) and its
 //! meta-gliders ([`gliders`]), the arm's skin ([`skin`]), the warp's threads ([`threads`]) and
-//! the inner sector's beams ([`beams`]), the survey across k ([`survey`]), and the cross-check
-//! of the engine against the exact game solver ([`check`]).
+//! the inner sector's beams ([`beams`]), the survey across k ([`survey`]), the cross-check
+//! of the engine against the exact game solver ([`check`]), and the memory each of them needs
+//! ([`footprint`]), known before it starts.
 
 pub mod beams;
 pub mod check;
 pub mod compare;
 pub mod fabric;
 pub mod fabric_plot;
+pub mod footprint;
 pub mod gliders;
 pub mod grid;
 pub mod grid_plot;

@@ -435,7 +435,14 @@ fn skin_onsets(k: u32, opts: &EngineOptions) -> Result<(Option<u64>, Option<u64>
 /// `opts` (the survey gives each k one worker). `detail`: label the hottest cell's
 /// surroundings; `skin`: follow the skin too.
 pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOptions) -> Result<SurveyRow> {
-    let n = k.checked_mul(factor).filter(|&n| n >= 1).expect("validated by the caller");
+    let n = k.checked_mul(factor).filter(|n| (1..crate::model::geometry::MAX_SIDE).contains(n)).ok_or_else(
+        || Error::InvalidArgument {
+            function: "survey_k",
+            argument: "k * factor",
+            value: format!("{k} * {factor}"),
+            expected: "a board side from 1 to MAX_SIDE - 1 (game k + 3 is swept one cell further)",
+        },
+    )?;
     let window = Window::new(0, 0, n, n);
     let workers = opts.resolved_threads();
     let v = KVisitor {
@@ -480,7 +487,9 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     } else {
         (None, None)
     };
-    let (skin2, skin3, skin_span) = if detail && skin { skin_onsets(k, opts)? } else { (None, None, 0) };
+    // Games below skin::MIN_K have no arm, hence no skin: their skin columns stay empty.
+    let (skin2, skin3, skin_span) =
+        if detail && skin && k >= skin::MIN_K { skin_onsets(k, opts)? } else { (None, None, 0) };
     Ok(SurveyRow {
         k,
         size: n,

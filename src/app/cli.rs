@@ -531,10 +531,10 @@ pub struct FabricArgs {
 /// `palace skin`.
 #[derive(Debug, Args)]
 pub struct SkinArgs {
-    /// The game.
+    /// The game, at least 3 (games 1 and 2 have no arm, so no skin).
     #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
-    /// Follow the skin up to this column (exclusive).
+    /// Follow the skin up to this column (exclusive; K < X <= 1073741824 = 2^30).
     #[arg(long, value_name = "X")]
     pub to: u64,
     /// Write the per-column measurements (x, top, top_v, vertical, diagonal, level) as CSV.
@@ -1259,6 +1259,170 @@ impl Config {
     }
 }
 
+/// What a request holds in memory, with the words that name it and the fix, for the check
+/// against the machine's memory ([`crate::app::memory`]).
+pub struct Need {
+    /// The run's footprint.
+    pub footprint: palace::analysis::footprint::Footprint,
+    /// The flags that set its width, as given.
+    pub what: String,
+    /// How to make it smaller.
+    pub fix: &'static str,
+}
+
+impl Config {
+    /// The memory this request will need at most; `None` for the games (their own bounds
+    /// apply) and `bench`'s fixed sizes are included.
+    pub fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Footprint, Work, footprint};
+        const BOARD: &str = "use a narrower board or a --window with a smaller x1 (memory grows with it, not with the height), or fewer --threads";
+        let board =
+            |w: &Window| format!("sweeping {} columns (the --size or --width, or the --window's x1)", w.x1);
+        let t = |run: &RunConfig| run.engine.threads;
+        let cols = |w: &Window| u64::from(w.x1);
+        Some(match self {
+            Config::Render { window, png, run, .. } => Need {
+                footprint: footprint(Work::Picture { zoom: png.zoom }, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Tiles { window, tiles, run, .. } => Need {
+                footprint: footprint(Work::Tiles { tile_size: tiles.tile_size }, cols(window), t(run)),
+                what: board(window),
+                fix: "use a narrower board or --window, a smaller --tile-size, or fewer --threads",
+            },
+            Config::Dump { window, run, .. } => Need {
+                footprint: footprint(Work::Dump, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Stats { window, palaces_only, by_counters, run, .. } => {
+                let work = if *palaces_only {
+                    Work::Palaces
+                } else if *by_counters {
+                    Work::StatsCounters
+                } else {
+                    Work::StatsCa
+                };
+                Need { footprint: footprint(work, cols(window), t(run)), what: board(window), fix: BOARD }
+            }
+            Config::Compare { window, comparison, region_search, search_shift, centre, run, .. } => {
+                let fp = if let Some(r) = search_shift {
+                    // Both windows are swept into memory (8 bytes a cell), B's widened by the
+                    // radius each way.
+                    let r = u64::from(*r);
+                    let (w, h) = (u64::from(window.width()), u64::from(window.height()));
+                    let columns = cols(window) + centre.0.unsigned_abs() + r;
+                    footprint(Work::Compare, columns, t(run))
+                        .with_fixed(8 * (w * h + (w + 2 * r) * (h + 2 * r)))
+                } else {
+                    let (dx, _) = comparison.shift;
+                    let r = u64::from(region_search.unwrap_or(0));
+                    // A region search sweeps a game per shift along a row of shifts at once.
+                    footprint(Work::Compare, cols(window) + u64::from(dx) + r, t(run)).times(2 * r + 1)
+                };
+                Need { footprint: fp, what: board(window), fix: BOARD }
+            }
+            Config::Regions { window, run, .. } => Need {
+                footprint: footprint(Work::Regions, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Threads { window, run, .. } => Need {
+                footprint: footprint(Work::Threads, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Beams { window, scale, output, run, .. } => {
+                let pixels = match output {
+                    Some(_) => {
+                        let (w, h) = palace::output::png::picture_size(*window, *scale);
+                        u64::from(w) * u64::from(h)
+                    }
+                    None => 0,
+                };
+                Need {
+                    footprint: footprint(Work::Beams, cols(window), t(run)).with_fixed(pixels),
+                    what: board(window),
+                    fix: BOARD,
+                }
+            }
+            Config::Gliders { window, run, .. } => Need {
+                footprint: footprint(Work::Gliders, cols(window), t(run)),
+                what: board(window),
+                fix: BOARD,
+            },
+            Config::Fabric { k, size, run, .. } => {
+                // The last game's window lies furthest out; the three panels are held whole.
+                let x1 = u64::from((k + 1) / 3) + u64::from(*size);
+                let panels = 3 * u64::from(*size) * u64::from(*size);
+                Need {
+                    footprint: footprint(Work::Regions, x1, t(run)).with_fixed(panels),
+                    what: format!(
+                        "--k {k} --size {size}: sweeps {x1} columns wide (to the third nose and past it)"
+                    ),
+                    fix: "use a smaller --k or --size, or fewer --threads",
+                }
+            }
+            Config::Skin { to, pattern, rows, run, .. } => {
+                let work = if *rows { Work::SkinRows } else { Work::Skin { pattern: *pattern } };
+                Need {
+                    footprint: footprint(work, *to, t(run)),
+                    what: format!("--to {to}"),
+                    fix: "use a smaller --to, or fewer --threads",
+                }
+            }
+            Config::Grid { k, side, at, run, .. } => {
+                let x1 = u64::from((k - 1) / 3)
+                    + u64::from(at.iter().copied().max().unwrap_or(0))
+                    + u64::from(*side);
+                let windows = at.len() as u64 * u64::from(*side) * u64::from(*side);
+                Need {
+                    footprint: footprint(Work::Regions, x1, t(run)).with_fixed(windows),
+                    what: format!("--k {k}: sweeps {x1} columns wide (to the farthest window)"),
+                    fix: "use a smaller --k, --at or --side, or fewer --threads",
+                }
+            }
+            Config::Survey { survey, run, .. } => {
+                // One board per worker at once, each on one thread: the largest k's board
+                // labelled, and its skin followed past the shoulder.
+                let boards =
+                    palace::engine::resolve_threads(run.engine.threads).min(survey.ks().len()).max(1);
+                let side = u64::from(survey.to) * u64::from(survey.factor);
+                let mut one = footprint(Work::Regions, side, 1);
+                if survey.skin {
+                    let skin_to = u64::from(survey.to) + palace::analysis::survey::SKIN_SPANS[2];
+                    one = one.plus(footprint(Work::Skin { pattern: false }, skin_to, 1));
+                }
+                Need {
+                    footprint: one.times(boards as u64),
+                    what: format!(
+                        "--k ..{} --size-factor {} ({boards} boards at once)",
+                        survey.to, survey.factor
+                    ),
+                    fix: "use a smaller B or --size-factor, or fewer --threads",
+                }
+            }
+            Config::Check { wythoff_size, run, .. } => Need {
+                footprint: footprint(Work::Picture { zoom: 1 }, u64::from(*wythoff_size), t(run)),
+                what: format!("--wythoff-size {wythoff_size}"),
+                fix: "use a smaller --wythoff-size, or fewer --threads",
+            },
+            Config::Bench { size, threads, analyses, .. } => {
+                let most = threads.iter().copied().max().unwrap_or(1);
+                let work = if *analyses { Work::Regions } else { Work::Picture { zoom: 1 } };
+                let fp: Footprint = footprint(work, u64::from(*size), most);
+                Need {
+                    footprint: fp,
+                    what: format!("--size {size}"),
+                    fix: "use a smaller --size, or fewer --threads",
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
 /// Engine and reporting settings shared by all commands.
 #[derive(Debug, Clone)]
 pub struct RunConfig {
@@ -1701,8 +1865,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if a.search_region.is_some() && board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: --search-region labels game K, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: --search-region labels game K, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 let Shift(sx, sy) = a.shift;
@@ -1712,10 +1877,11 @@ impl Cli {
                     )));
                 }
                 // The search checks its own shifts (negative ones included); here the shift of
-                // one comparison.
+                // one comparison or of a region search.
                 let (dx, dy) = (sx.max(0) as u64, sy.max(0) as u64);
-                if u64::from(window.x1) + dx > u64::from(MAX_SIDE)
-                    || u64::from(window.y1) + dy > u64::from(MAX_SIDE)
+                if a.search_shift.is_none()
+                    && (u64::from(window.x1) + dx > u64::from(MAX_SIDE)
+                        || u64::from(window.y1) + dy > u64::from(MAX_SIDE))
                 {
                     return Err(Error::Usage(format!(
                         "--shift {dx},{dy}: the shifted window {},{},{},{} of game K2 reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller shift",
@@ -1750,8 +1916,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: regions also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: regions also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 Config::Regions {
@@ -1790,6 +1957,13 @@ impl Cli {
             }
             Command::Skin(a) => {
                 Board::new(a.k, 1, 1)?;
+                let min_k = palace::analysis::skin::MIN_K;
+                if a.k < min_k {
+                    return Err(Error::Usage(format!(
+                        "--k {}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {min_k} or more",
+                        a.k
+                    )));
+                }
                 if a.to <= u64::from(a.k) || a.to > u64::from(MAX_SIDE) {
                     return Err(Error::Usage(format!(
                         "--to {}: the skin starts at the shoulder ({}, 0) and columns stop at 2^30; use {} < X <= {}",
@@ -2043,8 +2217,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: threads labels the regions, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: threads labels the regions, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 if a.reach == 0 || a.reach > 64 {
@@ -2067,8 +2242,9 @@ impl Cli {
                 check_scale(a.scale)?;
                 if board.k > palace::model::rule::MAX_K - 3 {
                     return Err(Error::Usage(format!(
-                        "--k {}: beams labels the regions, which also plays k + 3; use a smaller k",
-                        board.k
+                        "--k {}: beams labels the regions, which also plays k + 3; use --k <= {}",
+                        board.k,
+                        palace::model::rule::MAX_K - 3
                     )));
                 }
                 if a.gap == 0 || a.gap > 4096 {
@@ -2195,6 +2371,12 @@ impl SurveyArgs {
                 self.size_factor,
                 palace::model::rule::MAX_K - 3
             )));
+        }
+        let min_k = palace::analysis::skin::MIN_K;
+        if from < min_k && !self.no_skin && !self.run.quiet {
+            eprintln!(
+                "palace: note: games k < {min_k} have no arm, so no skin: their skin columns stay empty"
+            );
         }
         Ok(Config::Survey {
             survey: palace::analysis::survey::SurveyOptions {
@@ -2649,6 +2831,90 @@ mod tests {
             let sub = cmd.find_subcommand_mut(name).expect("subcommand");
             let help = sub.render_long_help().to_string();
             assert!(help.contains(&format!("{b} x {b}")), "{name} --help: {help}");
+        }
+    }
+
+    /// Each bound a message of the engine's and the analyses' commands names, as the command
+    /// line that holds the value `{}`, the smallest and the largest value accepted. The games
+    /// have their own table.
+    fn bounds() -> Vec<(String, u64, u64)> {
+        use palace::model::rule::MAX_K;
+        let side = u64::from(MAX_SIDE);
+        let ck = std::env::temp_dir().join("palace-bounds.ckpt").display().to_string();
+        let k3 = u64::from(MAX_K - 3);
+        vec![
+            ("render --k {} --size 1 -o x.png".into(), 1, u64::from(MAX_K)),
+            ("stats --k 5 --size {}".into(), 1, side),
+            ("stats --k 5 --width {} --height 3".into(), 1, side),
+            ("stats --k 5 --width 3 --height {}".into(), 1, side),
+            ("stats --k 5 --size 10 --threads {}".into(), 0, MAX_THREADS as u64),
+            (format!("stats --k 5 --size 10 --checkpoint {ck} --every {{}}"), 0, 1_000_000),
+            ("render --k 5 --size 1 --zoom {} -o x.png".into(), 1, u64::from(MAX_ZOOM)),
+            ("render --k 5 --width {} --height 1 --no-legend -o x.png".into(), 1, MAX_PICTURE_SIDE),
+            ("tiles --k 5 --size 10 --tile-size {} -o t".into(), 16, 4096),
+            ("tiles --k 5 --width {} --height 1 -o t".into(), 1, MAX_PICTURE_SIDE),
+            ("dump --k 5 --width 262144 --height {} -o x.npy".into(), 1, MAX_DUMP_CELLS >> 18),
+            ("skin --k 5 --to {}".into(), 6, side),
+            ("skin --k {} --to 1000".into(), u64::from(palace::analysis::skin::MIN_K), 999),
+            ("regions --k {} --size 10".into(), 1, k3),
+            ("threads --k {} --size 10".into(), 1, k3),
+            ("threads --k 5 --size 10 --reach {}".into(), 1, 64),
+            ("beams --k {} --size 10".into(), 1, k3),
+            ("beams --k 5 --size 10 --gap {}".into(), 1, 4096),
+            ("beams --k 5 --size 10 --tolerance {}".into(), 1, 256),
+            ("compare --k 5 --k2 {} --size 10".into(), 1, u64::from(MAX_K)),
+            ("compare --k 5 --k2 6 --size 1 --shift {},0".into(), 0, side - 1),
+            ("compare --k 5 --k2 6 --size 10 --shift {},0 --search-shift 1".into(), 0, side),
+            ("fabric --k {} --size 10".into(), 4, 1 << 24),
+            ("fabric --k 998 --size {}".into(), 1, 8192),
+            ("grid --k {} --at 2".into(), 4, k3),
+            ("grid --k 9999 --side {} --reach 8".into(), 16, u64::from(MAX_GRID_SIDE)),
+            ("gliders --k {} --size 10".into(), 4, k3),
+            ("survey --k 5..{} --size-factor 1".into(), 5, k3),
+            ("survey --k 5..6 --size-factor {}".into(), 1, u64::from(MAX_SIZE_FACTOR)),
+            ("check --max-k {}".into(), 1, 6),
+            ("check --max-size {}".into(), 1, 16),
+            ("check --wythoff-size {}".into(), 1, u64::from(MAX_WYTHOFF_SIDE)),
+            ("bench --size {} --no-png".into(), 1, u64::from(MAX_BENCH_SIDE)),
+            ("bench --repeat {} --no-png".into(), 1, 100),
+            ("render --k 5 --size 10 --tile-width {} -o x.png".into(), 2, 1 << 20),
+        ]
+    }
+
+    /// Whether validation accepts the command line `template` with `v` in place of `{}`.
+    fn accepts(template: &str, v: u64) -> bool {
+        let line = template.replace("{}", &v.to_string());
+        let words = std::iter::once("palace").chain(line.split_whitespace());
+        Cli::try_parse_from(words)
+            .map_err(|e| e.to_string())
+            .and_then(|c| c.into_config().map_err(|e| e.to_string()))
+            .is_ok()
+    }
+
+    /// Every bound is exact: its smallest and largest values are accepted, one below and one
+    /// above refused.
+    #[test]
+    fn every_bound_named_is_accepted_and_one_past_it_refused() {
+        for (t, lo, hi) in bounds() {
+            assert!(accepts(&t, lo), "{t} with {lo} is refused");
+            assert!(accepts(&t, hi), "{t} with {hi} is refused");
+            assert!(!accepts(&t, hi + 1), "{t} with {} is accepted", hi + 1);
+            if lo > 0 {
+                assert!(!accepts(&t, lo - 1), "{t} with {} is accepted", lo - 1);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+        /// Every value within a bound is accepted and every value past it refused.
+        #[test]
+        fn values_within_the_bounds_are_accepted(i in 0usize..36, f in 0.0f64..1.0, past in 1u64..1 << 40) {
+            let all = bounds();
+            let (t, lo, hi) = &all[i % all.len()];
+            let v = lo + ((hi - lo) as f64 * f) as u64;
+            proptest::prop_assert!(accepts(t, v), "{} with {} is refused", t, v);
+            proptest::prop_assert!(!accepts(t, hi + past), "{} with {} is accepted", t, hi + past);
         }
     }
 

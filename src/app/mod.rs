@@ -5,5 +5,6 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod memory;
 pub mod progress;
 pub mod signals;

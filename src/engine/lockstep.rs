@@ -49,9 +49,8 @@ pub fn lockstep(
     progress: &dyn Progress,
     mut f: impl FnMut(&[Row<'_>]) -> Result<()>,
 ) -> Result<Vec<SweepReport>> {
-    assert!(!lanes.is_empty());
-    let (w, h) = (lanes[0].window.width(), lanes[0].window.height());
-    assert!(lanes.iter().all(|l| l.window.width() == w && l.window.height() == h), "windows of one size");
+    super::check_lanes("lockstep", lanes, opts)?;
+    let h = lanes[0].window.height();
     // Each sweep gets an equal share of the threads: oversubscribed pools would spin.
     let threads = (opts.resolved_threads() / lanes.len()).max(1);
     let sub = EngineOptions { threads, ..opts.clone() };

@@ -20,7 +20,7 @@ mod sweep;
 mod tile;
 
 use crate::engine::sink::RowSink;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kernel::KernelChoice;
 use crate::kernel::NarrowFn;
 use crate::model::geometry::Window;
@@ -48,7 +48,7 @@ pub struct EngineOptions {
     pub tile_width: Option<u32>,
     /// Band height in rows (at least 2); `None` uses 128.
     pub band_height: Option<u32>,
-    /// Stops the run with [`Error::Interrupted`](crate::error::Error::Interrupted) once
+    /// Stops the run with [`Error::Interrupted`] once
     /// cancelled; checked between bands.
     pub cancel: Cancel,
 }
@@ -201,6 +201,60 @@ impl SweepReport {
     }
 }
 
+/// Refuses what the engine cannot sweep, with a typed error instead of a panic: game 0 or one
+/// beyond [`MAX_K`](crate::model::rule::MAX_K), an empty window, a window reaching past
+/// [`MAX_SIDE`](crate::model::geometry::MAX_SIDE), a kernel this CPU lacks.
+fn check_request(function: &'static str, k: u32, window: Window, opts: &EngineOptions) -> Result<()> {
+    let refuse = |argument, value: String, expected| {
+        Err(Error::InvalidArgument { function, argument, value, expected })
+    };
+    if k == 0 || k > crate::model::rule::MAX_K {
+        return refuse("k", k.to_string(), "a game from 1 to MAX_K (700000000)");
+    }
+    if window.x0 >= window.x1 || window.y0 >= window.y1 {
+        return refuse("window", window.to_string(), "a window of at least one cell (x0 < x1, y0 < y1)");
+    }
+    if window.x1 > crate::model::geometry::MAX_SIDE || window.y1 > crate::model::geometry::MAX_SIDE {
+        return refuse("window", window.to_string(), "a window within MAX_SIDE (2^30) columns and rows");
+    }
+    if !opts.kernel.available() {
+        return refuse(
+            "opts.kernel",
+            opts.kernel.name().to_string(),
+            "a kernel this CPU supports (KernelChoice::available)",
+        );
+    }
+    Ok(())
+}
+
+/// [`check_request`] for each lane of a lockstep sweep, which must be given and of one size.
+pub(crate) fn check_lanes(
+    function: &'static str,
+    lanes: &[lockstep::Lane],
+    opts: &EngineOptions,
+) -> Result<()> {
+    let Some(first) = lanes.first() else {
+        return Err(Error::InvalidArgument {
+            function,
+            argument: "lanes",
+            value: "[]".into(),
+            expected: "at least one lane",
+        });
+    };
+    for l in lanes {
+        check_request(function, l.k, l.window, opts)?;
+        if (l.window.width(), l.window.height()) != (first.window.width(), first.window.height()) {
+            return Err(Error::InvalidArgument {
+                function,
+                argument: "lanes",
+                value: format!("windows {} and {}", first.window, l.window),
+                expected: "lanes whose windows have one size",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Sweeps `window` of game `k` and feeds its rows, top first, to `sink`.
 ///
 /// The window must be non-empty; the board it lies on plays no further role (cells depend
@@ -212,7 +266,7 @@ pub fn sweep(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
-    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    check_request("sweep", k, window, opts)?;
     sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress, Default::default())
         .map(|r| r.0)
 }
@@ -228,7 +282,7 @@ pub fn sweep_tiles(
     visitor: &dyn TileVisitor,
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
-    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    check_request("sweep_tiles", k, window, opts)?;
     sweep_tiles_from(k, window, opts, visitor, progress, None, None).map(|r| r.0)
 }
 
@@ -243,7 +297,7 @@ pub fn sweep_tiles_from(
     start: Option<&checkpoint::Frontier>,
     pause: Option<&(dyn Fn() -> bool + Sync)>,
 ) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
-    assert!(k >= 1 && window.x0 < window.x1 && window.y0 < window.y1, "validated by the caller");
+    check_request("sweep_tiles_from", k, window, opts)?;
     let output = sweep::Output::Tiles(visitor);
     sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
 }
@@ -265,11 +319,8 @@ pub fn sweep_lanes(
     visitor: &dyn LaneVisitor,
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
+    check_lanes("sweep_lanes", lanes, opts)?;
     let window = lanes[0].window;
-    assert!(
-        lanes.iter().all(|l| l.k >= 1) && window.x0 < window.x1 && window.y0 < window.y1,
-        "validated by the caller"
-    );
     let output = sweep::Output::Lanes(visitor, lanes);
     sweep::run(lanes[0].k, window, opts, opts.narrow(), output, progress, Default::default()).map(|r| r.0)
 }
@@ -336,8 +387,16 @@ pub fn sweep_palaces_from(
     start: Option<&checkpoint::Frontier>,
     pause: Option<&(dyn Fn() -> bool + Sync)>,
 ) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
-    assert!(k >= 1 && width >= 1 && height >= 1, "validated by the caller");
+    if width == 0 || height == 0 {
+        return Err(Error::InvalidArgument {
+            function: "sweep_palaces_from",
+            argument: "width x height",
+            value: format!("{width} x {height}"),
+            expected: "a board of at least one cell",
+        });
+    }
     let window = Window::new(0, 0, width, height);
+    check_request("sweep_palaces_from", k, window, opts)?;
     let output = sweep::Output::Palaces(visitor, opts.kernel.counter());
     sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
 }
@@ -492,6 +551,33 @@ mod tests {
     use super::*;
     use crate::engine::sink::Collect;
     use crate::model::reference::direct_values;
+
+    /// Bad arguments to the public entry points come back as typed errors, not panics.
+    #[test]
+    fn bad_requests_are_typed_errors() {
+        let opts = EngineOptions::default();
+        let big = crate::model::geometry::MAX_SIDE + 1;
+        let bad =
+            [(0, Window::new(0, 0, 4, 4)), (5, Window::new(2, 0, 2, 4)), (5, Window::new(0, 0, big, 3))];
+        for (k, w) in bad {
+            let e = sweep(k, w, &opts, &mut Collect::default(), &Silent).unwrap_err();
+            assert!(matches!(e, Error::InvalidArgument { function: "sweep", .. }) && e.is_usage(), "{e}");
+        }
+        struct Nothing;
+        impl PalaceVisitor for Nothing {
+            fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
+        }
+        let e = sweep_palaces(5, 0, 4, &opts, &Nothing, &Silent).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument { .. }), "{e}");
+        let e = lockstep::lockstep(&[], &opts, &Silent, |_| Ok(())).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument { argument: "lanes", .. }), "{e}");
+        let lanes = [
+            lockstep::Lane { k: 5, window: Window::new(0, 0, 4, 4) },
+            lockstep::Lane { k: 6, window: Window::new(0, 0, 5, 4) },
+        ];
+        let e = lockstep::lockstep(&lanes, &opts, &Silent, |_| Ok(())).unwrap_err();
+        assert!(e.to_string().contains("one size"), "{e}");
+    }
 
     fn run(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
         let mut c = Collect::default();

@@ -825,8 +825,18 @@ impl std::fmt::Display for SkinReport {
     }
 }
 
-/// Refuses a `to` the skin cannot be followed to.
+/// The smallest game with a skin: in games 1 and 2 outer space is not a prefix of row 1
+/// (k = 1 is classical Wythoff Nim, whose palaces are the Wythoff pairs), so there is no arm
+/// whose skin could be followed.
+pub const MIN_K: u32 = 3;
+
+/// Refuses a game without a skin and a `to` the skin cannot be followed to.
 fn check_to(k: u32, to: u64) -> Result<()> {
+    if k < MIN_K {
+        return Err(Error::Usage(format!(
+            "--k {k}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {MIN_K} or more"
+        )));
+    }
     if to <= u64::from(k) || to > u64::from(crate::model::geometry::MAX_SIDE) {
         return Err(Error::Usage(format!(
             "--to {to}: the skin starts at the shoulder (k, 0) = ({k}, 0) and columns stop at {}; use {k} < X <= {}",
