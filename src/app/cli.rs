@@ -750,7 +750,8 @@ pub type SaveEvery = (PathBuf, std::time::Duration);
 #[derive(Debug, Args)]
 pub struct CheckpointArgs {
     /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
-    /// SIGTERM, SIGHUP), atomically; removed when the run finishes.
+    /// SIGTERM, SIGHUP), atomically; removed when the run finishes. FILE must be new, or the
+    /// file given to --resume.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Minutes between checkpoints (0: after every band of rows).
@@ -771,7 +772,8 @@ impl CheckpointArgs {
             )));
         }
         if let Some(path) = &self.checkpoint {
-            // Found out now, not when the first checkpoint is due.
+            // Found out now, not when the first checkpoint is due or when the run ends.
+            check_checkpoint_path(path, self.resume.as_deref())?;
             let dir =
                 path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
             check_writable_dir(dir, "--checkpoint")?;
@@ -779,6 +781,53 @@ impl CheckpointArgs {
         let every = std::time::Duration::from_secs_f64(self.every * 60.0);
         Ok((self.checkpoint.map(|p| (p, every)), self.resume))
     }
+}
+
+/// Refuses a `--checkpoint` path the run could not own: the run replaces the file at that path
+/// with each checkpoint and removes it when it finishes, so the path must be new, or the file
+/// the run resumes from (`--resume` naming the same file). Anything else there (a file that is
+/// not a checkpoint, a checkpoint not being resumed, a link, a folder, a FIFO, a device) would
+/// be lost or would block the run, and is refused before any computing.
+fn check_checkpoint_path(path: &std::path::Path, resume: Option<&std::path::Path>) -> Result<()> {
+    let shown = path.display();
+    let usage = |why: String| Error::Usage(format!("--checkpoint {shown}: {why}"));
+    if path.as_os_str().is_empty() {
+        return Err(Error::Usage("--checkpoint is empty; give a file name such as run.ckpt".into()));
+    }
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") || path.file_name().is_none() {
+        return Err(usage("names a folder; give a new file name such as run.ckpt".into()));
+    }
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        // Nothing there yet (or nothing we may look at: the writability check says so).
+        Err(_) => return Ok(()),
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err(usage(
+            "is a symbolic link; the run replaces and then removes the file at this path, so give the checkpoint's own path or a new file name".into(),
+        ));
+    }
+    if kind.is_dir() {
+        return Err(usage("is a folder; give a new file name such as run.ckpt (inside it, if you like)".into()));
+    }
+    if !kind.is_file() {
+        return Err(usage(
+            "is not a regular file (a FIFO, a device or a socket); give a new file name such as run.ckpt".into(),
+        ));
+    }
+    if resume.is_some_and(|r| palace::engine::checkpoint::same_file(r, path)) {
+        // The run continues this checkpoint, replaces it as it goes and removes it at the end.
+        return Ok(());
+    }
+    if palace::engine::checkpoint::looks_like_checkpoint(path) {
+        return Err(usage(format!(
+            "holds a checkpoint, which this run would overwrite; continue it with --resume {shown} --checkpoint {shown}, or delete it (or give a new file name) to start again"
+        )));
+    }
+    Err(usage(
+        "exists and is not a palace checkpoint; the run would replace it and remove it when it finishes, so give a new file name such as run.ckpt".into(),
+    ))
 }
 
 /// `palace stats`.

@@ -207,7 +207,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
                     &c,
                     f.height(),
                     cancel,
-                    &mut |bytes| f.restore(bytes),
+                    &mut |bytes, _| f.restore(bytes),
                     &|| f.encode(),
                     &mut |start, pause| f.segment(start, pause),
                 )?;
@@ -483,20 +483,26 @@ fn resumable(
     c: &Checkpointing<'_>,
     height: u32,
     cancel: &palace::engine::Cancel,
-    restore: &mut dyn FnMut(&[u8]) -> bool,
+    restore: &mut dyn FnMut(&[u8], &palace::engine::checkpoint::Frontier) -> std::result::Result<(), String>,
     state: &dyn Fn() -> Vec<u8>,
     segment: &mut Segment<'_>,
 ) -> Result<palace::engine::SweepReport> {
     use palace::engine::checkpoint::{self as cp, Checkpoint};
     use std::time::Instant;
     let mut frontier = None;
+    // The file at `--checkpoint` is this run's to remove when it finishes only if the run
+    // resumed from it or wrote it (the command line refused any other file there).
+    let mut owned = c.resume.zip(c.save).is_some_and(|(r, (s, _))| cp::same_file(r, s));
     if let Some(path) = c.resume {
         let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
         let saved = Checkpoint::decode(&bytes, &c.tag, path)?;
-        if !restore(&saved.state) {
+        // The checksum says the file is as written, not that what was written is possible.
+        if let Err(why) = restore(&saved.state, &saved.frontier) {
             return Err(palace::Error::BadInput {
                 path: path.to_path_buf(),
-                reason: "the checkpoint's state is not this analysis's".into(),
+                reason: format!(
+                    "the checkpoint's state is impossible for this run ({why}); start the run again without --resume"
+                ),
             });
         }
         frontier = Some(saved.frontier);
@@ -515,6 +521,7 @@ fn resumable(
         if let Some((path, _)) = c.save {
             let saved = Checkpoint { tag: c.tag.clone(), frontier: f, state: state() };
             cp::write(path, "--checkpoint", &saved)?;
+            owned = true;
             if cancel.is_cancelled() {
                 return Err(palace::Error::Paused { path: path.clone(), rows, height });
             }
@@ -525,7 +532,7 @@ fn resumable(
             frontier = Some(f);
         }
     }
-    if let Some((path, _)) = c.save {
+    if let Some((path, _)) = c.save.filter(|_| owned) {
         // The run is finished: a checkpoint left behind would only mislead.
         match std::fs::remove_file(path) {
             Ok(()) => {}
@@ -551,7 +558,15 @@ fn palaces_resumable(
         c,
         h,
         cancel,
-        &mut |bytes| bytes.try_into().map(|b: [u8; 8]| sum.set(u64::from_le_bytes(b))).is_ok(),
+        &mut |bytes, frontier| {
+            let n = u64::from_le_bytes(bytes.try_into().map_err(|_| "it is not a palace count")?);
+            let cells = u64::from(w) * u64::from(frontier.rows_done());
+            if n > cells {
+                return Err(format!("{n} palaces in the {cells} cells of the rows done"));
+            }
+            sum.set(n);
+            Ok(())
+        },
         &|| sum.total().to_le_bytes().to_vec(),
         &mut |start, pause| {
             palace::engine::sweep_palaces_from(k, w, h, &run.engine, &sum, progress, start, Some(pause))
@@ -577,7 +592,7 @@ fn stats_resumable(
         c,
         window.y1,
         cancel,
-        &mut |bytes| visitor.restore(bytes),
+        &mut |bytes, frontier| visitor.restore(bytes, window, frontier.rows_done()),
         &|| visitor.encode(),
         &mut |start, pause| {
             if by_counters {
