@@ -765,3 +765,39 @@ fn a_checkpoint_path_that_holds_something_else_is_refused_and_kept() {
     assert_eq!(listing(d), before, "everything as it was");
     assert_eq!(std::fs::read(d.join("notes.txt")).unwrap(), b"my notes");
 }
+
+/// Two outputs of one run never share a destination: two flags naming one file (also through
+/// another spelling or a link), `-` where the report goes to standard output too, `tiles -o -`
+/// and a checkpoint on standard output are refused before any work (exit 2, naming the flags),
+/// and nothing is written.
+#[test]
+fn two_outputs_of_one_run_never_share_a_destination() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::os::unix::fs::symlink("a.csv", d.join("link.png")).unwrap();
+    let skin = ["skin", "--k", "50", "--to", "400", "-q"];
+    let threads = ["threads", "--k", "50", "--size", "100", "-q"];
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        ([&skin[..], &["--csv", "a.csv", "--plot", "a.csv"]].concat(), &["--csv", "--plot", "a.csv"]),
+        ([&skin[..], &["--csv", "a.csv", "--plot", "./a.csv"]].concat(), &["the same file"]),
+        ([&skin[..], &["--csv", "a.csv", "--plot", "link.png"]].concat(), &["--plot link.png", "the same file"]),
+        ([&skin[..], &["--csv", "-", "--json"]].concat(), &["--csv -", "standard output"]),
+        ([&skin[..], &["--csv", "ck", "--checkpoint", "ck"]].concat(), &["--csv", "--checkpoint"]),
+        ([&threads[..], &["-o", "-"]].concat(), &["--output -", "standard output"]),
+        ([&threads[..], &["-o", "t.csv", "--csv", "t.csv"]].concat(), &["--csv", "--output"]),
+        (vec!["regions", "--k", "50", "--size", "100", "-o", "-"], &["--output -"]),
+        (vec!["survey", "--k", "5..6", "-o", "s.csv", "--plot", "s.csv"], &["--output", "--plot"]),
+        (vec!["tiles", "--k", "50", "--size", "100", "-o", "-"], &["--output -", "folder"]),
+        (vec!["stats", "--k", "50", "--size", "100", "--checkpoint", "-"], &["--checkpoint -"]),
+    ];
+    for (args, needles) in cases {
+        let o = Command::new(bin()).args(&args).current_dir(d).stdin(Stdio::null()).output().unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e:?} lacks {n:?}");
+        }
+        assert!(o.stdout.is_empty(), "{args:?} wrote to standard output");
+        assert_eq!(listing(d), ["link.png"], "{args:?} wrote a file");
+    }
+}

@@ -1437,7 +1437,7 @@ fn check_scale(scale: u32) -> Result<()> {
 impl Cli {
     /// Validates the parsed arguments into a [`Config`].
     pub fn into_config(self) -> Result<Config> {
-        Ok(match self.command {
+        let config = match self.command {
             Command::Render(a) => {
                 let (board, window) = a.board.resolve()?;
                 check_scale(a.scale)?;
@@ -1949,7 +1949,124 @@ impl Cli {
             Command::Survey(a) => a.resolve()?,
             Command::Grid(a) => a.resolve()?,
             Command::Gliders(a) => a.resolve()?,
-        })
+        };
+        config.check_destinations()?;
+        Ok(config)
+    }
+}
+
+impl Config {
+    /// The files this run writes, each with the flag that names it (a checkpoint and the one
+    /// it resumes from included), and whether it also prints a report on standard output.
+    fn destinations(&self) -> (Vec<(&'static str, &std::path::Path)>, bool) {
+        use std::path::Path;
+        fn opt<'a>(flag: &'static str, p: &'a Option<PathBuf>) -> Option<(&'static str, &'a Path)> {
+            p.as_deref().map(|p| (flag, p))
+        }
+        fn saves<'a>(c: &'a Option<SaveEvery>, r: &'a Option<PathBuf>) -> [Option<(&'static str, &'a Path)>; 2] {
+            [c.as_ref().map(|(p, _)| ("--checkpoint", p.as_path())), opt("--resume", r)]
+        }
+        let (list, report): (Vec<Option<(&'static str, &Path)>>, bool) = match self {
+            Config::Render { output, .. } | Config::Dump { output, .. } => {
+                (vec![Some(("--output", output.as_path()))], false)
+            }
+            Config::Tiles { output, .. } => (vec![Some(("--output", output.as_path()))], true),
+            Config::Stats { checkpoint, resume, .. } => (saves(checkpoint, resume).to_vec(), true),
+            Config::Skin { csv, plot, checkpoint, resume, .. } => {
+                let mut v = vec![opt("--csv", csv), opt("--plot", plot)];
+                v.extend(saves(checkpoint, resume));
+                (v, true)
+            }
+            Config::Compare { output, .. }
+            | Config::Regions { output, .. }
+            | Config::Fabric { output, .. }
+            | Config::Grid { output, .. } => (vec![opt("--output", output)], true),
+            Config::Threads { csv, output, .. }
+            | Config::Beams { csv, output, .. }
+            | Config::Gliders { csv, output, .. } => (vec![opt("--csv", csv), opt("--output", output)], true),
+            Config::Survey { output, plot, .. } => (vec![opt("--output", output), opt("--plot", plot)], true),
+            Config::Bench { png_dir, .. } => (vec![opt("--png-dir", png_dir)], true),
+            Config::FibonacciNim { output, .. }
+            | Config::ZeckendorfPositions { output, .. }
+            | Config::Subtraction { output, .. } => (vec![opt("--output", output)], true),
+            Config::FraenkelArray { plot, .. } => (vec![opt("--plot", plot)], true),
+            _ => (Vec::new(), true),
+        };
+        (list.into_iter().flatten().collect(), report)
+    }
+
+    /// Refuses two outputs of one run that land in one place, which would keep only one of
+    /// them or mix them: two flags naming one file (compared after following links, so
+    /// `a.png` and `./a.png` are one), or `-` (standard output) where the command also prints
+    /// its report there or another output is `-`. A checkpoint may be the file it resumes
+    /// from.
+    fn check_destinations(&self) -> Result<()> {
+        let (list, report) = self.destinations();
+        let mut seen: Vec<(&str, &std::path::Path, PathBuf)> = Vec::new();
+        for (flag, path) in list {
+            if path.as_os_str() == "-" {
+                if flag == "--output" && matches!(self, Config::Tiles { .. }) {
+                    return Err(Error::Usage(
+                        "--output -: tiles writes a folder of files, which cannot go to standard output; give a folder name such as tiles".into(),
+                    ));
+                }
+                if matches!(flag, "--checkpoint" | "--resume") {
+                    return Err(Error::Usage(format!(
+                        "{flag} -: a checkpoint is a file, not standard output; give a file name such as run.ckpt"
+                    )));
+                }
+                if report {
+                    return Err(Error::Usage(format!(
+                        "{flag} -: the command prints its report on standard output too, and the two would be mixed; give {flag} a file name"
+                    )));
+                }
+            }
+            let resolved = resolve_destination(path);
+            for (other, other_path, r) in &seen {
+                let resumed = matches!((*other, flag), ("--checkpoint", "--resume") | ("--resume", "--checkpoint"));
+                if *r == resolved && !resumed {
+                    let same = if *other_path == path {
+                        format!("{other} and {flag} both name {}", path.display())
+                    } else {
+                        format!(
+                            "{other} {} and {flag} {} name the same file",
+                            other_path.display(),
+                            path.display()
+                        )
+                    };
+                    return Err(Error::Usage(format!(
+                        "{same}, and one output would overwrite the other; give each its own name"
+                    )));
+                }
+            }
+            seen.push((flag, path, resolved));
+        }
+        Ok(())
+    }
+}
+
+/// Where an output path lands, for comparing two outputs: `-` stays `-`; links are followed
+/// (also to a file yet to be written); the rest is its folder's real path and its name.
+fn resolve_destination(path: &std::path::Path) -> PathBuf {
+    if path.as_os_str() == "-" {
+        return path.to_path_buf();
+    }
+    let mut path = path.to_path_buf();
+    // Follow links by hand, since `canonicalize` refuses one to a file not written yet.
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(to) => path = path.parent().map_or(to.clone(), |d| d.join(&to)),
+            Err(_) => break,
+        }
+    }
+    if let Ok(p) = std::fs::canonicalize(&path) {
+        return p;
+    }
+    let path = path.as_path();
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
     }
 }
 
