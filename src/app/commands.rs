@@ -35,7 +35,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
     }
     match config {
         Config::Render { board, window, png, output, run } => {
-            let out = open(&output, "--output", "png")?;
+            let out = open(&output, "--output", "png", cancel)?;
             let mut writer = PngWriter::create(out, board.k, window, png)?;
             let pb = progress::bar(run.quiet, "render", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
@@ -79,7 +79,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Dump { board, window, values, output, run } => {
-            let out = open(&output, "--output", "npy")?;
+            let out = open(&output, "--output", "npy", cancel)?;
             let mut writer = NpyWriter::create(out, window, values)?;
             let pb = progress::bar(run.quiet, "dump", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
@@ -158,7 +158,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Compare { window, comparison, output, scale, json, run, reference, legend, .. } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "compare", "rows");
             let go = if reference { compare::run_reference } else { compare::run };
@@ -169,7 +169,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Regions { board, window, output, scale, json, run, reference, legend } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "regions", "rows");
             let go = if reference { regions::run_reference } else { regions::run };
@@ -180,7 +180,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Fabric { k, size, output, json, run, reference } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "fabric", "rows");
             let go = if reference { fabric::run_reference } else { fabric::run };
             let (report, path) = go(k, size, out, &run.engine, &pb)?;
@@ -191,8 +191,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Skin { k, to, csv, plot, json, rows, pattern, checkpoint, resume, run } => {
             // Check the output paths before the sweep.
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", cancel)).transpose()?;
             let (report, cols, engine) = if rows {
                 let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
                 let r = skin::follow_rows_with(k, to, pattern, &run.engine, &pb)?;
@@ -255,8 +255,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             frankenstein(squares, type2, bound, check, max_sum, json)
         }
         Config::Threads { board, window, csv, output, scale, reach, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "threads", "rows");
             let (traced, path) = threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -271,8 +271,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Beams { board, window, params, csv, output, scale, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "beams", "rows");
             let (found, path) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -295,8 +295,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Survey { survey: so, output, plot, json, run } => survey(&so, output, plot, json, &run),
         Config::Gliders { board, window, params, csv, output, scale, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "gliders", "rows");
             let (report, path) =
                 gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
@@ -312,7 +312,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Grid { k, side, reach, at, output, json, run } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "grid", "rows");
             let (report, path) = grid::run(k, side, reach, &at, out, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -332,8 +332,8 @@ fn survey(
     run: &RunConfig,
 ) -> Result<ExitCode> {
     use palace::analysis::survey as sv;
-    let csv_out = output.as_deref().map(|p| open(p, "--output", "csv")).transpose()?;
-    let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
+    let csv_out = output.as_deref().map(|p| open(p, "--output", "csv", &run.engine.cancel)).transpose()?;
+    let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", &run.engine.cancel)).transpose()?;
     let pb = progress::bar(run.quiet, "survey", "k");
     let rows = sv::survey(so, run.engine.threads, &run.engine, &pb)?;
     pb.finish_and_clear();
@@ -363,8 +363,8 @@ fn survey(
 
 /// Opens an output before any computing (see [`AtomicOutput::create`]) and warns when the
 /// file's name promises another format than the `ext` it will hold.
-fn open(path: &std::path::Path, flag: &str, ext: &str) -> Result<AtomicOutput> {
-    let out = AtomicOutput::create(path, flag)?;
+fn open(path: &std::path::Path, flag: &str, ext: &str, cancel: &Cancel) -> Result<AtomicOutput> {
+    let out = AtomicOutput::create_cancellable(path, flag, cancel)?;
     if !out.in_place() {
         let given = path.extension().map(|e| e.to_string_lossy().to_lowercase());
         if given.as_deref() != Some(ext) {
