@@ -80,7 +80,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Dump { board, window, values, output, run } => {
             let out = open(&output, "--output", "npy", cancel)?;
-            let mut writer = NpyWriter::create(out, window, values)?;
+            let mut writer = NpyWriter::create(out, window, values)?.with_cancel(cancel.clone());
             let pb = progress::bar(run.quiet, "dump", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
             let path = writer.finish()?;
