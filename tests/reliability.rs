@@ -801,3 +801,90 @@ fn two_outputs_of_one_run_never_share_a_destination() {
         assert_eq!(listing(d), ["link.png"], "{args:?} wrote a file");
     }
 }
+
+/// The first SIGINT, SIGTERM or SIGHUP stops a command of each family, the engine's (render,
+/// dump) and the analyses (regions, skin, threads), within a second of the signal, with exit
+/// code 128 + its number, the message, and nothing left behind. Each run is long on any
+/// machine and is signalled once it has made its temporary output; the checkpointed commands
+/// (stats, skin) have their own tests above.
+#[test]
+fn the_first_signal_stops_each_command_family() {
+    let runs: [(&str, &[&str]); 5] = [
+        ("render", &["render", "--k", "9999", "--size", "200000", "--scale", "2", "-o", "out.png"]),
+        ("dump", &["dump", "--k", "5", "--width", "1000000", "--height", "60000", "-o", "out.npy"]),
+        ("regions", &["regions", "--k", "9999", "--size", "100000", "-o", "out.png"]),
+        ("skin", &["skin", "--k", "40003", "--to", "20040003", "--csv", "out.csv"]),
+        ("threads", &["threads", "--k", "9999", "--size", "100000", "-o", "out.png"]),
+    ];
+    for (name, args) in runs {
+        for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+            let dir = tempfile::tempdir().unwrap();
+            let args: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
+            let (o, took) =
+                signal_when(&args, dir.path(), "the temporary output", || has_temporary(dir.path()), signal);
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(128 + number), "{name}, SIG{signal}: {e}");
+            assert!(e.contains("interrupted"), "{name}, SIG{signal}: {e}");
+            assert!(took < Duration::from_secs(1), "{name}, SIG{signal}: took {took:?} to stop");
+            assert!(listing(dir.path()).is_empty(), "{name}, SIG{signal} left {:?}", listing(dir.path()));
+        }
+    }
+}
+
+/// Two signals in quick succession end the run at once, and its temporary file goes too.
+#[test]
+fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", "out.png"];
+        let mut child = spawn(&args, dir.path());
+        wait_until(&mut child, "the temporary output", || has_temporary(dir.path()));
+        let twice = format!("kill -{signal} {0}; kill -{signal} {0}", child.id());
+        assert!(Command::new("sh").args(["-c", &twice]).status().unwrap().success());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.code().is_some_and(|c| c > 128), "SIG{signal}: {:?} {}", o.status, stderr(&o));
+        assert!(listing(dir.path()).is_empty(), "SIG{signal} left {:?}", listing(dir.path()));
+    }
+}
+
+/// A run whose output folder is renamed while it writes still removes its temporary file
+/// when stopped.
+#[test]
+fn the_temporary_file_goes_even_if_its_folder_was_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("pictures")).unwrap();
+    let args = ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", "pictures/out.png"];
+    let mut child = spawn(&args, dir.path());
+    let inside = dir.path().join("pictures");
+    wait_until(&mut child, "the temporary output", || has_temporary(&inside));
+    std::fs::rename(&inside, dir.path().join("moved")).unwrap();
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(listing(&dir.path().join("moved")).is_empty(), "left {:?}", listing(&dir.path().join("moved")));
+}
+
+/// An output that is a FIFO no one reads does not make the run deaf: the first signal stops
+/// it while it waits for a reader (signalled once its signal thread runs).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fifo_without_a_reader_does_not_block_the_first_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("f.png");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = spawn(&["render", "--k", "5", "--size", "10", "-q", "-o", "f.png"], dir.path());
+    let task = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let listening = || {
+        std::fs::read_dir(&task).is_ok_and(|d| {
+            d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok())
+                .any(|n| n.starts_with("palace-signals"))
+        })
+    };
+    wait_until(&mut child, "the signal thread", listening);
+    let sent = Instant::now();
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(sent.elapsed() < Duration::from_secs(1), "took {:?}", sent.elapsed());
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+}
