@@ -172,7 +172,13 @@ fn has_temporary(dir: &Path) -> bool {
 
 /// Starts `palace args` in `cwd`, waits until `ready()` holds, sends `signal` and returns the
 /// output and how long it took to stop after the signal.
-fn signal_when(args: &[&str], cwd: &Path, what: &str, ready: impl Fn() -> bool, signal: &str) -> (Output, Duration) {
+fn signal_when(
+    args: &[&str],
+    cwd: &Path,
+    what: &str,
+    ready: impl Fn() -> bool,
+    signal: &str,
+) -> (Output, Duration) {
     let mut child = spawn(args, cwd);
     wait_until(&mut child, what, ready);
     let sent = Instant::now();
@@ -664,7 +670,8 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
     assert!(want.status.success(), "{}", stderr(&want));
     let read = |dir: &Path, name: &str| std::fs::read(dir.join(name)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut child = spawn(&with(&["-q", "--checkpoint", "ck.bin", "--every", "0", "--threads", "1"]), dir.path());
+    let mut child =
+        spawn(&with(&["-q", "--checkpoint", "ck.bin", "--every", "0", "--threads", "1"]), dir.path());
     let ck = dir.path().join("ck.bin");
     wait_until(&mut child, "the first checkpoint", || ck.exists());
     assert!(kill(&child, "TERM"));
@@ -691,7 +698,10 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
         // The state runs from after its length to the CRC; find its length field by its value.
         let end = saved.len() - 4;
         (1..end - 4)
-            .find(|&n| saved[end - n - 4..end - n] == (n as u32).to_le_bytes() && saved[end - n..].starts_with(&40003u64.to_le_bytes()))
+            .find(|&n| {
+                saved[end - n - 4..end - n] == (n as u32).to_le_bytes()
+                    && saved[end - n..].starts_with(&40003u64.to_le_bytes())
+            })
             .expect("the skin's state")
     };
     let forged = forge(&saved, state_len, |state| state[32..40].copy_from_slice(&(1u64 << 60).to_le_bytes()));
@@ -780,7 +790,10 @@ fn two_outputs_of_one_run_never_share_a_destination() {
     let cases: Vec<(Vec<&str>, &[&str])> = vec![
         ([&skin[..], &["--csv", "a.csv", "--plot", "a.csv"]].concat(), &["--csv", "--plot", "a.csv"]),
         ([&skin[..], &["--csv", "a.csv", "--plot", "./a.csv"]].concat(), &["the same file"]),
-        ([&skin[..], &["--csv", "a.csv", "--plot", "link.png"]].concat(), &["--plot link.png", "the same file"]),
+        (
+            [&skin[..], &["--csv", "a.csv", "--plot", "link.png"]].concat(),
+            &["--plot link.png", "the same file"],
+        ),
         ([&skin[..], &["--csv", "-", "--json"]].concat(), &["--csv -", "standard output"]),
         ([&skin[..], &["--csv", "ck", "--checkpoint", "ck"]].concat(), &["--csv", "--checkpoint"]),
         ([&threads[..], &["-o", "-"]].concat(), &["--output -", "standard output"]),

@@ -134,7 +134,10 @@ fn pattern_runs_resume_and_equal_the_row_sweep() {
         let f = skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns();
         if let Some((bytes, _)) = &saved {
             f.restore(bytes).expect("a saved state restores");
-            assert!(skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes).is_err(), "patterns expected");
+            assert!(
+                skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes).is_err(),
+                "patterns expected"
+            );
         }
         let asked = AtomicUsize::new(0);
         let (_, frontier) = f
@@ -154,7 +157,9 @@ fn pattern_runs_resume_and_equal_the_row_sweep() {
     let plain = skin::Follower::new(k, to, &o, &Silent).unwrap();
     let asked = AtomicUsize::new(0);
     let _ = plain.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap();
-    assert!(skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()).is_err());
+    assert!(
+        skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()).is_err()
+    );
     assert_ne!(
         skin::Follower::new(k, to, &o, &Silent).unwrap().tag(),
         skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().tag()

@@ -317,10 +317,14 @@ impl StatsAcc {
         }
         if self.hood.palaces != self.hood.cells {
             // Every hood cell is a palace (docs/rule.md).
-            return Some(format!("it counts {} palaces in {} hood cells", self.hood.palaces, self.hood.cells));
+            return Some(format!(
+                "it counts {} palaces in {} hood cells",
+                self.hood.palaces, self.hood.cells
+            ));
         }
         let inside = |e: &Extreme| (x0..x1).contains(&e.x) && (y0..y_end).contains(&e.y);
-        for (name, part, cells) in [("in the hood", &self.hood, hood), ("outside the hood", &self.rest, rest)] {
+        for (name, part, cells) in [("in the hood", &self.hood, hood), ("outside the hood", &self.rest, rest)]
+        {
             if part.min.is_some() != (cells > 0) || part.max.is_some() != (cells > 0) {
                 return Some(format!("its extremes {name} do not match its cells"));
             }

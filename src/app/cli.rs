@@ -809,11 +809,14 @@ fn check_checkpoint_path(path: &std::path::Path, resume: Option<&std::path::Path
         ));
     }
     if kind.is_dir() {
-        return Err(usage("is a folder; give a new file name such as run.ckpt (inside it, if you like)".into()));
+        return Err(usage(
+            "is a folder; give a new file name such as run.ckpt (inside it, if you like)".into(),
+        ));
     }
     if !kind.is_file() {
         return Err(usage(
-            "is not a regular file (a FIFO, a device or a socket); give a new file name such as run.ckpt".into(),
+            "is not a regular file (a FIFO, a device or a socket); give a new file name such as run.ckpt"
+                .into(),
         ));
     }
     if resume.is_some_and(|r| palace::engine::checkpoint::same_file(r, path)) {
@@ -1963,7 +1966,10 @@ impl Config {
         fn opt<'a>(flag: &'static str, p: &'a Option<PathBuf>) -> Option<(&'static str, &'a Path)> {
             p.as_deref().map(|p| (flag, p))
         }
-        fn saves<'a>(c: &'a Option<SaveEvery>, r: &'a Option<PathBuf>) -> [Option<(&'static str, &'a Path)>; 2] {
+        fn saves<'a>(
+            c: &'a Option<SaveEvery>,
+            r: &'a Option<PathBuf>,
+        ) -> [Option<(&'static str, &'a Path)>; 2] {
             [c.as_ref().map(|(p, _)| ("--checkpoint", p.as_path())), opt("--resume", r)]
         }
         let (list, report): (Vec<Option<(&'static str, &Path)>>, bool) = match self {
@@ -2023,7 +2029,8 @@ impl Config {
             }
             let resolved = resolve_destination(path);
             for (other, other_path, r) in &seen {
-                let resumed = matches!((*other, flag), ("--checkpoint", "--resume") | ("--resume", "--checkpoint"));
+                let resumed =
+                    matches!((*other, flag), ("--checkpoint", "--resume") | ("--resume", "--checkpoint"));
                 if *r == resolved && !resumed {
                     let same = if *other_path == path {
                         format!("{other} and {flag} both name {}", path.display())

@@ -467,6 +467,11 @@ struct Checkpointing<'a> {
     tag: String,
 }
 
+/// Takes a resumed checkpoint's state, given its frontier; says why not if the state is not
+/// one this run can have reached by that frontier.
+type Restore<'a> =
+    dyn FnMut(&[u8], &palace::engine::checkpoint::Frontier) -> std::result::Result<(), String> + 'a;
+
 /// One segment of a checkpointed sweep: from a frontier (or the top) until the pause test says
 /// stop; returns its report and the frontier where it stopped (none when the sweep is done).
 type Segment<'a> = dyn FnMut(
@@ -483,7 +488,7 @@ fn resumable(
     c: &Checkpointing<'_>,
     height: u32,
     cancel: &palace::engine::Cancel,
-    restore: &mut dyn FnMut(&[u8], &palace::engine::checkpoint::Frontier) -> std::result::Result<(), String>,
+    restore: &mut Restore<'_>,
     state: &dyn Fn() -> Vec<u8>,
     segment: &mut Segment<'_>,
 ) -> Result<palace::engine::SweepReport> {

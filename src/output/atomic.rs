@@ -21,11 +21,11 @@
 //! Temporary files and folders are [`Temporary`]s: removed through a handle on their folder,
 //! and listed for a process that must exit at once (see [`super::temporary`]).
 
+use super::temporary::Temporary;
 use crate::error::{Error, Result};
 use std::fs::{File, Permissions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use super::temporary::Temporary;
 
 /// Longest file name (bytes) most file systems accept.
 const NAME_MAX: usize = 255;
@@ -118,7 +118,8 @@ impl AtomicOutput {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         // Say what went wrong without the temporary file's name, which the user never chose.
         let handle = Temporary::open_dir(&dir);
-        let (file, tmp) = builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?.into_parts();
+        let (file, tmp) =
+            builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?.into_parts();
         let tmp = Temporary::new(handle, own(tmp)?, false);
         Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, file, tmp, mode } })
     }

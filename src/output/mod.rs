@@ -14,5 +14,5 @@ pub mod npy;
 pub mod ordered;
 pub mod palette;
 pub mod png;
-pub mod temporary;
 pub mod pngpar;
+pub mod temporary;

@@ -422,7 +422,10 @@ impl SkinState {
         {
             return Some("an open run starts at no column read".into());
         }
-        if self.horizontal.iter().any(|&(y, x, r)| u64::from(y) >= rows || x > self.boundary || u64::from(r) > x)
+        if self
+            .horizontal
+            .iter()
+            .any(|&(y, x, r)| u64::from(y) >= rows || x > self.boundary || u64::from(r) > x)
         {
             return Some("a row's horizontal run lies beyond the rows or columns read".into());
         }
