@@ -150,11 +150,37 @@ fn dash_writes_to_standard_output() {
     assert!(is_png(&o.stdout));
 }
 
-/// Starts `palace args` with its own folder as the working directory, lets it run `after`,
-/// sends `signal` and returns the output and how long it took to stop.
-fn signal_after(args: &[&str], after: Duration, signal: &str) -> (Output, Duration) {
-    let child = spawn(args, &std::env::temp_dir());
-    std::thread::sleep(after);
+/// Waits until `ready()` holds, while `child` runs: the tests stop a run at a point it has
+/// reached (a temporary output or a checkpoint written, bytes read from its pipe), never after
+/// a fixed time, which a fast machine outruns and a slow one never reaches. Fails if the run
+/// ends first or nothing happens for five minutes.
+fn wait_until(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
+    let t = Instant::now();
+    while !ready() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before {what}");
+        }
+        assert!(t.elapsed() < Duration::from_secs(300), "waited five minutes for {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Whether `dir` holds a temporary output file or folder (`.NAME.XXXXXX.tmp`).
+fn has_temporary(dir: &Path) -> bool {
+    listing(dir).iter().any(|n| n.starts_with('.') && n.ends_with(".tmp"))
+}
+
+/// Starts `palace args` in `cwd`, waits until `ready()` holds, sends `signal` and returns the
+/// output and how long it took to stop after the signal.
+fn signal_when(
+    args: &[&str],
+    cwd: &Path,
+    what: &str,
+    ready: impl Fn() -> bool,
+    signal: &str,
+) -> (Output, Duration) {
+    let mut child = spawn(args, cwd);
+    wait_until(&mut child, what, ready);
     let sent = Instant::now();
     assert!(kill(&child, signal));
     let out = child.wait_with_output().unwrap();
@@ -172,7 +198,8 @@ fn each_signal_stops_a_render_and_leaves_the_old_file() {
         std::fs::write(&out, b"the earlier picture").unwrap();
         let args =
             ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", out.to_str().unwrap()];
-        let (o, took) = signal_after(&args, Duration::from_millis(800), signal);
+        let (o, took) =
+            signal_when(&args, dir.path(), "the temporary file", || has_temporary(dir.path()), signal);
         assert_eq!(o.status.code(), Some(128 + number), "SIG{signal}: {}", stderr(&o));
         assert!(stderr(&o).contains("interrupted"), "SIG{signal}: {}", stderr(&o));
         assert!(took < Duration::from_secs(3), "SIG{signal}: took {took:?} to stop");
@@ -189,19 +216,23 @@ fn a_wide_dump_stops_soon_after_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("slow.npy");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let got = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let reader = {
-        let fifo = fifo.clone();
+        let (fifo, got) = (fifo.clone(), got.clone());
         std::thread::spawn(move || {
             let mut f = std::fs::File::open(&fifo).unwrap();
             let mut buf = vec![0u8; 1 << 16];
-            while f.read(&mut buf).is_ok_and(|n| n > 0) {
+            while let Ok(n @ 1..) = f.read(&mut buf) {
+                got.fetch_add(n as u64, std::sync::atomic::Ordering::SeqCst);
                 std::thread::sleep(Duration::from_millis(1));
             }
         })
     };
     let args =
         ["dump", "--k", "5", "--width", "1000000", "--height", "60000", "-q", "-o", fifo.to_str().unwrap()];
-    let (o, took) = signal_after(&args, Duration::from_millis(1500), "INT");
+    // Stopped once the rows are flowing: more than the header and the first rows read.
+    let flowing = || got.load(std::sync::atomic::Ordering::SeqCst) > 16 << 20;
+    let (o, took) = signal_when(&args, dir.path(), "16 MiB read from the pipe", flowing, "INT");
     reader.join().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(took < Duration::from_secs(2), "took {took:?} to stop");
@@ -250,7 +281,7 @@ fn a_huge_board_at_a_coarse_scale_is_accepted() {
     let out = dir.path().join("coarse.png");
     let args =
         ["render", "--k", "9999", "--size", "2000000", "--scale", "100", "-q", "-o", out.to_str().unwrap()];
-    let (o, _) = signal_after(&args, Duration::from_millis(800), "INT");
+    let (o, _) = signal_when(&args, dir.path(), "the temporary file", || has_temporary(dir.path()), "INT");
     assert_eq!(o.status.code(), Some(130), "accepted and running until interrupted: {}", stderr(&o));
     assert!(listing(dir.path()).is_empty());
 }
@@ -454,21 +485,31 @@ mod random_arguments {
 fn threads_bound_the_png_encoder_too() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("big.png");
-    let child = spawn(
+    let mut child = spawn(
         &["render", "--k", "9999", "--size", "100000", "--threads", "1", "-q", "-o", out.to_str().unwrap()],
         dir.path(),
     );
     let task = PathBuf::from(format!("/proc/{}/task", child.id()));
-    let (mut most_sweep, mut most_deflate) = (0, 0);
-    let t = Instant::now();
-    while t.elapsed() < Duration::from_millis(1500) {
+    let most = std::cell::Cell::new((0, 0));
+    let look = || {
         let names: Vec<String> = std::fs::read_dir(&task)
             .map(|d| d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok()).collect())
             .unwrap_or_default();
-        most_sweep = most_sweep.max(names.iter().filter(|n| n.starts_with("palace-sweep")).count());
-        most_deflate = most_deflate.max(names.iter().filter(|n| n.starts_with("palace-deflate")).count());
-        std::thread::sleep(Duration::from_millis(20));
+        let count = |p: &str| names.iter().filter(|n| n.starts_with(p)).count();
+        let (s, d) = most.get();
+        most.set((s.max(count("palace-sweep")), d.max(count("palace-deflate"))));
+    };
+    // Watch until both pools have started (the encoder's once the first rows are done), then
+    // a few dozen looks more.
+    wait_until(&mut child, "the sweep and the encoder at work", || {
+        look();
+        most.get().0 > 0 && most.get().1 > 0
+    });
+    for _ in 0..50 {
+        look();
+        std::thread::sleep(Duration::from_millis(2));
     }
+    let (most_sweep, most_deflate) = most.get();
     kill(&child, "TERM");
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(143));
@@ -487,6 +528,18 @@ fn palaces_of(o: &Output) -> u64 {
     v["palaces"]["palaces"].as_u64().expect("a palace count")
 }
 
+/// A checkpoint's bytes with its analysis's state (the last `state_len` bytes before the
+/// CRC) changed by `change`, under a new, valid CRC: a forged checkpoint.
+fn forge(bytes: &[u8], state_len: usize, change: impl FnOnce(&mut [u8])) -> Vec<u8> {
+    let mut b = bytes[..bytes.len() - 4].to_vec();
+    let at = b.len() - state_len;
+    assert_eq!(b[at - 4..at], (state_len as u32).to_le_bytes(), "the state is {state_len} bytes long");
+    change(&mut b[at..]);
+    let crc = crc32fast::hash(&b);
+    b.extend_from_slice(&crc.to_le_bytes());
+    b
+}
+
 /// A palace count with `--checkpoint`, stopped by SIGINT, SIGTERM or SIGHUP, exits 128 + the
 /// signal's number and leaves its checkpoint and no other file; resumed, it ends with the
 /// count of an uninterrupted run and removes the checkpoint. A corrupt, truncated or foreign
@@ -503,13 +556,17 @@ fn a_checkpointed_count_survives_each_signal() {
     let want = palaces_of(&count(&[], scratch.path()));
     for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
         let dir = tempfile::tempdir().unwrap();
-        let args: Vec<&str> = ["stats", "--palaces-only", "-q", "--checkpoint", "ck.bin"]
+        // A checkpoint after every band, one worker: the first checkpoint comes when a band of
+        // some 70 is done, and the signal is sent then.
+        let args: Vec<&str> = ["stats", "--palaces-only", "-q", "--checkpoint", "ck.bin", "--every", "0"]
             .iter()
+            .chain(&["--threads", "1"])
             .chain(&board)
             .copied()
             .collect();
-        let child = spawn(&args, dir.path());
-        std::thread::sleep(Duration::from_millis(300));
+        let mut child = spawn(&args, dir.path());
+        let ck = dir.path().join("ck.bin");
+        wait_until(&mut child, "the first checkpoint", || ck.exists());
         assert!(kill(&child, signal));
         let o = child.wait_with_output().unwrap();
         assert_eq!(o.status.code(), Some(128 + number), "SIG{signal}: {}", stderr(&o));
@@ -527,6 +584,13 @@ fn a_checkpointed_count_survives_each_signal() {
             assert!(stderr(&o).contains("corrupt or truncated"), "{name}: {}", stderr(&o));
             std::fs::remove_file(dir.path().join(name)).unwrap();
         }
+        // Refused: a count of more palaces than the rows done hold, under a valid checksum.
+        let forged = forge(&saved, 8, |state| state.copy_from_slice(&(u64::MAX / 2).to_le_bytes()));
+        std::fs::write(dir.path().join("forged.bin"), forged).unwrap();
+        let o = count(&["--resume", "forged.bin"], dir.path());
+        assert_eq!(o.status.code(), Some(1), "forged: {}", stderr(&o));
+        assert!(stderr(&o).contains("impossible"), "forged: {}", stderr(&o));
+        std::fs::remove_file(dir.path().join("forged.bin")).unwrap();
         let other: Vec<&str> =
             ["stats", "--palaces-only", "-q", "--resume", "ck.bin", "--k", "40004", "--size", "300000"]
                 .to_vec();
@@ -562,13 +626,29 @@ fn checkpointed_statistics_equal_uninterrupted_ones() {
         "saved after every band"
     );
     assert!(listing(dir.path()).is_empty());
-    let args: Vec<&str> = ["stats", "-q", "--checkpoint", "ck.bin"].iter().chain(&board).copied().collect();
-    let child = spawn(&args, dir.path());
-    std::thread::sleep(Duration::from_millis(300));
+    // Saved after every band by one worker, and stopped when the first checkpoint appears,
+    // with most of the board still to do.
+    let args: Vec<&str> = ["stats", "-q", "--checkpoint", "ck.bin", "--every", "0", "--threads", "1"]
+        .iter()
+        .chain(&board)
+        .copied()
+        .collect();
+    let mut child = spawn(&args, dir.path());
+    let ck = dir.path().join("ck.bin");
+    wait_until(&mut child, "the first checkpoint", || ck.exists());
     assert!(kill(&child, "TERM"));
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
     assert_eq!(listing(dir.path()), ["ck.bin"]);
+    // A forged state (one cell of v = 0 more than the rows done hold) is refused.
+    let saved = std::fs::read(dir.path().join("ck.bin")).unwrap();
+    let state_len = 4 + 256 * 8 + 2 * (16 + 2 * 25);
+    let forged = forge(&saved, state_len, |state| state[4 + 128 * 8] = state[4 + 128 * 8].wrapping_add(1));
+    std::fs::write(dir.path().join("forged.bin"), forged).unwrap();
+    let o = run_here(&["--resume", "forged.bin"]);
+    assert_eq!(o.status.code(), Some(1), "forged: {}", stderr(&o));
+    assert!(stderr(&o).contains("impossible"), "forged: {}", stderr(&o));
+    std::fs::remove_file(dir.path().join("forged.bin")).unwrap();
     let other = run_in(dir.path(), &["stats", "-q", "--resume", "ck.bin", "--k", "9999", "--size", "60000"]);
     assert_eq!(other.status.code(), Some(2), "another window: {}", stderr(&other));
     assert_eq!(stats_of(&run_here(&["--resume", "ck.bin"])), want, "resumed");
@@ -590,8 +670,10 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
     assert!(want.status.success(), "{}", stderr(&want));
     let read = |dir: &Path, name: &str| std::fs::read(dir.join(name)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let child = spawn(&with(&["-q", "--checkpoint", "ck.bin"]), dir.path());
-    std::thread::sleep(Duration::from_millis(300));
+    let mut child =
+        spawn(&with(&["-q", "--checkpoint", "ck.bin", "--every", "0", "--threads", "1"]), dir.path());
+    let ck = dir.path().join("ck.bin");
+    wait_until(&mut child, "the first checkpoint", || ck.exists());
     assert!(kill(&child, "TERM"));
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
@@ -610,6 +692,22 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
         "corrupt or truncated",
     );
     std::fs::remove_file(dir.path().join("short.bin")).unwrap();
+    // A forged state: more cells needed (the fifth number) than the rows read hold, under a
+    // valid checksum.
+    let state_len = {
+        // The state runs from after its length to the CRC; find its length field by its value.
+        let end = saved.len() - 4;
+        (1..end - 4)
+            .find(|&n| {
+                saved[end - n - 4..end - n] == (n as u32).to_le_bytes()
+                    && saved[end - n..].starts_with(&40003u64.to_le_bytes())
+            })
+            .expect("the skin's state")
+    };
+    let forged = forge(&saved, state_len, |state| state[32..40].copy_from_slice(&(1u64 << 60).to_le_bytes()));
+    std::fs::write(dir.path().join("forged.bin"), forged).unwrap();
+    refused(&["skin", "-q", "--k", "40003", "--to", "640003", "--resume", "forged.bin"], 1, "impossible");
+    std::fs::remove_file(dir.path().join("forged.bin")).unwrap();
     refused(&["skin", "-q", "--k", "40003", "--to", "640004", "--resume", "ck.bin"], 2, "to=640003");
     refused(
         &["stats", "--palaces-only", "-q", "--k", "40003", "--size", "640003", "--resume", "ck.bin"],
@@ -628,4 +726,178 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
         );
     }
     assert_eq!(listing(dir.path()), ["s.csv", "s.png"]);
+}
+
+/// `--checkpoint FILE` names a file the run replaces as it saves and removes when it finishes:
+/// anything already there that is not the checkpoint the run resumes from (a file of the
+/// user's, a checkpoint not resumed, a link, a folder, a FIFO) is refused before any work
+/// (exit 2, naming the flag) and left as it was; a run that never saved removes nothing.
+#[test]
+fn a_checkpoint_path_that_holds_something_else_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("notes.txt"), b"my notes").unwrap();
+    std::fs::write(d.join("old.ckpt"), b"palace checkpoint\nof some earlier run").unwrap();
+    std::os::unix::fs::symlink("nowhere", d.join("dangling")).unwrap();
+    std::os::unix::fs::symlink("notes.txt", d.join("link")).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let before = listing(d);
+    let cases = [
+        ("notes.txt", "not a palace checkpoint"),
+        ("old.ckpt", "--resume old.ckpt"),
+        ("dangling", "symbolic link"),
+        ("link", "symbolic link"),
+        ("sub", "is a folder"),
+        ("sub/", "names a folder"),
+        ("fifo", "not a regular file"),
+    ];
+    // Boards that would take long: refused at once.
+    let commands: [&[&str]; 3] = [
+        &["stats", "--k", "9999", "--size", "400000"],
+        &["stats", "--palaces-only", "--k", "9999", "--size", "400000"],
+        &["skin", "--k", "9999", "--to", "100000000"],
+    ];
+    for (name, says) in cases {
+        for cmd in commands {
+            let args: Vec<&str> = cmd.iter().copied().chain(["-q", "--checkpoint", name]).collect();
+            let t = Instant::now();
+            let o = run_in(d, &args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(e.contains(&format!("--checkpoint {name}")) && e.contains(says), "{args:?}: {e}");
+            assert!(t.elapsed() < Duration::from_secs(5), "{args:?}: refused after {:?}", t.elapsed());
+        }
+    }
+    // A run that finishes before its first save leaves nothing and removes nothing.
+    let o = run_in(d, &["stats", "--k", "5", "--size", "10", "-q", "--checkpoint", "new.ckpt"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(listing(d), before, "everything as it was");
+    assert_eq!(std::fs::read(d.join("notes.txt")).unwrap(), b"my notes");
+}
+
+/// Two outputs of one run never share a destination: two flags naming one file (also through
+/// another spelling or a link), `-` where the report goes to standard output too, `tiles -o -`
+/// and a checkpoint on standard output are refused before any work (exit 2, naming the flags),
+/// and nothing is written.
+#[test]
+fn two_outputs_of_one_run_never_share_a_destination() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::os::unix::fs::symlink("a.csv", d.join("link.png")).unwrap();
+    let skin = ["skin", "--k", "50", "--to", "400", "-q"];
+    let threads = ["threads", "--k", "50", "--size", "100", "-q"];
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        ([&skin[..], &["--csv", "a.csv", "--plot", "a.csv"]].concat(), &["--csv", "--plot", "a.csv"]),
+        ([&skin[..], &["--csv", "a.csv", "--plot", "./a.csv"]].concat(), &["the same file"]),
+        (
+            [&skin[..], &["--csv", "a.csv", "--plot", "link.png"]].concat(),
+            &["--plot link.png", "the same file"],
+        ),
+        ([&skin[..], &["--csv", "-", "--json"]].concat(), &["--csv -", "standard output"]),
+        ([&skin[..], &["--csv", "ck", "--checkpoint", "ck"]].concat(), &["--csv", "--checkpoint"]),
+        ([&threads[..], &["-o", "-"]].concat(), &["--output -", "standard output"]),
+        ([&threads[..], &["-o", "t.csv", "--csv", "t.csv"]].concat(), &["--csv", "--output"]),
+        (vec!["regions", "--k", "50", "--size", "100", "-o", "-"], &["--output -"]),
+        (vec!["survey", "--k", "5..6", "-o", "s.csv", "--plot", "s.csv"], &["--output", "--plot"]),
+        (vec!["tiles", "--k", "50", "--size", "100", "-o", "-"], &["--output -", "folder"]),
+        (vec!["stats", "--k", "50", "--size", "100", "--checkpoint", "-"], &["--checkpoint -"]),
+    ];
+    for (args, needles) in cases {
+        let o = Command::new(bin()).args(&args).current_dir(d).stdin(Stdio::null()).output().unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e:?} lacks {n:?}");
+        }
+        assert!(o.stdout.is_empty(), "{args:?} wrote to standard output");
+        assert_eq!(listing(d), ["link.png"], "{args:?} wrote a file");
+    }
+}
+
+/// The first SIGINT, SIGTERM or SIGHUP stops a command of each family, the engine's (render,
+/// dump) and the analyses (regions, skin, threads), within a second of the signal, with exit
+/// code 128 + its number, the message, and nothing left behind. Each run is long on any
+/// machine and is signalled once it has made its temporary output; the checkpointed commands
+/// (stats, skin) have their own tests above.
+#[test]
+fn the_first_signal_stops_each_command_family() {
+    let runs: [(&str, &[&str]); 5] = [
+        ("render", &["render", "--k", "9999", "--size", "200000", "--scale", "2", "-o", "out.png"]),
+        ("dump", &["dump", "--k", "5", "--width", "1000000", "--height", "60000", "-o", "out.npy"]),
+        ("regions", &["regions", "--k", "9999", "--size", "100000", "-o", "out.png"]),
+        ("skin", &["skin", "--k", "40003", "--to", "20040003", "--csv", "out.csv"]),
+        ("threads", &["threads", "--k", "9999", "--size", "100000", "-o", "out.png"]),
+    ];
+    for (name, args) in runs {
+        for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+            let dir = tempfile::tempdir().unwrap();
+            let args: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
+            let (o, took) =
+                signal_when(&args, dir.path(), "the temporary output", || has_temporary(dir.path()), signal);
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(128 + number), "{name}, SIG{signal}: {e}");
+            assert!(e.contains("interrupted"), "{name}, SIG{signal}: {e}");
+            assert!(took < Duration::from_secs(1), "{name}, SIG{signal}: took {took:?} to stop");
+            assert!(listing(dir.path()).is_empty(), "{name}, SIG{signal} left {:?}", listing(dir.path()));
+        }
+    }
+}
+
+/// Two signals in quick succession end the run at once, and its temporary file goes too.
+#[test]
+fn a_second_signal_ends_the_run_at_once_and_leaves_nothing() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", "out.png"];
+        let mut child = spawn(&args, dir.path());
+        wait_until(&mut child, "the temporary output", || has_temporary(dir.path()));
+        let twice = format!("kill -{signal} {0}; kill -{signal} {0}", child.id());
+        assert!(Command::new("sh").args(["-c", &twice]).status().unwrap().success());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.code().is_some_and(|c| c > 128), "SIG{signal}: {:?} {}", o.status, stderr(&o));
+        assert!(listing(dir.path()).is_empty(), "SIG{signal} left {:?}", listing(dir.path()));
+    }
+}
+
+/// A run whose output folder is renamed while it writes still removes its temporary file
+/// when stopped.
+#[test]
+fn the_temporary_file_goes_even_if_its_folder_was_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("pictures")).unwrap();
+    let args = ["render", "--k", "9999", "--size", "200000", "--scale", "2", "-q", "-o", "pictures/out.png"];
+    let mut child = spawn(&args, dir.path());
+    let inside = dir.path().join("pictures");
+    wait_until(&mut child, "the temporary output", || has_temporary(&inside));
+    std::fs::rename(&inside, dir.path().join("moved")).unwrap();
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(listing(&dir.path().join("moved")).is_empty(), "left {:?}", listing(&dir.path().join("moved")));
+}
+
+/// An output that is a FIFO no one reads does not make the run deaf: the first signal stops
+/// it while it waits for a reader (signalled once its signal thread runs).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fifo_without_a_reader_does_not_block_the_first_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("f.png");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = spawn(&["render", "--k", "5", "--size", "10", "-q", "-o", "f.png"], dir.path());
+    let task = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let listening = || {
+        std::fs::read_dir(&task).is_ok_and(|d| {
+            d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok())
+                .any(|n| n.starts_with("palace-signals"))
+        })
+    };
+    wait_until(&mut child, "the signal thread", listening);
+    let sent = Instant::now();
+    assert!(kill(&child, "TERM"));
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(sent.elapsed() < Duration::from_secs(1), "took {:?}", sent.elapsed());
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
 }

@@ -58,7 +58,7 @@ fn in_segments(k: u32, to: u64, o: &EngineOptions, every: usize) -> (SkinReport,
     loop {
         let f = skin::Follower::new(k, to, o, &Silent).unwrap();
         if let Some((bytes, _)) = &saved {
-            assert!(f.restore(bytes), "a saved state restores");
+            f.restore(bytes).expect("a saved state restores");
         }
         let asked = AtomicUsize::new(0);
         let pause = || asked.fetch_add(1, Ordering::Relaxed) + 1 >= every;
@@ -107,10 +107,10 @@ fn a_state_of_another_run_is_refused() {
     let (_, frontier) = f.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 3).unwrap();
     let frontier = frontier.expect("paused");
     let bytes = f.encode();
-    assert!(!skin::Follower::new(501, 6000, &o, &Silent).unwrap().restore(&bytes), "another game");
-    assert!(!skin::Follower::new(500, 6001, &o, &Silent).unwrap().restore(&bytes), "another target");
+    assert!(skin::Follower::new(501, 6000, &o, &Silent).unwrap().restore(&bytes).is_err(), "another game");
+    assert!(skin::Follower::new(500, 6001, &o, &Silent).unwrap().restore(&bytes).is_err(), "another target");
     assert!(
-        !skin::Follower::new(500, 6000, &o, &Silent).unwrap().restore(&bytes[..bytes.len() - 1]),
+        skin::Follower::new(500, 6000, &o, &Silent).unwrap().restore(&bytes[..bytes.len() - 1]).is_err(),
         "truncated"
     );
     // A fresh follower (row 0) cannot continue from the frontier.
@@ -133,8 +133,11 @@ fn pattern_runs_resume_and_equal_the_row_sweep() {
     let (rep, cols) = loop {
         let f = skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns();
         if let Some((bytes, _)) = &saved {
-            assert!(f.restore(bytes), "a saved state restores");
-            assert!(!skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes), "patterns expected");
+            f.restore(bytes).expect("a saved state restores");
+            assert!(
+                skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes).is_err(),
+                "patterns expected"
+            );
         }
         let asked = AtomicUsize::new(0);
         let (_, frontier) = f
@@ -154,7 +157,9 @@ fn pattern_runs_resume_and_equal_the_row_sweep() {
     let plain = skin::Follower::new(k, to, &o, &Silent).unwrap();
     let asked = AtomicUsize::new(0);
     let _ = plain.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap();
-    assert!(!skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()));
+    assert!(
+        skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()).is_err()
+    );
     assert_ne!(
         skin::Follower::new(k, to, &o, &Silent).unwrap().tag(),
         skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().tag()

@@ -293,6 +293,56 @@ impl StatsAcc {
         (at == bytes.len()).then_some(acc)
     }
 
+    /// Why this state cannot be what a sweep of `window` has gathered from its first
+    /// `rows_done` rows of the board, if it cannot: its cells are not exactly those rows'
+    /// cells in the window (the hood's by [`hood_len`]), a part has more palaces than cells,
+    /// or an extreme lies outside those rows or disagrees with the histogram. A resumed
+    /// checkpoint is checked with it, so that a forged state does not turn into impossible
+    /// totals.
+    pub fn impossible(&self, window: Window, rows_done: u32) -> Option<String> {
+        let w = window;
+        let (x0, x1, y0) = (u64::from(w.x0), u64::from(w.x1), u64::from(w.y0));
+        let y_end = u64::from(rows_done.min(w.y1)).max(y0);
+        let cells = (x1 - x0) * (y_end - y0);
+        let hood: u64 =
+            (y0..y_end.min(u64::from(self.k))).map(|y| hood_len(self.k, y).clamp(x0, x1) - x0).sum();
+        let rest: u64 = self.hist.iter().sum();
+        if self.hood.cells != hood || rest.checked_add(hood) != Some(cells) {
+            return Some(format!(
+                "it counts {} hood cells and {rest} others, but the {} rows done hold {hood} and {}",
+                self.hood.cells,
+                y_end - y0,
+                cells - hood
+            ));
+        }
+        if self.hood.palaces != self.hood.cells {
+            // Every hood cell is a palace (docs/rule.md).
+            return Some(format!(
+                "it counts {} palaces in {} hood cells",
+                self.hood.palaces, self.hood.cells
+            ));
+        }
+        let inside = |e: &Extreme| (x0..x1).contains(&e.x) && (y0..y_end).contains(&e.y);
+        for (name, part, cells) in [("in the hood", &self.hood, hood), ("outside the hood", &self.rest, rest)]
+        {
+            if part.min.is_some() != (cells > 0) || part.max.is_some() != (cells > 0) {
+                return Some(format!("its extremes {name} do not match its cells"));
+            }
+            if let (Some(lo), Some(hi)) = (part.min, part.max)
+                && (lo.v > hi.v || !inside(&lo) || !inside(&hi))
+            {
+                return Some(format!("its extremes {name} are impossible"));
+            }
+        }
+        let seen: Vec<i64> =
+            self.hist.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(i, _)| i as i64 - 128).collect();
+        let (lo, hi) = (self.rest.min.map(|e| e.v), self.rest.max.map(|e| e.v));
+        if (lo, hi) != (seen.first().copied(), seen.last().copied()) {
+            return Some("its extremes outside the hood disagree with its histogram".into());
+        }
+        None
+    }
+
     /// The finished statistics of `window`.
     pub fn finish(&self, window: Window) -> Stats {
         let histogram: Vec<(i64, u64)> = self
@@ -389,16 +439,20 @@ impl StatsVisitor {
         all.encode()
     }
 
-    /// Adds a state [`StatsVisitor::encode`] wrote (of the same game); false if `bytes` is
-    /// not one.
-    pub fn restore(&self, bytes: &[u8]) -> bool {
+    /// Adds a state [`StatsVisitor::encode`] wrote for a sweep of `window` (of the same game)
+    /// that has done the board's first `rows_done` rows; says why not if `bytes` is not one
+    /// (see [`StatsAcc::impossible`]).
+    pub fn restore(&self, bytes: &[u8], window: Window, rows_done: u32) -> Result<(), String> {
         match StatsAcc::decode(bytes) {
             Some(acc) if acc.k == self.k => {
+                if let Some(why) = acc.impossible(window, rows_done) {
+                    return Err(why);
+                }
                 self.publish(&acc);
                 self.accs[0].lock().expect("stats lock").merge(&acc);
-                true
+                Ok(())
             }
-            _ => false,
+            _ => Err("it is not the statistics' state of this game".into()),
         }
     }
 

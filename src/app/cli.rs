@@ -761,7 +761,8 @@ pub type SaveEvery = (PathBuf, std::time::Duration);
 #[derive(Debug, Args)]
 pub struct CheckpointArgs {
     /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
-    /// SIGTERM, SIGHUP), atomically; removed when the run finishes.
+    /// SIGTERM, SIGHUP), atomically; removed when the run finishes. FILE must be new, or the
+    /// file given to --resume.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Minutes between checkpoints (0: after every band of rows).
@@ -782,7 +783,8 @@ impl CheckpointArgs {
             )));
         }
         if let Some(path) = &self.checkpoint {
-            // Found out now, not when the first checkpoint is due.
+            // Found out now, not when the first checkpoint is due or when the run ends.
+            check_checkpoint_path(path, self.resume.as_deref())?;
             let dir =
                 path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
             check_writable_dir(dir, "--checkpoint")?;
@@ -790,6 +792,56 @@ impl CheckpointArgs {
         let every = std::time::Duration::from_secs_f64(self.every * 60.0);
         Ok((self.checkpoint.map(|p| (p, every)), self.resume))
     }
+}
+
+/// Refuses a `--checkpoint` path the run could not own: the run replaces the file at that path
+/// with each checkpoint and removes it when it finishes, so the path must be new, or the file
+/// the run resumes from (`--resume` naming the same file). Anything else there (a file that is
+/// not a checkpoint, a checkpoint not being resumed, a link, a folder, a FIFO, a device) would
+/// be lost or would block the run, and is refused before any computing.
+fn check_checkpoint_path(path: &std::path::Path, resume: Option<&std::path::Path>) -> Result<()> {
+    let shown = path.display();
+    let usage = |why: String| Error::Usage(format!("--checkpoint {shown}: {why}"));
+    if path.as_os_str().is_empty() {
+        return Err(Error::Usage("--checkpoint is empty; give a file name such as run.ckpt".into()));
+    }
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") || path.file_name().is_none() {
+        return Err(usage("names a folder; give a new file name such as run.ckpt".into()));
+    }
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        // Nothing there yet (or nothing we may look at: the writability check says so).
+        Err(_) => return Ok(()),
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err(usage(
+            "is a symbolic link; the run replaces and then removes the file at this path, so give the checkpoint's own path or a new file name".into(),
+        ));
+    }
+    if kind.is_dir() {
+        return Err(usage(
+            "is a folder; give a new file name such as run.ckpt (inside it, if you like)".into(),
+        ));
+    }
+    if !kind.is_file() {
+        return Err(usage(
+            "is not a regular file (a FIFO, a device or a socket); give a new file name such as run.ckpt"
+                .into(),
+        ));
+    }
+    if resume.is_some_and(|r| palace::engine::checkpoint::same_file(r, path)) {
+        // The run continues this checkpoint, replaces it as it goes and removes it at the end.
+        return Ok(());
+    }
+    if palace::engine::checkpoint::looks_like_checkpoint(path) {
+        return Err(usage(format!(
+            "holds a checkpoint, which this run would overwrite; continue it with --resume {shown} --checkpoint {shown}, or delete it (or give a new file name) to start again"
+        )));
+    }
+    Err(usage(
+        "exists and is not a palace checkpoint; the run would replace it and remove it when it finishes, so give a new file name such as run.ckpt".into(),
+    ))
 }
 
 /// `palace stats`.
@@ -1757,7 +1809,7 @@ fn check_scale(scale: u32) -> Result<()> {
 impl Cli {
     /// Validates the parsed arguments into a [`Config`].
     pub fn into_config(self) -> Result<Config> {
-        Ok(match self.command {
+        let config = match self.command {
             Command::Render(a) => {
                 let (board, window) = a.board.resolve()?;
                 check_scale(a.scale)?;
@@ -2301,7 +2353,128 @@ impl Cli {
             Command::Survey(a) => a.resolve()?,
             Command::Grid(a) => a.resolve()?,
             Command::Gliders(a) => a.resolve()?,
-        })
+        };
+        config.check_destinations()?;
+        Ok(config)
+    }
+}
+
+impl Config {
+    /// The files this run writes, each with the flag that names it (a checkpoint and the one
+    /// it resumes from included), and whether it also prints a report on standard output.
+    fn destinations(&self) -> (Vec<(&'static str, &std::path::Path)>, bool) {
+        use std::path::Path;
+        fn opt<'a>(flag: &'static str, p: &'a Option<PathBuf>) -> Option<(&'static str, &'a Path)> {
+            p.as_deref().map(|p| (flag, p))
+        }
+        fn saves<'a>(
+            c: &'a Option<SaveEvery>,
+            r: &'a Option<PathBuf>,
+        ) -> [Option<(&'static str, &'a Path)>; 2] {
+            [c.as_ref().map(|(p, _)| ("--checkpoint", p.as_path())), opt("--resume", r)]
+        }
+        let (list, report): (Vec<Option<(&'static str, &Path)>>, bool) = match self {
+            Config::Render { output, .. } | Config::Dump { output, .. } => {
+                (vec![Some(("--output", output.as_path()))], false)
+            }
+            Config::Tiles { output, .. } => (vec![Some(("--output", output.as_path()))], true),
+            Config::Stats { checkpoint, resume, .. } => (saves(checkpoint, resume).to_vec(), true),
+            Config::Skin { csv, plot, checkpoint, resume, .. } => {
+                let mut v = vec![opt("--csv", csv), opt("--plot", plot)];
+                v.extend(saves(checkpoint, resume));
+                (v, true)
+            }
+            Config::Compare { output, .. }
+            | Config::Regions { output, .. }
+            | Config::Fabric { output, .. }
+            | Config::Grid { output, .. } => (vec![opt("--output", output)], true),
+            Config::Threads { csv, output, .. }
+            | Config::Beams { csv, output, .. }
+            | Config::Gliders { csv, output, .. } => (vec![opt("--csv", csv), opt("--output", output)], true),
+            Config::Survey { output, plot, .. } => (vec![opt("--output", output), opt("--plot", plot)], true),
+            Config::Bench { png_dir, .. } => (vec![opt("--png-dir", png_dir)], true),
+            Config::FibonacciNim { output, .. }
+            | Config::ZeckendorfPositions { output, .. }
+            | Config::Subtraction { output, .. } => (vec![opt("--output", output)], true),
+            Config::FraenkelArray { plot, .. } => (vec![opt("--plot", plot)], true),
+            _ => (Vec::new(), true),
+        };
+        (list.into_iter().flatten().collect(), report)
+    }
+
+    /// Refuses two outputs of one run that land in one place, which would keep only one of
+    /// them or mix them: two flags naming one file (compared after following links, so
+    /// `a.png` and `./a.png` are one), or `-` (standard output) where the command also prints
+    /// its report there or another output is `-`. A checkpoint may be the file it resumes
+    /// from.
+    fn check_destinations(&self) -> Result<()> {
+        let (list, report) = self.destinations();
+        let mut seen: Vec<(&str, &std::path::Path, PathBuf)> = Vec::new();
+        for (flag, path) in list {
+            if path.as_os_str() == "-" {
+                if flag == "--output" && matches!(self, Config::Tiles { .. }) {
+                    return Err(Error::Usage(
+                        "--output -: tiles writes a folder of files, which cannot go to standard output; give a folder name such as tiles".into(),
+                    ));
+                }
+                if matches!(flag, "--checkpoint" | "--resume") {
+                    return Err(Error::Usage(format!(
+                        "{flag} -: a checkpoint is a file, not standard output; give a file name such as run.ckpt"
+                    )));
+                }
+                if report {
+                    return Err(Error::Usage(format!(
+                        "{flag} -: the command prints its report on standard output too, and the two would be mixed; give {flag} a file name"
+                    )));
+                }
+            }
+            let resolved = resolve_destination(path);
+            for (other, other_path, r) in &seen {
+                let resumed =
+                    matches!((*other, flag), ("--checkpoint", "--resume") | ("--resume", "--checkpoint"));
+                if *r == resolved && !resumed {
+                    let same = if *other_path == path {
+                        format!("{other} and {flag} both name {}", path.display())
+                    } else {
+                        format!(
+                            "{other} {} and {flag} {} name the same file",
+                            other_path.display(),
+                            path.display()
+                        )
+                    };
+                    return Err(Error::Usage(format!(
+                        "{same}, and one output would overwrite the other; give each its own name"
+                    )));
+                }
+            }
+            seen.push((flag, path, resolved));
+        }
+        Ok(())
+    }
+}
+
+/// Where an output path lands, for comparing two outputs: `-` stays `-`; links are followed
+/// (also to a file yet to be written); the rest is its folder's real path and its name.
+fn resolve_destination(path: &std::path::Path) -> PathBuf {
+    if path.as_os_str() == "-" {
+        return path.to_path_buf();
+    }
+    let mut path = path.to_path_buf();
+    // Follow links by hand, since `canonicalize` refuses one to a file not written yet.
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(to) => path = path.parent().map_or(to.clone(), |d| d.join(&to)),
+            Err(_) => break,
+        }
+    }
+    if let Ok(p) = std::fs::canonicalize(&path) {
+        return p;
+    }
+    let path = path.as_path();
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
     }
 }
 

@@ -36,7 +36,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
     }
     match config {
         Config::Render { board, window, png, output, run } => {
-            let out = open(&output, "--output", "png")?;
+            let out = open(&output, "--output", "png", cancel)?;
             let mut writer = PngWriter::create(out, board.k, window, png)?;
             let pb = progress::bar(run.quiet, "render", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
@@ -80,8 +80,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Dump { board, window, values, output, run } => {
-            let out = open(&output, "--output", "npy")?;
-            let mut writer = NpyWriter::create(out, window, values)?;
+            let out = open(&output, "--output", "npy", cancel)?;
+            let mut writer = NpyWriter::create(out, window, values)?.with_cancel(cancel.clone());
             let pb = progress::bar(run.quiet, "dump", "rows");
             let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
             let path = writer.finish()?;
@@ -159,7 +159,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Compare { window, comparison, output, scale, json, run, reference, legend, .. } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "compare", "rows");
             let go = if reference { compare::run_reference } else { compare::run };
@@ -170,7 +170,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Regions { board, window, output, scale, json, run, reference, legend } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
             let pb = progress::bar(run.quiet, "regions", "rows");
             let go = if reference { regions::run_reference } else { regions::run };
@@ -181,7 +181,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Fabric { k, size, output, json, run, reference } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "fabric", "rows");
             let go = if reference { fabric::run_reference } else { fabric::run };
             let (report, path) = go(k, size, out, &run.engine, &pb)?;
@@ -192,8 +192,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Skin { k, to, csv, plot, json, rows, pattern, checkpoint, resume, run } => {
             // Check the output paths before the sweep.
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", cancel)).transpose()?;
             let (report, cols, engine) = if rows {
                 let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
                 let r = skin::follow_rows_with(k, to, pattern, &run.engine, &pb)?;
@@ -208,7 +208,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
                     &c,
                     f.height(),
                     cancel,
-                    &mut |bytes| f.restore(bytes),
+                    &mut |bytes, _| f.restore(bytes),
                     &|| f.encode(),
                     &mut |start, pause| f.segment(start, pause),
                 )?;
@@ -260,8 +260,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             in_pool(&run, || frankenstein(squares, type2, bound, check, max_sum, json, &run))
         }
         Config::Threads { board, window, csv, output, scale, reach, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "threads", "rows");
             let (traced, path) = threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -276,8 +276,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Beams { board, window, params, csv, output, scale, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "beams", "rows");
             let (found, path) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -300,8 +300,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         }
         Config::Survey { survey: so, output, plot, json, run } => survey(&so, output, plot, json, &run),
         Config::Gliders { board, window, params, csv, output, scale, json, run, legend } => {
-            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv")).transpose()?;
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "gliders", "rows");
             let (report, path) =
                 gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
@@ -317,7 +317,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::Grid { k, side, reach, at, output, json, run } => {
-            let out = output.as_deref().map(|p| open(p, "--output", "png")).transpose()?;
+            let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "grid", "rows");
             let (report, path) = grid::run(k, side, reach, &at, out, &run.engine, &pb)?;
             pb.finish_and_clear();
@@ -337,8 +337,8 @@ fn survey(
     run: &RunConfig,
 ) -> Result<ExitCode> {
     use palace::analysis::survey as sv;
-    let csv_out = output.as_deref().map(|p| open(p, "--output", "csv")).transpose()?;
-    let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png")).transpose()?;
+    let csv_out = output.as_deref().map(|p| open(p, "--output", "csv", &run.engine.cancel)).transpose()?;
+    let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", &run.engine.cancel)).transpose()?;
     let pb = progress::bar(run.quiet, "survey", "k");
     let rows = sv::survey(so, run.engine.threads, &run.engine, &pb)?;
     pb.finish_and_clear();
@@ -368,8 +368,8 @@ fn survey(
 
 /// Opens an output before any computing (see [`AtomicOutput::create`]) and warns when the
 /// file's name promises another format than the `ext` it will hold.
-fn open(path: &std::path::Path, flag: &str, ext: &str) -> Result<AtomicOutput> {
-    let out = AtomicOutput::create(path, flag)?;
+fn open(path: &std::path::Path, flag: &str, ext: &str, cancel: &Cancel) -> Result<AtomicOutput> {
+    let out = AtomicOutput::create_cancellable(path, flag, cancel)?;
     if !out.in_place() {
         let given = path.extension().map(|e| e.to_string_lossy().to_lowercase());
         if given.as_deref() != Some(ext) {
@@ -472,6 +472,11 @@ struct Checkpointing<'a> {
     tag: String,
 }
 
+/// Takes a resumed checkpoint's state, given its frontier; says why not if the state is not
+/// one this run can have reached by that frontier.
+type Restore<'a> =
+    dyn FnMut(&[u8], &palace::engine::checkpoint::Frontier) -> std::result::Result<(), String> + 'a;
+
 /// One segment of a checkpointed sweep: from a frontier (or the top) until the pause test says
 /// stop; returns its report and the frontier where it stopped (none when the sweep is done).
 type Segment<'a> = dyn FnMut(
@@ -488,20 +493,26 @@ fn resumable(
     c: &Checkpointing<'_>,
     height: u32,
     cancel: &palace::engine::Cancel,
-    restore: &mut dyn FnMut(&[u8]) -> bool,
+    restore: &mut Restore<'_>,
     state: &dyn Fn() -> Vec<u8>,
     segment: &mut Segment<'_>,
 ) -> Result<palace::engine::SweepReport> {
     use palace::engine::checkpoint::{self as cp, Checkpoint};
     use std::time::Instant;
     let mut frontier = None;
+    // The file at `--checkpoint` is this run's to remove when it finishes only if the run
+    // resumed from it or wrote it (the command line refused any other file there).
+    let mut owned = c.resume.zip(c.save).is_some_and(|(r, (s, _))| cp::same_file(r, s));
     if let Some(path) = c.resume {
         let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
         let saved = Checkpoint::decode(&bytes, &c.tag, path)?;
-        if !restore(&saved.state) {
+        // The checksum says the file is as written, not that what was written is possible.
+        if let Err(why) = restore(&saved.state, &saved.frontier) {
             return Err(palace::Error::BadInput {
                 path: path.to_path_buf(),
-                reason: "the checkpoint's state is not this analysis's".into(),
+                reason: format!(
+                    "the checkpoint's state is impossible for this run ({why}); start the run again without --resume"
+                ),
             });
         }
         frontier = Some(saved.frontier);
@@ -520,6 +531,7 @@ fn resumable(
         if let Some((path, _)) = c.save {
             let saved = Checkpoint { tag: c.tag.clone(), frontier: f, state: state() };
             cp::write(path, "--checkpoint", &saved)?;
+            owned = true;
             if cancel.is_cancelled() {
                 return Err(palace::Error::Paused { path: path.clone(), rows, height });
             }
@@ -530,7 +542,7 @@ fn resumable(
             frontier = Some(f);
         }
     }
-    if let Some((path, _)) = c.save {
+    if let Some((path, _)) = c.save.filter(|_| owned) {
         // The run is finished: a checkpoint left behind would only mislead.
         match std::fs::remove_file(path) {
             Ok(()) => {}
@@ -556,7 +568,15 @@ fn palaces_resumable(
         c,
         h,
         cancel,
-        &mut |bytes| bytes.try_into().map(|b: [u8; 8]| sum.set(u64::from_le_bytes(b))).is_ok(),
+        &mut |bytes, frontier| {
+            let n = u64::from_le_bytes(bytes.try_into().map_err(|_| "it is not a palace count")?);
+            let cells = u64::from(w) * u64::from(frontier.rows_done());
+            if n > cells {
+                return Err(format!("{n} palaces in the {cells} cells of the rows done"));
+            }
+            sum.set(n);
+            Ok(())
+        },
         &|| sum.total().to_le_bytes().to_vec(),
         &mut |start, pause| {
             palace::engine::sweep_palaces_from(k, w, h, &run.engine, &sum, progress, start, Some(pause))
@@ -582,7 +602,7 @@ fn stats_resumable(
         c,
         window.y1,
         cancel,
-        &mut |bytes| visitor.restore(bytes),
+        &mut |bytes, frontier| visitor.restore(bytes, window, frontier.rows_done()),
         &|| visitor.encode(),
         &mut |start, pause| {
             if by_counters {

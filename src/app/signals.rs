@@ -4,8 +4,13 @@
 //! [`Error::Interrupted`](palace::error::Error::Interrupted); the temporary output files are
 //! removed as the run unwinds, and the binary exits with 128 + the signal's number, as a shell
 //! reports a process killed by it.
+//!
+//! A second signal while the run unwinds ends the process at once, without unwinding: the
+//! temporary outputs are then removed from the process's list of them
+//! ([`palace::output::temporary`]) before it exits.
 
 use palace::engine::Cancel;
+use palace::output::temporary::{self, Temporaries};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -41,10 +46,15 @@ pub fn install(cancel: &Cancel) -> Caught {
         return caught;
     };
     let (cancel, seen) = (cancel.clone(), caught.clone());
+    let live: &'static Temporaries = Box::leak(Box::default());
+    temporary::watch(live);
     let spawned = std::thread::Builder::new().name("palace-signals".into()).spawn(move || {
         for sig in signals.forever() {
             if seen.0.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst).is_err() {
-                // The second signal: the user insists.
+                // The second signal: the user insists. Remove the temporary outputs, which
+                // the unwinding would have removed, and go.
+                live.remove_all();
+                eprintln!("palace: error: interrupted again; stopped at once, no output was written");
                 std::process::exit(seen.exit_code());
             }
             cancel.cancel();

@@ -221,6 +221,30 @@ impl Checkpoint {
     }
 }
 
+/// Whether the file at `path` begins like a checkpoint (its first bytes are a checkpoint's
+/// signature); says nothing of its integrity, which [`Checkpoint::decode`] checks.
+pub fn looks_like_checkpoint(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; MAGIC.len()];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == MAGIC
+}
+
+/// Whether `a` and `b` name one file (after following links); false if either is missing.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(x), Ok(y)) => {
+            use std::os::unix::fs::MetadataExt;
+            (x.dev(), x.ino()) == (y.dev(), y.ino())
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => {
+            std::fs::canonicalize(a).ok().is_some_and(|p| std::fs::canonicalize(b).ok() == Some(p))
+        }
+        _ => false,
+    }
+}
+
 /// Writes `c` to `path` atomically (a crash leaves the previous checkpoint or none, never a
 /// torn one).
 /// `flag` names the option that gave the path, for messages.
@@ -236,7 +260,19 @@ pub fn write(path: &Path, flag: &str, c: &Checkpoint) -> Result<()> {
             c.state.len()
         )));
     }
-    let mut out = crate::output::atomic::AtomicOutput::create(path, flag)?;
+    // The path was checked before the run; what changed there since (its folder removed, a
+    // FIFO or a folder put in its place) is a failure of the run, not of its arguments.
+    let failed = |why: String| Error::Analysis(format!("cannot save the checkpoint: {why}"));
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(failed(format!(
+            "{flag} {}: something other than a file is now at this path",
+            path.display()
+        )));
+    }
+    let mut out = crate::output::atomic::AtomicOutput::create(path, flag).map_err(|e| match e {
+        Error::Usage(why) => failed(why),
+        e => e,
+    })?;
     out.file().write_all(&c.encode()).map_err(|e| Error::io(path, e))?;
     out.commit()?;
     Ok(())

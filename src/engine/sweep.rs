@@ -186,6 +186,11 @@ impl Shared<'_> {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
+                // Checked per tile too: a band of a very wide board takes long. A pausable
+                // sweep finishes its bands instead, for its frontier.
+                if self.pause.is_none() && self.cancel.is_cancelled() {
+                    self.fail(Error::Interrupted);
+                }
                 if self.aborted() {
                     cur.abort_from(j);
                     break;

@@ -11,16 +11,21 @@
 //! * **a symbolic link**: it is followed, and its target is written as above; the link stays.
 //!   A link to nothing is refused.
 //! * **a device or a FIFO** (`/dev/null`, a named pipe): written in place, since such a path
-//!   cannot be replaced by a rename. What a failed run already wrote there stays written.
+//!   cannot be replaced by a rename. What a failed run already wrote there stays written. A
+//!   FIFO is opened without blocking, so that a run waiting for its reader can be cancelled
+//!   ([`AtomicOutput::create_cancellable`]).
 //! * **`-`**: standard output, in place, unless it is a terminal.
 //! * **a folder**, a name ending in `/`, a name too long for the file system, a folder that
 //!   does not exist or cannot be written: refused with a usage error naming the flag.
+//!
+//! Temporary files and folders are [`Temporary`]s: removed through a handle on their folder,
+//! and listed for a process that must exit at once (see [`super::temporary`]).
 
+use super::temporary::Temporary;
 use crate::error::{Error, Result};
 use std::fs::{File, Permissions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
 
 /// Longest file name (bytes) most file systems accept.
 const NAME_MAX: usize = 255;
@@ -39,17 +44,23 @@ pub struct AtomicOutput {
 enum How {
     /// A temporary file in `target`'s folder, renamed over `target` on commit, with `mode`
     /// (the replaced file's permissions) applied first.
-    Replace { target: PathBuf, tmp: NamedTempFile, mode: Option<Permissions> },
+    Replace { target: PathBuf, file: File, tmp: Temporary, mode: Option<Permissions> },
     /// Written where it is: a device, a FIFO, standard output.
     InPlace { file: File },
     /// A scratch file ([`AtomicOutput::scratch`]): deleted when dropped, never renamed.
-    Scratch { tmp: NamedTempFile },
+    Scratch { file: File, tmp: Temporary },
 }
 
 impl AtomicOutput {
     /// Prepares to write `path`, given by the user with `flag` (named in every error). All the
     /// checks of the module documentation happen here.
     pub fn create(path: &Path, flag: &str) -> Result<Self> {
+        Self::create_cancellable(path, flag, &crate::engine::Cancel::new())
+    }
+
+    /// [`AtomicOutput::create`], where waiting for a FIFO's reader ends with
+    /// [`Error::Interrupted`] once `cancel` is cancelled.
+    pub fn create_cancellable(path: &Path, flag: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
         let shown = path.display();
         let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
         if path.as_os_str().is_empty() {
@@ -83,8 +94,11 @@ impl AtomicOutput {
             Ok(m) if m.is_file() => Some(m.permissions()),
             Ok(_) => {
                 // A device, a FIFO or a socket: it cannot be replaced, so write into it.
-                let file = std::fs::OpenOptions::new().write(true).open(&target).map_err(|e| {
-                    usage(format!("cannot be opened for writing ({e}); give a regular file's name"))
+                let file = open_in_place(&target, cancel).map_err(|e| match e {
+                    Error::Io { source, .. } => {
+                        usage(format!("cannot be opened for writing ({source}); give a regular file's name"))
+                    }
+                    e => e,
                 })?;
                 return Ok(AtomicOutput { path: path.to_path_buf(), how: How::InPlace { file } });
             }
@@ -103,8 +117,11 @@ impl AtomicOutput {
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         // Say what went wrong without the temporary file's name, which the user never chose.
-        let tmp = builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?;
-        Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, tmp, mode } })
+        let handle = Temporary::open_dir(&dir);
+        let (file, tmp) =
+            builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?.into_parts();
+        let tmp = Temporary::new(handle, own(tmp)?, false);
+        Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, file, tmp, mode } })
     }
 
     /// Standard output, written in place; refused when it is a terminal.
@@ -147,12 +164,15 @@ impl AtomicOutput {
             _ => (std::env::temp_dir(), "palace".to_string()),
         };
         let prefix = if name.len() + 20 <= NAME_MAX { format!(".{name}.draft.") } else { ".palace.".into() };
-        let tmp = tempfile::Builder::new()
+        let handle = Temporary::open_dir(&dir);
+        let (file, tmp) = tempfile::Builder::new()
             .prefix(&prefix)
             .suffix(".tmp")
             .tempfile_in(&dir)
-            .map_err(|e| Error::io(dir.join(&prefix), e))?;
-        Ok(AtomicOutput { path: tmp.path().to_path_buf(), how: How::Scratch { tmp } })
+            .map_err(|e| Error::io(dir.join(&prefix), e))?
+            .into_parts();
+        let tmp = Temporary::new(handle, own(tmp)?, false);
+        Ok(AtomicOutput { path: tmp.path().to_path_buf(), how: How::Scratch { file, tmp } })
     }
 
     /// The path as given.
@@ -169,8 +189,7 @@ impl AtomicOutput {
     /// The file to write to.
     pub fn file(&mut self) -> &mut File {
         match &mut self.how {
-            How::Replace { tmp, .. } | How::Scratch { tmp } => tmp.as_file_mut(),
-            How::InPlace { file } => file,
+            How::Replace { file, .. } | How::Scratch { file, .. } | How::InPlace { file } => file,
         }
     }
 
@@ -180,13 +199,19 @@ impl AtomicOutput {
         let path = self.path;
         match self.how {
             How::InPlace { mut file } => file.flush().map_err(|e| Error::io(&path, e))?,
-            How::Scratch { mut tmp } => tmp.as_file_mut().flush().map_err(|e| Error::io(&path, e))?,
-            How::Replace { target, mut tmp, mode } => {
-                tmp.as_file_mut().flush().map_err(|e| Error::io(&path, e))?;
+            How::Scratch { mut file, tmp } => {
+                file.flush().map_err(|e| Error::io(&path, e))?;
+                drop(tmp);
+            }
+            How::Replace { target, mut file, tmp, mode } => {
+                file.flush().map_err(|e| Error::io(&path, e))?;
                 if let Some(mode) = mode {
-                    tmp.as_file().set_permissions(mode).map_err(|e| Error::io(&path, e))?;
+                    file.set_permissions(mode).map_err(|e| Error::io(&path, e))?;
                 }
-                tmp.persist(&target).map_err(|e| Error::io(&path, e.error))?;
+                // A failed rename (the folder renamed or removed meanwhile) drops `tmp`, which
+                // removes the temporary file wherever its folder is now.
+                std::fs::rename(tmp.path(), &target).map_err(|e| Error::io(&path, e))?;
+                tmp.keep();
             }
         }
         Ok(path)
@@ -205,7 +230,7 @@ impl AtomicOutput {
 #[derive(Debug)]
 pub struct AtomicDir {
     path: PathBuf,
-    tmp: tempfile::TempDir,
+    tmp: Temporary,
 }
 
 impl AtomicDir {
@@ -244,11 +269,14 @@ impl AtomicDir {
             _ => PathBuf::from("."),
         };
         let prefix = if name.len() + 12 <= NAME_MAX { format!(".{name}.") } else { ".palace.".into() };
+        let handle = Temporary::open_dir(&dir);
         let tmp = tempfile::Builder::new()
             .prefix(&prefix)
             .suffix(".tmp")
             .tempdir_in(&dir)
-            .map_err(|e| cannot_write_in(&dir, &e, &usage))?;
+            .map_err(|e| cannot_write_in(&dir, &e, &usage))?
+            .keep();
+        let tmp = Temporary::new(handle, tmp, true);
         #[cfg(unix)]
         {
             // A new output is an ordinary folder, readable by others like any we create.
@@ -272,8 +300,9 @@ impl AtomicDir {
     /// Renames the folder into place, replacing an earlier one; returns the path as given.
     pub fn commit(self) -> Result<PathBuf> {
         let path = self.path;
-        let tmp = self.tmp.keep();
         let io = |e| Error::io(&path, e);
+        let guard = self.tmp;
+        let tmp = guard.path().to_path_buf();
         if std::fs::symlink_metadata(&path).is_ok() {
             // `rename` does not replace a folder that holds files: move the old one aside first.
             let aside = tempfile::Builder::new()
@@ -283,11 +312,60 @@ impl AtomicDir {
                 .keep();
             std::fs::rename(&path, aside.join("old")).map_err(io)?;
             std::fs::rename(&tmp, &path).map_err(io)?;
+            guard.keep();
             std::fs::remove_dir_all(&aside).map_err(io)?;
         } else {
             std::fs::rename(&tmp, &path).map_err(io)?;
+            guard.keep();
         }
         Ok(path)
+    }
+}
+
+/// Takes the temporary file's removal over from `tempfile` (see [`Temporary`]).
+fn own(tmp: tempfile::TempPath) -> Result<PathBuf> {
+    let shown = tmp.to_path_buf();
+    tmp.keep().map_err(|e| Error::io(shown, e.error))
+}
+
+/// Opens a device, FIFO or socket for writing in place. A FIFO without a reader would block
+/// the open until one comes, deaf to the run's cancellation: it is opened without blocking,
+/// again every 20 ms while it has no reader, until `cancel` says stop
+/// ([`Error::Interrupted`]); then the file is made blocking again for the writes.
+fn open_in_place(target: &Path, cancel: &crate::engine::Cancel) -> Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        loop {
+            match std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(target) {
+                Ok(file) => {
+                    let fd = file.as_raw_fd();
+                    // SAFETY: `fd` is the open file's; F_GETFL and F_SETFL take and return flags.
+                    let ok = unsafe {
+                        let flags = libc::fcntl(fd, libc::F_GETFL);
+                        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) == 0
+                    };
+                    if !ok {
+                        return Err(Error::io(target, std::io::Error::last_os_error()));
+                    }
+                    return Ok(file);
+                }
+                // ENXIO: a FIFO that no one reads yet.
+                Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                    if cancel.is_cancelled() {
+                        return Err(Error::Interrupted);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => return Err(Error::io(target, e)),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = cancel;
+        std::fs::OpenOptions::new().write(true).open(target).map_err(|e| Error::io(target, e))
     }
 }
 

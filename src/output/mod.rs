@@ -15,3 +15,4 @@ pub mod ordered;
 pub mod palette;
 pub mod png;
 pub mod pngpar;
+pub mod temporary;

@@ -35,11 +35,16 @@ pub fn header(rows: u64, cols: u64) -> Vec<u8> {
     h
 }
 
+/// Cells converted and written at a time: a row of a very wide window is written in pieces,
+/// with a bounded buffer and a look at the cancellation token between them.
+const CHUNK: usize = 1 << 18;
+
 /// Streams a window's values into a `.npy` file.
 pub struct NpyWriter {
     out: AtomicOutput,
     values: Values,
     buf: Vec<u8>,
+    cancel: crate::engine::Cancel,
 }
 
 impl NpyWriter {
@@ -48,7 +53,15 @@ impl NpyWriter {
         let h = header(u64::from(window.height()), u64::from(window.width()));
         let path = out.path().to_path_buf();
         out.file().write_all(&h).map_err(|e| Error::io(&path, e))?;
-        Ok(NpyWriter { out, values, buf: Vec::with_capacity(4 * window.width() as usize) })
+        let buf = Vec::with_capacity(4 * CHUNK.min(window.width() as usize));
+        Ok(NpyWriter { out, values, buf, cancel: crate::engine::Cancel::new() })
+    }
+
+    /// Stops writing a row with [`Error::Interrupted`] once `cancel` is cancelled (a row of a
+    /// very wide window takes long).
+    pub fn with_cancel(mut self, cancel: crate::engine::Cancel) -> Self {
+        self.cancel = cancel;
+        self
     }
 
     /// Renames the finished file into place.
@@ -59,18 +72,25 @@ impl NpyWriter {
 
 impl RowSink for NpyWriter {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        self.buf.clear();
         let shift = match self.values {
             Values::Ca => 0,
             Values::Palace => i64::from(row.k),
         };
-        for i in 0..row.cells.len() {
-            // |v| <= 2k and N <= 3k fit i32 for every accepted k (rule::MAX_K).
-            let v = i32::try_from(row.v(i) + shift).expect("value fits int32");
-            self.buf.extend_from_slice(&v.to_le_bytes());
+        let n = row.cells.len();
+        for start in (0..n).step_by(CHUNK) {
+            if self.cancel.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+            self.buf.clear();
+            for i in start..(start + CHUNK).min(n) {
+                // |v| <= 2k and N <= 3k fit i32 for every accepted k (rule::MAX_K).
+                let v = i32::try_from(row.v(i) + shift).expect("value fits int32");
+                self.buf.extend_from_slice(&v.to_le_bytes());
+            }
+            let path = self.out.path().to_path_buf();
+            self.out.file().write_all(&self.buf).map_err(|e| Error::io(path, e))?;
         }
-        let path = self.out.path().to_path_buf();
-        self.out.file().write_all(&self.buf).map_err(|e| Error::io(path, e))
+        Ok(())
     }
 }
 

@@ -389,6 +389,54 @@ impl SkinState {
         b
     }
 
+    /// Why this state cannot be one the skin's sweep reaches after its first `rows` rows, if
+    /// it cannot (checked on a resumed checkpoint, whose checksum only says the file is as
+    /// written): a column's top or runs beyond the rows seen, tops out of order, more cells
+    /// needed than lie left of the boundary, runs or first occurrences that point at no
+    /// column or row seen.
+    pub fn impossible(&self) -> Option<String> {
+        let rows = u64::from(self.rows);
+        let ncols = self.cols.len();
+        if self.boundary > self.to {
+            return Some(format!("its boundary {} lies past --to {}", self.boundary, self.to));
+        }
+        let mut top = 0;
+        for c in &self.cols {
+            let t = u64::from(c.top);
+            if t < top || t >= rows || u64::from(c.vertical) > rows - t || u64::from(c.diagonal) > rows - t {
+                return Some(format!("column {} has its top or runs beyond the {rows} rows read", c.x));
+            }
+            top = t;
+        }
+        if self.needed > rows.saturating_mul(self.boundary) {
+            return Some(format!(
+                "it needs {} cells, more than the {rows} rows read hold left of column {}",
+                self.needed, self.boundary
+            ));
+        }
+        if self.values.iter().sum::<u64>() > self.needed {
+            return Some("it counts more skin cells than lie left of its boundary".into());
+        }
+        if self.diagonal_open.iter().any(|&(i, x)| i >= ncols || x < self.cols[i].x)
+            || self.vertical_open.iter().any(|&i| i >= ncols)
+        {
+            return Some("an open run starts at no column read".into());
+        }
+        if self
+            .horizontal
+            .iter()
+            .any(|&(y, x, r)| u64::from(y) >= rows || x > self.boundary || u64::from(r) > x)
+        {
+            return Some("a row's horizontal run lies beyond the rows or columns read".into());
+        }
+        if self.others.iter().any(|&(v, x, y)| {
+            u64::from(y) >= rows || x >= self.boundary || self.values[(i16::from(v) + 128) as usize] == 0
+        }) {
+            return Some("a first occurrence lies beyond the rows read or has no count".into());
+        }
+        None
+    }
+
     /// Reads [`SkinState::encode`]'s bytes back; `None` unless they hold a consistent state of
     /// game `k` up to column `to` (without the columns' patterns).
     pub fn decode(k: u32, to: u64, bytes: &[u8]) -> Option<Self> {

@@ -118,14 +118,20 @@ impl<'a> Follower<'a> {
         self.inner.lock().unwrap().state.encode()
     }
 
-    /// Continues from a saved state; false if the bytes are not a state of this run.
-    pub fn restore(&self, bytes: &[u8]) -> bool {
-        let Some(state) = SkinState::decode_with(self.k, self.to, self.patterns, bytes) else { return false };
+    /// Continues from a saved state; says why not if the bytes are not a state of this run
+    /// or describe one the sweep cannot reach ([`SkinState::impossible`]).
+    pub fn restore(&self, bytes: &[u8]) -> std::result::Result<(), String> {
+        let Some(state) = SkinState::decode_with(self.k, self.to, self.patterns, bytes) else {
+            return Err("it is not the skin's state of this run".into());
+        };
+        if let Some(why) = state.impossible() {
+            return Err(why);
+        }
         self.show(&state);
         self.progress.resumed();
         let mut g = self.inner.lock().unwrap();
         *g = Inner { state, bands: BTreeMap::new(), free: Vec::new(), error: None };
-        true
+        Ok(())
     }
 
     /// Sweeps from `start` (a frontier whose rows the state has read) or from the top until
@@ -138,7 +144,7 @@ impl<'a> Follower<'a> {
     ) -> Result<(SweepReport, Option<Frontier>)> {
         let rows = self.inner.lock().unwrap().state.rows();
         if start.map_or(0, Frontier::rows_done) != rows {
-            return Err(Error::Usage(format!(
+            return Err(Error::Analysis(format!(
                 "cannot resume the skin: its state has read {rows} rows, its frontier {}",
                 start.map_or(0, Frontier::rows_done)
             )));
