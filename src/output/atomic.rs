@@ -38,6 +38,8 @@ pub struct AtomicOutput {
     /// The path as the user gave it (for messages and for [`AtomicOutput::path`]).
     path: PathBuf,
     how: How,
+    /// Once cancelled, the output is not committed.
+    cancel: Option<crate::engine::Cancel>,
 }
 
 #[derive(Debug)]
@@ -55,12 +57,22 @@ impl AtomicOutput {
     /// Prepares to write `path`, given by the user with `flag` (named in every error). All the
     /// checks of the module documentation happen here.
     pub fn create(path: &Path, flag: &str) -> Result<Self> {
-        Self::create_cancellable(path, flag, &crate::engine::Cancel::new())
+        let mut out = Self::create_cancellable(path, flag, &crate::engine::Cancel::new())?;
+        out.cancel = None;
+        Ok(out)
     }
 
-    /// [`AtomicOutput::create`], where waiting for a FIFO's reader ends with
-    /// [`Error::Interrupted`] once `cancel` is cancelled.
+    /// [`AtomicOutput::create`] for a run that `cancel` stops: waiting for a FIFO's reader
+    /// ends with [`Error::Interrupted`] once it is cancelled, and so does
+    /// [`AtomicOutput::commit`] (the output does not take its name after a signal, however
+    /// far the run got).
     pub fn create_cancellable(path: &Path, flag: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
+        let mut out = Self::open_checked(path, flag, cancel)?;
+        out.cancel = Some(cancel.clone());
+        Ok(out)
+    }
+
+    fn open_checked(path: &Path, flag: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
         let shown = path.display();
         let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
         if path.as_os_str().is_empty() {
@@ -100,7 +112,11 @@ impl AtomicOutput {
                     }
                     e => e,
                 })?;
-                return Ok(AtomicOutput { path: path.to_path_buf(), how: How::InPlace { file } });
+                return Ok(AtomicOutput {
+                    path: path.to_path_buf(),
+                    how: How::InPlace { file },
+                    cancel: None,
+                });
             }
             Err(_) => None,
         };
@@ -121,7 +137,11 @@ impl AtomicOutput {
         let (file, tmp) =
             builder.tempfile_in(&dir).map_err(|e| cannot_write_in(&dir, &e, &usage))?.into_parts();
         let tmp = Temporary::new(handle, own(tmp)?, false);
-        Ok(AtomicOutput { path: path.to_path_buf(), how: How::Replace { target, file, tmp, mode } })
+        Ok(AtomicOutput {
+            path: path.to_path_buf(),
+            how: How::Replace { target, file, tmp, mode },
+            cancel: None,
+        })
     }
 
     /// Standard output, written in place; refused when it is a terminal.
@@ -136,7 +156,11 @@ impl AtomicOutput {
             )));
         }
         let fd = out.as_fd().try_clone_to_owned().map_err(|e| Error::io("standard output", e))?;
-        Ok(AtomicOutput { path: PathBuf::from("-"), how: How::InPlace { file: File::from(fd) } })
+        Ok(AtomicOutput {
+            path: PathBuf::from("-"),
+            how: How::InPlace { file: File::from(fd) },
+            cancel: None,
+        })
     }
 
     /// Standard output is not supported here.
@@ -172,7 +196,7 @@ impl AtomicOutput {
             .map_err(|e| Error::io(dir.join(&prefix), e))?
             .into_parts();
         let tmp = Temporary::new(handle, own(tmp)?, false);
-        Ok(AtomicOutput { path: tmp.path().to_path_buf(), how: How::Scratch { file, tmp } })
+        Ok(AtomicOutput { path: tmp.path().to_path_buf(), how: How::Scratch { file, tmp }, cancel: None })
     }
 
     /// The path as given.
@@ -196,6 +220,9 @@ impl AtomicOutput {
     /// Flushes the output and, unless it is written in place, renames it into place (with
     /// the replaced file's permissions). Returns the path as given.
     pub fn commit(self) -> Result<PathBuf> {
+        if self.cancel.as_ref().is_some_and(crate::engine::Cancel::is_cancelled) {
+            return Err(Error::Interrupted);
+        }
         let path = self.path;
         match self.how {
             How::InPlace { mut file } => file.flush().map_err(|e| Error::io(&path, e))?,
