@@ -101,3 +101,33 @@ fn sigterm_stops_a_game_at_once_with_143_and_nothing_left() {
 fn sighup_stops_a_game_at_once_with_129_and_nothing_left() {
     stops_on("HUP", 129);
 }
+
+/// A game whose picture goes to a FIFO that nobody reads still stops on the first signal: the
+/// output is opened without blocking, looking at the cancel token while it waits for a reader.
+/// The signal is sent once the signal thread is listening.
+#[test]
+fn a_game_writing_to_a_fifo_without_a_reader_stops_on_the_first_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(Command::new("mkfifo").arg(dir.path().join("f.png")).status().unwrap().success());
+    let mut child = spawn(&["game", "fraenkel-array", "--rows", "10", "--plot", "f.png"], dir.path());
+    let task = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let listening = std::fs::read_dir(&task).is_ok_and(|d| {
+            d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok())
+                .any(|n| n.starts_with("palace-signals"))
+        });
+        if listening {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        assert!(Instant::now() < deadline, "the signal thread never started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Instant::now();
+    kill(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(sent.elapsed() < Duration::from_secs(1), "stopped after {:?}", sent.elapsed());
+    assert_eq!(listing(dir.path()), ["f.png"], "only the FIFO is left");
+}

@@ -682,7 +682,9 @@ fn fibonacci_nim(
     }
     if grundy {
         // Open the output before computing, so a bad path fails at once.
-        let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+        let out = output
+            .map(|p| AtomicOutput::create_cancellable(p, "--output", &run.engine.cancel))
+            .transpose()?;
         let pb = game_bar(run, "grundy values", "rows");
         let g = nim::grundy_watched(to, &Watch::new(cancel, &pb))?;
         pb.finish_and_clear();
@@ -869,7 +871,8 @@ fn zeckendorf_positions(
 ) -> Result<ExitCode> {
     use palace::engine::Progress;
     use palace::games::{plot, zeckendorf as z};
-    let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+    let out =
+        output.map(|p| AtomicOutput::create_cancellable(p, "--output", &run.engine.cancel)).transpose()?;
     let pb = game_bar(run, &format!("positions of F_{m}"), "values");
     pb.set_length(max_value + 1);
     let watch = Watch::new(&run.engine.cancel, &Silent);
@@ -947,7 +950,8 @@ fn subtraction(
     let cancel = &run.engine.cancel;
     use std::fmt::Write as _;
     // Open the output before computing, so a bad path fails at once.
-    let out = output.map(|p| AtomicOutput::create(p, "--output")).transpose()?;
+    let out =
+        output.map(|p| AtomicOutput::create_cancellable(p, "--output", &run.engine.cancel)).transpose()?;
     let mut rows = Vec::new();
     let mut text = String::new();
     for set in sets {
@@ -1073,7 +1077,7 @@ fn fraenkel_array(
 ) -> Result<ExitCode> {
     use palace::games::fraenkel as fr;
     use std::fmt::Write as _;
-    let out = plot.map(|p| AtomicOutput::create(p, "--plot")).transpose()?;
+    let out = plot.map(|p| AtomicOutput::create_cancellable(p, "--plot", &run.engine.cancel)).transpose()?;
     let drawn = out.is_some();
     let Some(a) = fr::array(rows, columns) else {
         return Err(palace::error::Error::Usage(format!(
