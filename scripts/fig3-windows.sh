@@ -11,10 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 P=${1:-target/release/palace}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+report=$(mktemp outputs/.fig3-windows.txt.XXXXXX)
+trap 'rm -rf "$tmp" "$report"' EXIT
 $P dump --k 100 --size 300 --values palace -q -o "$tmp/k100.npy"
 $P dump --k 1000 --size 3000 --window 0,0,1200,1200 --values palace -q -o "$tmp/k1000.npy"
-python3 - "$tmp/k100.npy" "$tmp/k1000.npy" > outputs/fig3-windows.txt <<'PY'
+python3 - "$tmp/k100.npy" "$tmp/k1000.npy" > "$report" <<'PY'
 import sys
 import numpy as np
 a = np.load(sys.argv[1]).astype(np.int64)
@@ -45,4 +46,7 @@ for name, (dx, dy), point in (("nose", (300, 300), (33, 33)), ("shoulder", (900,
     print(f"  the paper's reading, the window centred on the {name} as far as the board allows:",
           fmt(max(0, min(py - W // 2, n - W)), max(0, min(px - W // 2, n - W))))
 PY
+# Only a complete report replaces the committed one (a failed step leaves it as it was).
+chmod 644 "$report"
+mv "$report" outputs/fig3-windows.txt
 cat outputs/fig3-windows.txt
