@@ -173,7 +173,7 @@ pub struct BenchReport {
 /// [`BenchReport::stats_counters`]); `palace fabric` (three games, each swept from the origin
 /// to the far corner of its window of at most 8192 x 8192 around the nose) against the
 /// statistics of the boards those sweeps cover, at the rates measured on the board. Their outputs are the same from repetition to repetition; that they equal
-/// their plain references is what the tests check (`tests/analyses_tiled.rs`).
+/// their plain references is what the tests check (`tests/integration/analyses_tiled.rs`).
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalysesBench {
     /// `palace regions --k K --size N` (labels and report; no map).

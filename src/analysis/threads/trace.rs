@@ -15,7 +15,7 @@
 //! thickness (cells per scan line) can be compared before and after.
 //!
 //! The tracer knows nothing of the CA: it takes sorted cell positions per line, so it is
-//! tested on hand-built bitmaps and against a flood fill (`tests/threads.rs`).
+//! tested on hand-built bitmaps and against a flood fill (`tests/integration/threads.rs`).
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -3,7 +3,7 @@
 //! junctions' pixels at the map's scale; every other map pixel is the bare map's
 //! (`--no-legend`), and no scratch file is left behind.
 
-mod common;
+use crate::common;
 
 use common::palace;
 use palace::analysis::region_map;

@@ -1,7 +1,7 @@
 //! `palace compare --search-shift` end to end: the paper's Fig. 3 window by the nose (games 100
 //! and 1000 agree there "without any scaling factor", §3), and its usage errors.
 
-mod common;
+use crate::common;
 
 use common::{json, palace};
 

@@ -4,7 +4,7 @@
 //! and its legend below, and the usage errors name their flags. The classifier and the
 //! tracker are tested on hand-built textures in `src/analysis/gliders/`.
 
-mod common;
+use crate::common;
 
 use common::{decode_rgb, json, palace};
 use palace::analysis::gliders::plot::{GLIDER_RGB, RGB};

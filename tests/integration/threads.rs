@@ -3,7 +3,7 @@
 //! hand-built threads with known thicknesses, merges and periods; and `palace threads` end to
 //! end.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use palace::analysis::regions;

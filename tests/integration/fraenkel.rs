@@ -2,7 +2,7 @@
 //! keys the commands promise, the literal data of Fraenkel's text (*Arrays, Numeration Systems
 //! and Frankenstein Games*, Tables 1 and 2) through the binary, the picture, and usage errors.
 
-mod common;
+use crate::common;
 
 use common::{json, palace};
 use predicates::prelude::*;

@@ -2,7 +2,7 @@
 //! several sets, the files written, the paper's checks through the binary, and usage errors
 //! (exit 2, the flag named, no file left behind).
 
-mod common;
+use crate::common;
 
 use common::{json, palace};
 use predicates::prelude::*;

@@ -5,7 +5,7 @@
 //! are those a selector and tracker fed by hand trace, and the two halves are mirror images);
 //! and `palace beams` end to end.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use palace::analysis::beams::measure::BeamSummary;

@@ -2,7 +2,7 @@
 //! matches counted here from the direct definition of the game (the three-counter programme)
 //! and game A's region labels, and end to end.
 
-mod common;
+use crate::common;
 
 use common::{json, palace};
 use palace::analysis::compare::Comparison;

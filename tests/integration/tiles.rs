@@ -5,7 +5,7 @@
 //! opened from the file system shows the right colours, at the overview and zoomed in to single
 //! cells (docs/tiles.md, "Testing the page").
 
-mod common;
+use crate::common;
 
 use common::palace;
 use palace::output::palette;

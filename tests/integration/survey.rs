@@ -5,7 +5,7 @@
 //! (`skin::follow_rows`). Then the command line: the CSV's header and rows, the plot, the
 //! usage errors.
 
-mod common;
+use crate::common;
 
 use common::palace;
 use palace::analysis::regions::{self, Region};

@@ -1,7 +1,7 @@
 //! End-to-end tests of the `palace` binary: outputs decode to what the direct definition
 //! predicts, and every bad input exits 2 with a message naming the flag and leaves no file.
 
-mod common;
+use crate::common;
 
 use common::direct_window;
 use common::palace;

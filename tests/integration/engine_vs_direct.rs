@@ -1,7 +1,7 @@
 //! The engine against the direct definition (the paper's §1 three-counter programme), bit for
 //! bit, on whole boards and random windows, for every kernel and several thread counts.
 
-mod common;
+use crate::common;
 
 use common::*;
 use palace::engine::{EngineOptions, TileKind, TileView, TileVisitor, sweep_tiles};

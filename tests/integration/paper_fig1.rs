@@ -7,7 +7,7 @@
 //! ([`palace::model::solver`], which knows nothing of palace numbers), of the direct
 //! definition and of the engine, cell by cell.
 
-mod common;
+use crate::common;
 
 use palace::engine::EngineOptions;
 use palace::model::geometry::Window;

@@ -2,7 +2,7 @@
 //! texts through the binary, the files written, and usage errors (exit 2, the flag named, no
 //! file left behind).
 
-mod common;
+use crate::common;
 
 use common::{json, palace};
 use predicates::prelude::*;
