@@ -177,8 +177,10 @@ fn the_skin_of_the_smallest_game_ends_within_its_rows() {
     let (rep, cols, _) = skin::follow(k, to, &o, &Silent).unwrap();
     assert_eq!(cols.len() as u64, to - u64::from(k));
     for c in &cols {
-        let want = Column { x: c.x, top: ((c.x - 1) / 2) as u32, top_v: -1, vertical: 1, diagonal: c.diagonal };
+        let want =
+            Column { x: c.x, top: ((c.x - 1) / 2) as u32, top_v: -1, vertical: 1, diagonal: c.diagonal };
         assert_eq!(*c, want);
+        assert!((1..=2).contains(&c.diagonal), "{c:?}");
     }
     assert_eq!(rep.rows, 60_001);
     assert!(rep.rows > (to - u64::from(k)) as u32 * 9 / 20 + 4096, "past the old bound");
