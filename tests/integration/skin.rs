@@ -165,3 +165,27 @@ fn pattern_runs_resume_and_equal_the_row_sweep() {
         skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().tag()
     );
 }
+
+/// The smallest game, past where the rows first bounded for it ran out (about 82000 columns
+/// past the shoulder; docs/skin.md, "Small games"): its outer boundary descends 1 row per 2
+/// columns, the skin is one palace (`v = -1`) thick with its top at row `(x - 1) / 2` in every
+/// column, and the counter sweep and the row sweep agree column for column.
+#[test]
+fn the_skin_of_the_smallest_game_ends_within_its_rows() {
+    let (k, to) = (3u32, 120_000u64);
+    let o = options(2, None, None, KernelChoice::Auto);
+    let (rep, cols, _) = skin::follow(k, to, &o, &Silent).unwrap();
+    assert_eq!(cols.len() as u64, to - u64::from(k));
+    for c in &cols {
+        let want =
+            Column { x: c.x, top: ((c.x - 1) / 2) as u32, top_v: -1, vertical: 1, diagonal: c.diagonal };
+        assert_eq!(*c, want);
+        assert!((1..=2).contains(&c.diagonal), "{c:?}");
+    }
+    assert_eq!(rep.rows, 60_001);
+    assert!(rep.rows > (to - u64::from(k)) as u32 * 9 / 20 + 4096, "past the old bound");
+    assert_eq!(rep.levels.len(), 1);
+    assert_eq!(rep.levels[0].slope.map(|s| (s * 1e5).round() as u64), Some(50_000));
+    let (rows, rows_cols, _) = skin::follow_rows(k, to, &o, &Silent).unwrap();
+    assert_eq!((rows.to_string(), rows_cols), (rep.to_string(), cols));
+}

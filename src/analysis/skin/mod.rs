@@ -69,11 +69,23 @@ pub fn step_word(n: usize) -> Vec<u8> {
     w
 }
 
-/// Rows a sweep for the skin up to column `to` covers: more than the skin's descent
-/// `(to - k) / phi^2` plus its thickness; the sweep stops as soon as the skin is complete.
+/// Rows a sweep for the skin up to column `to` covers at most; the sweep stops as soon as the
+/// skin is complete, so rows past the skin's end cost nothing.
+///
+/// The skin ends `k` rows at most below the top of its last column: neither its vertical nor
+/// its diagonal run can hold more than `k` palaces (a cell that sees `k` palaces north, or
+/// north-west, is not a palace; docs/rule.md, "Palace number"). The top of column `to - 1`
+/// lies at most `(to - k) / 2` rows down, plus a margin, because the outer boundary descends
+/// in steps at least 2 columns wide: 2 and 3 at every level of the paper's pattern (slope
+/// 1/phi^2 to 2/5), 2 only for k = 3, whose skin keeps slope 1/2 (docs/skin.md, "Small
+/// games"). The margin of 4096 rows is for the thickenings between levels. The paper's slope
+/// alone, `(to - k) / phi^2`, is too few for k = 3 past about 82000 columns. This bound rests
+/// on the steps observed, not on a proof; a skin that needs more rows is refused with an
+/// error after the sweep, never measured short.
 pub fn rows_for(k: u32, to: u64) -> u32 {
     let span = to.saturating_sub(u64::from(k));
-    (span * 9 / 20 + 4096).min(u64::from(u32::MAX)) as u32
+    let rows = span.div_ceil(2) + u64::from(k) + 4096;
+    rows.min(u64::from(crate::model::geometry::MAX_SIDE)) as u32
 }
 
 /// What the sweep saw in one column.
