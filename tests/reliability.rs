@@ -901,3 +901,32 @@ fn a_fifo_without_a_reader_does_not_block_the_first_signal() {
     assert!(sent.elapsed() < Duration::from_secs(1), "took {:?}", sent.elapsed());
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
 }
+
+/// Whether `dir` holds a temporary output for `name` (`.NAME.XXXXXX.tmp`) with something in it.
+fn has_written_temporary(dir: &Path, name: &str) -> bool {
+    listing(dir).iter().any(|n| {
+        n.starts_with(&format!(".{name}."))
+            && n.ends_with(".tmp")
+            && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 0)
+    })
+}
+
+/// `palace threads` heeds the first signal after its sweep too: it writes its CSV once the
+/// sweep is over, then measures the threads (seconds on this window) and only then commits its
+/// outputs. Signalled once the CSV has bytes, it stops within a second, with nothing left.
+#[test]
+fn threads_stop_soon_after_a_signal_while_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["threads", "--k", "9999", "--size", "20000", "-q", "-o", "out.png", "--csv", "out.csv"];
+    let (o, took) = signal_when(
+        &args,
+        dir.path(),
+        "the CSV written",
+        || has_written_temporary(dir.path(), "out.csv"),
+        "INT",
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
+    assert!(listing(dir.path()).is_empty(), "left {:?}", listing(dir.path()));
+}
