@@ -323,7 +323,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
             let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "gliders", "rows");
-            let (report, path) =
+            let (report, picture) =
                 gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
             pb.finish_and_clear();
             if let Some(mut o) = csv_out {
@@ -332,6 +332,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
                     .map_err(|e| palace::error::Error::io(&p, e))?;
                 o.commit()?;
             }
+            let path = picture.map(AtomicOutput::commit).transpose()?;
             print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)
