@@ -911,22 +911,25 @@ fn has_written_temporary(dir: &Path, name: &str) -> bool {
     })
 }
 
-/// `palace threads` heeds the first signal after its sweep too: it writes its CSV once the
-/// sweep is over, then measures the threads (seconds on this window) and only then commits its
-/// outputs. Signalled once the CSV has bytes, it stops within a second, with nothing left.
+/// `palace threads` and `palace beams` heed the first signal after their sweep too: each writes
+/// its CSV once the sweep is over, then measures what it traced (seconds on this window) and
+/// only then commits its outputs. Signalled once the CSV has bytes, each stops within a second,
+/// with nothing left.
 #[test]
-fn threads_stop_soon_after_a_signal_while_measuring() {
-    let dir = tempfile::tempdir().unwrap();
-    let args = ["threads", "--k", "9999", "--size", "20000", "-q", "-o", "out.png", "--csv", "out.csv"];
-    let (o, took) = signal_when(
-        &args,
-        dir.path(),
-        "the CSV written",
-        || has_written_temporary(dir.path(), "out.csv"),
-        "INT",
-    );
-    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
-    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
-    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
-    assert!(listing(dir.path()).is_empty(), "left {:?}", listing(dir.path()));
+fn threads_and_beams_stop_soon_after_a_signal_while_measuring() {
+    let runs: [&[&str]; 2] = [
+        &["threads", "--k", "9999", "--size", "20000"],
+        &["beams", "--k", "9999", "--size", "20000", "--scale", "2"],
+    ];
+    for run in runs {
+        let dir = tempfile::tempdir().unwrap();
+        let args: Vec<&str> =
+            run.iter().copied().chain(["-q", "-o", "out.png", "--csv", "out.csv"]).collect();
+        let written = || has_written_temporary(dir.path(), "out.csv");
+        let (o, took) = signal_when(&args, dir.path(), "the CSV written", written, "INT");
+        assert_eq!(o.status.code(), Some(130), "{}: {}", run[0], stderr(&o));
+        assert!(stderr(&o).contains("interrupted"), "{}: {}", run[0], stderr(&o));
+        assert!(took < Duration::from_secs(1), "{}: took {took:?} to stop", run[0]);
+        assert!(listing(dir.path()).is_empty(), "{} left {:?}", run[0], listing(dir.path()));
+    }
 }
