@@ -15,7 +15,7 @@ use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
 use palace::analysis::threads;
-use palace::engine::{Cancel, EngineOptions, Silent, SweepReport, sweep};
+use palace::engine::{Cancel, EngineOptions, Progress, Silent, SweepReport, sweep};
 use palace::error::Result;
 use palace::games::watch::Watch;
 use palace::output::atomic::{AtomicDir, AtomicOutput};
@@ -263,15 +263,26 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
             let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "threads", "rows");
-            let (traced, path) = threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
+            let (traced, picture) =
+                threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
+            // Measuring takes seconds on a large window and heeds the signals too; the outputs
+            // are committed only once everything is computed.
+            pb.message("measuring the threads");
+            let csv = match csv_out {
+                Some(mut o) => {
+                    let summaries = threads::summaries(&traced, cancel)?;
+                    let p = o.path().to_path_buf();
+                    threads::write_csv(&traced, &summaries, std::io::BufWriter::new(o.file()))
+                        .map_err(|e| palace::error::Error::io(&p, e))?;
+                    Some(o)
+                }
+                None => None,
+            };
+            let report = threads::ThreadsReport::new(board.k, window, reach, &traced, cancel)?;
             pb.finish_and_clear();
-            if let Some(mut o) = csv_out {
-                let p = o.path().to_path_buf();
-                threads::write_csv(&traced, std::io::BufWriter::new(o.file()))
-                    .map_err(|e| palace::error::Error::io(&p, e))?;
-                o.commit()?;
-            }
-            print_report(json, &threads::ThreadsReport::new(board.k, window, reach, &traced))?;
+            csv.map(AtomicOutput::commit).transpose()?;
+            let path = picture.map(AtomicOutput::commit).transpose()?;
+            print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)
         }
@@ -279,15 +290,24 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
             let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "beams", "rows");
-            let (found, path) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
+            let (found, picture) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
+            // Measuring takes seconds on a large window and heeds the signals too; the outputs
+            // are committed only once everything is computed.
+            pb.message("measuring the beams");
+            let csv = match csv_out {
+                Some(mut o) => {
+                    let p = o.path().to_path_buf();
+                    beams::write_csv(&found, std::io::BufWriter::new(o.file()))
+                        .map_err(|e| palace::error::Error::io(&p, e))?;
+                    Some(o)
+                }
+                None => None,
+            };
+            let report = beams::BeamsReport::new(board.k, window, params, &found, cancel)?;
             pb.finish_and_clear();
-            if let Some(mut o) = csv_out {
-                let p = o.path().to_path_buf();
-                beams::write_csv(&found, std::io::BufWriter::new(o.file()))
-                    .map_err(|e| palace::error::Error::io(&p, e))?;
-                o.commit()?;
-            }
-            print_report(json, &beams::BeamsReport::new(board.k, window, params, &found))?;
+            csv.map(AtomicOutput::commit).transpose()?;
+            let path = picture.map(AtomicOutput::commit).transpose()?;
+            print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)
         }
@@ -303,7 +323,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
             let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "gliders", "rows");
-            let (report, path) =
+            let (report, picture) =
                 gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
             pb.finish_and_clear();
             if let Some(mut o) = csv_out {
@@ -312,6 +332,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
                     .map_err(|e| palace::error::Error::io(&p, e))?;
                 o.commit()?;
             }
+            let path = picture.map(AtomicOutput::commit).transpose()?;
             print_report(json, &report)?;
             wrote(path, run.quiet);
             Ok(0)

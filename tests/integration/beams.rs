@@ -12,7 +12,7 @@ use palace::analysis::beams::measure::BeamSummary;
 use palace::analysis::beams::track::{Selector, Tracked, Tracker};
 use palace::analysis::beams::{self, BeamsReport, Params};
 use palace::analysis::regions;
-use palace::engine::{EngineOptions, Silent};
+use palace::engine::{Cancel, EngineOptions, Silent};
 use palace::model::geometry::Window;
 use palace::model::reference::direct_values;
 use predicates::prelude::PredicateBooleanExt;
@@ -274,13 +274,18 @@ fn run_traces_the_lone_palaces_of_a_board() {
     assert_eq!(found.upper.beams, tu.beams);
     assert_eq!(found.lower.beams, tl.beams);
     assert_eq!(found.upper.beams.len(), 1, "the board has a beam");
-    let report = BeamsReport::new(k, w, Params::default(), &found);
+    let report = BeamsReport::new(k, w, Params::default(), &found, &Cancel::new()).unwrap();
     let m = &report.mirrors[0];
     assert_eq!(m.lower, Some(1));
     assert_eq!(m.common, m.cells.0);
     assert_eq!(m.cells.0, m.cells.1);
     assert!((m.product.unwrap() - 1.0).abs() < 1e-2, "{m:?}");
     assert_eq!(report.centermost, (Some(0), Some(1)));
+    // Measuring heeds the run's token: a cancelled run measures nothing.
+    let stopped = Cancel::new();
+    stopped.cancel();
+    let r = BeamsReport::new(k, w, Params::default(), &found, &stopped);
+    assert!(matches!(r, Err(palace::Error::Interrupted)), "{r:?}");
 }
 
 /// The command end to end: the report, JSON, the CSV of the beams' cells, the picture with its

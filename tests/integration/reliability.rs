@@ -901,3 +901,35 @@ fn a_fifo_without_a_reader_does_not_block_the_first_signal() {
     assert!(sent.elapsed() < Duration::from_secs(1), "took {:?}", sent.elapsed());
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
 }
+
+/// Whether `dir` holds a temporary output for `name` (`.NAME.XXXXXX.tmp`) with something in it.
+fn has_written_temporary(dir: &Path, name: &str) -> bool {
+    listing(dir).iter().any(|n| {
+        n.starts_with(&format!(".{name}."))
+            && n.ends_with(".tmp")
+            && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 0)
+    })
+}
+
+/// `palace threads` and `palace beams` heed the first signal after their sweep too: each writes
+/// its CSV once the sweep is over, then measures what it traced (seconds on this window) and
+/// only then commits its outputs. Signalled once the CSV has bytes, each stops within a second,
+/// with nothing left.
+#[test]
+fn threads_and_beams_stop_soon_after_a_signal_while_measuring() {
+    let runs: [&[&str]; 2] = [
+        &["threads", "--k", "9999", "--size", "20000"],
+        &["beams", "--k", "9999", "--size", "20000", "--scale", "2"],
+    ];
+    for run in runs {
+        let dir = tempfile::tempdir().unwrap();
+        let args: Vec<&str> =
+            run.iter().copied().chain(["-q", "-o", "out.png", "--csv", "out.csv"]).collect();
+        let written = || has_written_temporary(dir.path(), "out.csv");
+        let (o, took) = signal_when(&args, dir.path(), "the CSV written", written, "INT");
+        assert_eq!(o.status.code(), Some(130), "{}: {}", run[0], stderr(&o));
+        assert!(stderr(&o).contains("interrupted"), "{}: {}", run[0], stderr(&o));
+        assert!(took < Duration::from_secs(1), "{}: took {took:?} to stop", run[0]);
+        assert!(listing(dir.path()).is_empty(), "{} left {:?}", run[0], listing(dir.path()));
+    }
+}

@@ -8,6 +8,8 @@
 use super::track::Beam;
 use crate::analysis::threads::fit::{self, LineFit, NearPeriod, Period, QuadraticFit};
 use crate::analysis::threads::trace::{Section, TAIL};
+use crate::engine::Cancel;
+use crate::error::Result;
 use crate::model::geometry::Window;
 use serde::Serialize;
 
@@ -174,6 +176,22 @@ impl BeamSummary {
     /// Measures `beam` (numbered `id`, in `half`) of `window`, traced with `gap` and
     /// `tolerance` (for [`BeamSummary::at_edge`]).
     pub fn of(beam: &Beam, id: u32, half: &'static str, window: Window, gap: u32, tolerance: u32) -> Self {
+        Self::measure(beam, id, half, window, gap, tolerance, &Cancel::new())
+            .expect("a fresh token is never cancelled")
+    }
+
+    /// [`BeamSummary::of`], stopped with
+    /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
+    /// (the search for the nearest quadratic irrational can take a second or more).
+    pub fn measure(
+        beam: &Beam,
+        id: u32,
+        half: &'static str,
+        window: Window,
+        gap: u32,
+        tolerance: u32,
+        cancel: &Cancel,
+    ) -> Result<Self> {
         let cells = &beam.cells;
         let (first, last) = (cells[0], cells[cells.len() - 1]);
         let line = fit::fit_points(points(cells));
@@ -228,9 +246,10 @@ impl BeamSummary {
         });
         let (continued_fraction, quadratic) = match (period, slope, uncertainty) {
             (Some(p), _, _) if p.shift != 0 => (fit::continued_fraction_exact(i64::from(p.p), p.shift), None),
-            (_, Some(s), Some(u)) => {
-                (fit::continued_fraction(s, u, 24), fit::nearest_quadratic(s, QUADRATIC_BOUND, u))
-            }
+            (_, Some(s), Some(u)) => (
+                fit::continued_fraction(s, u, 24),
+                fit::nearest_quadratic_until(s, QUADRATIC_BOUND, u, cancel)?,
+            ),
             _ => (Vec::new(), None),
         };
         let off = |(y, x): (u32, u32)| i64::from(x) - i64::from(y);
@@ -239,7 +258,7 @@ impl BeamSummary {
             .map(|&(y, x)| (f64::from(x) - f64::from(y)).abs() / (f64::from(x) + f64::from(y)).max(1.0))
             .collect();
         centres.sort_by(f64::total_cmp);
-        BeamSummary {
+        Ok(BeamSummary {
             id,
             half,
             pieces: beam.pieces,
@@ -268,7 +287,7 @@ impl BeamSummary {
             uncertainty,
             continued_fraction,
             quadratic,
-        }
+        })
     }
 }
 

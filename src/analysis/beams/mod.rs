@@ -18,7 +18,7 @@ pub mod weft;
 
 use crate::analysis::regions;
 use crate::analysis::threads::THREAD_RGB;
-use crate::engine::{EngineOptions, Progress};
+use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
@@ -126,31 +126,38 @@ pub struct BeamsReport {
 }
 
 impl BeamsReport {
-    /// Measures what the tracers found in `window` of game `k`.
-    pub fn new(k: u32, window: Window, params: Params, beams: &Beams) -> Self {
+    /// Measures what the tracers found in `window` of game `k`; stops with
+    /// [`Error::Interrupted`] once `cancel` is cancelled (polled before each beam's fits and
+    /// each upper beam's search for its mirror, which take seconds in all on a large window).
+    pub fn new(k: u32, window: Window, params: Params, beams: &Beams, cancel: &Cancel) -> Result<Self> {
         let numbered = beams.numbered();
-        let half = |name: &'static str, t: &Tracked| {
+        let heed = || if cancel.is_cancelled() { Err(Error::Interrupted) } else { Ok(()) };
+        let half = |name: &'static str, t: &Tracked| -> Result<HalfReport> {
             let mut list: Vec<BeamSummary> = numbered
                 .iter()
                 .filter(|(_, h, _)| *h == name)
-                .map(|&(id, h, b)| BeamSummary::of(b, id, h, window, params.gap, params.tolerance))
-                .collect();
+                .map(|&(id, h, b)| {
+                    heed()?;
+                    BeamSummary::measure(b, id, h, window, params.gap, params.tolerance, cancel)
+                })
+                .collect::<Result<_>>()?;
             list.sort_by(|a, b| a.centre.total_cmp(&b.centre).then(a.id.cmp(&b.id)));
-            HalfReport {
+            Ok(HalfReport {
                 half: name,
                 candidates: t.candidates,
                 pieces: t.pieces,
                 specks: t.specks,
                 beams: list,
-            }
+            })
         };
-        let upper = half("upper", &beams.upper);
-        let lower = half("lower", &beams.lower);
+        let upper = half("upper", &beams.upper)?;
+        let lower = half("lower", &beams.lower)?;
         let by_id = |id: u32| numbered[id as usize].2;
         let mirrors = upper
             .beams
             .iter()
             .map(|u| {
+                heed()?;
                 let cells: HashSet<(u32, u32)> = by_id(u.id).cells.iter().copied().collect();
                 let best = lower
                     .beams
@@ -158,23 +165,23 @@ impl BeamsReport {
                     .map(|l| (by_id(l.id).cells.iter().filter(|&&(y, x)| cells.contains(&(x, y))).count(), l))
                     .filter(|(n, _)| *n > 0)
                     .max_by(|a, b| a.0.cmp(&b.0).then(b.1.id.cmp(&a.1.id)));
-                Mirror {
+                Ok(Mirror {
                     upper: u.id,
                     lower: best.map(|(_, l)| l.id),
                     common: best.map_or(0, |(n, _)| n),
                     cells: (u.cells, best.map_or(0, |(_, l)| l.cells)),
                     slopes: (u.slope, best.and_then(|(_, l)| l.slope)),
                     product: u.slope.zip(best.and_then(|(_, l)| l.slope)).map(|(a, b)| a * b),
-                }
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let inner = |h: &HalfReport| h.beams.iter().find(|b| b.at_edge).map(|b| b.id);
         let centermost = (inner(&upper), inner(&lower));
         let weft = match centermost {
             (Some(u), Some(l)) => Some(weft::WeftReport::new(&beams.weft, by_id(u), by_id(l))),
             _ => None,
         };
-        BeamsReport {
+        Ok(BeamsReport {
             centermost,
             weft,
             k,
@@ -184,7 +191,7 @@ impl BeamsReport {
             upper,
             lower,
             mirrors,
-        }
+        })
     }
 }
 
@@ -431,7 +438,9 @@ pub fn picture_pixels(window: Window, scale: u32) -> Result<(u32, u32)> {
 /// Traces the beams of `window` of game `k` (see the module's header) and, with `out`, draws
 /// them over the dimmed picture (`scale x scale` cells a pixel, the lowest index of each
 /// block), with a legend strip below it ([`legend_key`]) when `legend` holds. Returns what the
-/// tracers found and the picture's path.
+/// tracers found and the picture, written but not committed: the caller commits it
+/// ([`AtomicOutput::commit`]) once the report is measured, so that a run stopped while
+/// measuring leaves no picture behind.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     k: u32,
@@ -442,7 +451,7 @@ pub fn run(
     legend: bool,
     opts: &EngineOptions,
     progress: &dyn Progress,
-) -> Result<(Beams, Option<std::path::PathBuf>)> {
+) -> Result<(Beams, Option<AtomicOutput>)> {
     let mut pic = match &out {
         Some(_) => {
             let (w, h) = picture_pixels(window, scale)?;
@@ -531,11 +540,15 @@ pub fn run(
             let lay = legend.then(|| legend::layout(&legend_key(k, scale), &plte(), window, scale));
             let (mut strip, (fw, fh), pal) = StripBelow::new(lay, (w as u32, h as u32), plte(), &mut text);
             let mut png = PngStream::create(o, fw, fh, pal, text, opts.threads)?;
+            // Encoding the picture takes a second or more on a large window: heed the token.
             for row in pic.chunks(w) {
+                if opts.cancel.is_cancelled() {
+                    return Err(Error::Interrupted);
+                }
                 strip.push_row(&mut png, row)?;
             }
             strip.finish(&mut png)?;
-            Some(png.finish()?)
+            Some(png.finish_file()?)
         }
         _ => None,
     };

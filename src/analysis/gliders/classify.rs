@@ -5,6 +5,8 @@
 //! since the fabric far from the nose holds long stretches where only one of them repeats.
 
 use super::texture::{self, CELL, MapGeometry, Planes};
+use crate::engine::Cancel;
+use crate::error::Result;
 use serde::Serialize;
 
 /// The small grid's vectors: (13, 9) and (9, 13), the black cells' lattice for d = 384 to
@@ -148,8 +150,9 @@ impl ClassMap {
 
 /// Classifies every map cell of the planes: the autocorrelation at [`SHIFTS`] over the window
 /// of `w x w` map cells centred on it (`w` odd), its [`Scores`] and [`Texture`] under
-/// `threshold`. Map cells less than half fabric get [`NO_DATA`].
-pub fn classify(p: &Planes, w: usize, threshold: f32) -> ClassMap {
+/// `threshold`. Map cells less than half fabric get [`NO_DATA`]. Stops with
+/// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled.
+pub fn classify(p: &Planes, w: usize, threshold: f32, cancel: &Cancel) -> Result<ClassMap> {
     let geometry = p.map_geometry();
     let n = geometry.mw * geometry.mh;
     let mut m = ClassMap {
@@ -161,7 +164,7 @@ pub fn classify(p: &Planes, w: usize, threshold: f32) -> ClassMap {
         fabric: Vec::with_capacity(n),
     };
     let half = (CELL * CELL / 2) as u16;
-    texture::rows(p, &SHIFTS, w, |_, r, fabric| {
+    texture::rows(p, &SHIFTS, w, cancel, |_, r, fabric| {
         for (rr, &f) in r.chunks_exact(SHIFTS.len()).zip(fabric) {
             let s = Scores::from_r(rr);
             let ok = f >= half && rr.iter().all(|v| v.is_finite());
@@ -173,8 +176,8 @@ pub fn classify(p: &Planes, w: usize, threshold: f32) -> ClassMap {
             });
             m.fabric.push(f);
         }
-    });
-    m
+    })?;
+    Ok(m)
 }
 
 #[cfg(test)]
@@ -216,7 +219,7 @@ pub(crate) mod tests {
             ((31, 13), (12, 28), Texture::Shallow),
             ((12, 28), (28, 12), Texture::Neither),
         ] {
-            let m = classify(&lattice_planes(320, a, b), 5, THRESHOLD);
+            let m = classify(&lattice_planes(320, a, b), 5, THRESHOLD, &Cancel::new()).unwrap();
             let (t, n) = textures(&m);
             // A window reaching past the planes' edge keeps a quarter of its pairs: all of the
             // 20 x 20 map cells but the outermost ring have data.
@@ -242,7 +245,7 @@ pub(crate) mod tests {
             let h = (u64::from(x) << 32 | u64::from(y)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             Some((h ^ h >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 60 < 10)
         });
-        let (t, n) = textures(&classify(&p, 5, THRESHOLD));
+        let (t, n) = textures(&classify(&p, 5, THRESHOLD, &Cancel::new()).unwrap());
         assert!(n > 300);
         assert!(t.iter().all(|&x| x == Texture::Neither));
     }

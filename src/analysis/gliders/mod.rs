@@ -18,13 +18,12 @@ pub mod track;
 
 use crate::analysis::grid;
 use crate::analysis::regions::{self, Region};
-use crate::engine::{EngineOptions, Progress};
+use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use classify::{ClassMap, NO_DATA, TEXTURES, Texture};
 use serde::Serialize;
-use std::path::PathBuf;
 use texture::{CELL, Planes};
 use track::{Kind, Patch, Place, TrackParams};
 
@@ -149,8 +148,9 @@ pub struct TextureLattice {
     pub lattices: Vec<grid::BandLattice>,
 }
 
-/// The pooled autocorrelation of each texture's map cells (see [`TextureLattice`]).
-pub fn texture_lattices(planes: &Planes, map: &ClassMap) -> Vec<TextureLattice> {
+/// The pooled autocorrelation of each texture's map cells (see [`TextureLattice`]); stops
+/// with [`Error::Interrupted`] once `cancel` is cancelled (polled before each texture).
+pub fn texture_lattices(planes: &Planes, map: &ClassMap, cancel: &Cancel) -> Result<Vec<TextureLattice>> {
     let shifts: Vec<(i64, i64)> =
         (0..=POOL_REACH).flat_map(|dy| (-POOL_REACH..=POOL_REACH).map(move |dx| (dx, dy))).collect();
     let side = (2 * POOL_REACH + 1) as usize;
@@ -158,6 +158,9 @@ pub fn texture_lattices(planes: &Planes, map: &ClassMap) -> Vec<TextureLattice> 
     TEXTURES
         .iter()
         .map(|&tex| {
+            if cancel.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
             let cells: Vec<(usize, usize)> = (0..g.mh)
                 .flat_map(|j| (0..g.mw).map(move |i| (i, j)))
                 .filter(|&(i, j)| map.class[j * g.mw + i] == tex.index())
@@ -170,13 +173,13 @@ pub fn texture_lattices(planes: &Planes, map: &ClassMap) -> Vec<TextureLattice> 
                 if n == 0 { 0.0 } else { grid::pearson(n, n1, n2, n11) }
             });
             let peaks = grid::peaks(&c, grid::MIN_LEN);
-            TextureLattice {
+            Ok(TextureLattice {
                 texture: tex,
                 map_cells: cells.len(),
                 pooled: sample.len(),
                 lattices: grid::band_lattices(&peaks),
                 peaks: peaks.into_iter().take(grid::LISTED).collect(),
-            }
+            })
         })
         .collect()
 }
@@ -226,7 +229,9 @@ pub struct GlidersReport {
 
 /// Measures the meta-gliders of game `k`'s upper fabric in `window` (see the module header):
 /// gathers the fabric on the sweep's workers, classifies, tracks; `out` gets the map of
-/// textures at `scale` cells a pixel ([`plot`]).
+/// textures at `scale` cells a pixel ([`plot`]), returned written but not committed: the
+/// caller commits it ([`AtomicOutput::commit`]) with the run's other outputs, so that a run
+/// stopped before then leaves no picture behind.
 pub fn run(
     k: u32,
     window: Window,
@@ -234,7 +239,7 @@ pub fn run(
     out: Option<(AtomicOutput, u32, bool)>,
     opts: &EngineOptions,
     progress: &dyn Progress,
-) -> Result<(GlidersReport, Option<PathBuf>)> {
+) -> Result<(GlidersReport, Option<AtomicOutput>)> {
     let planes = gather(k, window, opts, progress)?.trimmed();
     if opts.cancel.is_cancelled() {
         return Err(Error::Interrupted);
@@ -246,11 +251,12 @@ pub fn run(
         )));
     }
     progress.message("classifying");
-    let map = classify::classify(&planes, params.w, params.threshold);
+    let cancel = &opts.cancel;
+    let map = classify::classify(&planes, params.w, params.threshold, cancel)?;
     progress.message("tracking");
-    let mut report = analyse(k, &planes, &map, params);
+    let mut report = analyse(k, &planes, &map, params, cancel)?;
     progress.message("pooling each texture's autocorrelation");
-    report.lattices = texture_lattices(&planes, &map);
+    report.lattices = texture_lattices(&planes, &map, cancel)?;
     let path = match out {
         Some((o, scale, legend)) => Some(plot::draw(&report, &map, scale, legend, o, opts)?),
         None => None,
@@ -278,8 +284,15 @@ pub fn zone_start(per: &[[usize; 5]]) -> usize {
 }
 
 /// The report from the classified map (see [`run`]), but for the textures' lattices
-/// ([`texture_lattices`]).
-pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> GlidersReport {
+/// ([`texture_lattices`]); stops with [`Error::Interrupted`] once `cancel` is cancelled
+/// (polled before each texture's tracking).
+pub fn analyse(
+    k: u32,
+    planes: &Planes,
+    map: &ClassMap,
+    params: &Params,
+    cancel: &Cancel,
+) -> Result<GlidersReport> {
     let g = map.geometry;
     let nose = (k - 1) / 3;
     let c = CELL as f64;
@@ -314,6 +327,9 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
     for tex in TEXTURES {
         if tex == Texture::Large {
             continue;
+        }
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
         }
         let all: Vec<Patch> = track::patches(map, tex, &edge, &params.track)
             .into_iter()
@@ -380,7 +396,7 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
         long.sort_by(|a, b| b.life.total_cmp(&a.life).then(a.birth.t.total_cmp(&b.birth.t)));
         listed.extend(long);
     }
-    GlidersReport {
+    Ok(GlidersReport {
         k,
         nose,
         window: [planes.window().x0, planes.window().y0, planes.window().x1, planes.window().y1],
@@ -399,7 +415,7 @@ pub fn analyse(k: u32, planes: &Planes, map: &ClassMap, params: &Params) -> Glid
         lattices: Vec::new(),
         textures,
         patches: listed,
-    }
+    })
 }
 
 /// Writes the trajectories of `report`'s patches as CSV: one row per slice,
@@ -674,8 +690,8 @@ mod tests {
             let (t0, t1) = (400, 1600);
             let p = moving_patch(1024, v, 56.0, t0, t1);
             let params = Params::default();
-            let map = classify::classify(&p, params.w, params.threshold);
-            let report = analyse(1000, &p, &map, &params);
+            let map = classify::classify(&p, params.w, params.threshold, &Cancel::new()).unwrap();
+            let report = analyse(1000, &p, &map, &params, &Cancel::new()).unwrap();
             let small = &report.textures[0];
             assert_eq!(small.texture, Texture::Small);
             assert_eq!(small.kinds[..3].iter().sum::<usize>(), 1, "v = {v}: {small:?}");
@@ -713,13 +729,29 @@ mod tests {
         assert_eq!(zone_start(&[]), 0);
     }
 
+    /// Each step after the sweep (classifying, tracking, pooling) heeds the run's token: a
+    /// cancelled run stops with `Interrupted`.
+    #[test]
+    fn the_steps_after_the_sweep_stop_once_cancelled() {
+        let p = moving_patch(480, 0.0, 100.0, 200, 760);
+        let params = Params::default();
+        let stopped = Cancel::new();
+        stopped.cancel();
+        let r = classify::classify(&p, params.w, params.threshold, &stopped);
+        assert!(matches!(r, Err(Error::Interrupted)), "classify");
+        let map = classify::classify(&p, params.w, params.threshold, &Cancel::new()).unwrap();
+        let r = analyse(1000, &p, &map, &params, &stopped);
+        assert!(matches!(r, Err(Error::Interrupted)), "analyse");
+        assert!(matches!(texture_lattices(&p, &map, &stopped), Err(Error::Interrupted)), "pooling");
+    }
+
     /// Each texture's pooled lattice is the lattice it was built from: a basis of it (two of
     /// its points spanning a cell of its area).
     #[test]
     fn pooled_lattices_are_the_built_ones() {
         let p = moving_patch(480, 0.0, 100.0, 200, 760);
-        let map = classify::classify(&p, 5, classify::THRESHOLD);
-        let ls = texture_lattices(&p, &map);
+        let map = classify::classify(&p, 5, classify::THRESHOLD, &Cancel::new()).unwrap();
+        let ls = texture_lattices(&p, &map, &Cancel::new()).unwrap();
         for (t, band, a, b) in
             [(Texture::Small, 0, (13, 9), (9, 13)), (Texture::Large, 1, (31, 13), (13, 31))]
         {

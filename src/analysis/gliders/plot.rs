@@ -14,7 +14,6 @@ use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
 use crate::output::png::PngStream;
-use std::path::PathBuf;
 
 /// The textures' colours, in the order of [`TEXTURES`]: small grid blue, large grid light
 /// grey, steep only green, shallow only red, neither dark grey.
@@ -63,7 +62,8 @@ pub fn legend_key(report: &GlidersReport) -> Key {
 }
 
 /// Draws `map` at `scale` cells a pixel (one of [`SCALES`]) to `out`, with the legend strip
-/// when `legend` holds; the glider patches are `report`'s. Returns the picture's path.
+/// when `legend` holds; the glider patches are `report`'s. Returns the picture, written but
+/// not committed (see [`super::run`]).
 pub fn draw(
     report: &GlidersReport,
     map: &ClassMap,
@@ -71,7 +71,7 @@ pub fn draw(
     legend: bool,
     out: AtomicOutput,
     opts: &EngineOptions,
-) -> Result<PathBuf> {
+) -> Result<AtomicOutput> {
     let g = map.geometry;
     let mut index: Vec<u8> = map.class.iter().map(|&c| if c == NO_DATA { BLANK } else { c }).collect();
     for p in report.patches.iter().filter(|p| p.kind == Kind::Glider) {
@@ -100,5 +100,5 @@ pub fn draw(
         }
     }
     strip.finish(&mut png)?;
-    png.finish()
+    png.finish_file()
 }

@@ -11,6 +11,8 @@
 //! [`correlations_reference`] counts the same by a plain loop over the cells, for the tests.
 
 use crate::analysis::grid::pearson;
+use crate::engine::Cancel;
+use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use rayon::prelude::*;
 
@@ -379,10 +381,11 @@ fn collect(
 ) -> TextureMap {
     let g = p.map_geometry();
     let mut m = TextureMap { geometry: g, shifts: shifts.to_vec(), r: Vec::new(), fabric: Vec::new() };
-    rows_by(p, shifts, w, count, |_, r, f| {
+    rows_by(p, shifts, w, count, &Cancel::new(), |_, r, f| {
         m.r.extend_from_slice(r);
         m.fabric.extend_from_slice(f);
-    });
+    })
+    .expect("a fresh token is never cancelled");
     m
 }
 
@@ -391,9 +394,16 @@ const CHUNK: usize = 64;
 
 /// The correlations of [`correlations`], handed to `sink` map row by map row in order (`j`,
 /// `r` of the row's map cells at each shift, the row's fabric cells per map cell), so that the
-/// whole map need not be held.
-pub fn rows(p: &Planes, shifts: &[(i64, i64)], w: usize, sink: impl FnMut(usize, &[f32], &[u16])) {
-    rows_by(p, shifts, w, row_counts, sink)
+/// whole map need not be held. Stops with [`Error::Interrupted`] once `cancel` is cancelled
+/// (polled every [`CHUNK`] map rows).
+pub fn rows(
+    p: &Planes,
+    shifts: &[(i64, i64)],
+    w: usize,
+    cancel: &Cancel,
+    sink: impl FnMut(usize, &[f32], &[u16]),
+) -> Result<()> {
+    rows_by(p, shifts, w, row_counts, cancel, sink)
 }
 
 fn rows_by(
@@ -401,13 +411,17 @@ fn rows_by(
     shifts: &[(i64, i64)],
     w: usize,
     count: impl Fn(&Planes, usize, &[(i64, i64)]) -> Vec<Counts> + Sync,
+    cancel: &Cancel,
     mut sink: impl FnMut(usize, &[f32], &[u16]),
-) {
+) -> Result<()> {
     assert!(w % 2 == 1, "the window's side in map cells is odd");
     let g = p.map_geometry();
     let (ns, h) = (shifts.len(), w / 2);
     let min_pairs = (w * w * CELL * CELL).div_ceil(4) as u64;
     for c0 in (0..g.mh).step_by(CHUNK) {
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
         let c1 = (c0 + CHUNK).min(g.mh);
         let (a0, a1) = (c0.saturating_sub(h), (c1 + h).min(g.mh));
         let counts: Vec<Vec<Counts>> = (a0..a1).into_par_iter().map(|j| count(p, j, shifts)).collect();
@@ -457,6 +471,7 @@ fn rows_by(
             sink(c0 + k, r, fabric);
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 //! (`docs/threads.md`, "Measurements").
 
 use super::trace::Section;
+use crate::engine::Cancel;
+use crate::error::{Error, Result};
 use serde::Serialize;
 
 /// Whether `n` is a Fibonacci number (1, 2, 3, 5, 8, ...).
@@ -197,9 +199,23 @@ fn is_square(n: i64) -> bool {
 /// `1 <= a <= bound`, `|b|, |c| <= bound`, coefficients without a common factor; and how many
 /// distinct such roots lie within `tol` of `value`.
 pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFit> {
+    nearest_quadratic_until(value, bound, tol, &Cancel::new()).expect("a fresh token is never cancelled")
+}
+
+/// [`nearest_quadratic`], stopped with [`Error::Interrupted`] once `cancel` is cancelled
+/// (polled for each leading coefficient): with a wide `tol` the search takes a second or more.
+pub fn nearest_quadratic_until(
+    value: f64,
+    bound: i64,
+    tol: f64,
+    cancel: &Cancel,
+) -> Result<Option<QuadraticFit>> {
     let mut best: Option<QuadraticFit> = None;
     let mut near: Vec<f64> = Vec::new();
     for a in 1..=bound {
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
         for b in -bound..=bound {
             for c in -bound..=bound {
                 let disc = b * b - 4 * a * c;
@@ -219,7 +235,7 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
             }
         }
     }
-    best.map(|f| QuadraticFit { within_tol: near.len(), ..f })
+    Ok(best.map(|f| QuadraticFit { within_tol: near.len(), ..f }))
 }
 
 #[cfg(test)]

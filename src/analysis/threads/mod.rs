@@ -16,8 +16,8 @@ pub mod fit;
 pub mod trace;
 
 use crate::analysis::regions;
-use crate::engine::{EngineOptions, Progress};
-use crate::error::Result;
+use crate::engine::{Cancel, EngineOptions, Progress};
+use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
@@ -98,6 +98,16 @@ pub struct ThreadSummary {
 }
 
 impl ThreadSummary {
+    /// [`ThreadSummary::of`], or [`Error::Interrupted`] once `cancel` is cancelled: the run's
+    /// measuring polls its token before each thread (a thread's fits take at most a fraction
+    /// of a second).
+    fn checked(t: &Thread, quadratic: bool, cancel: &Cancel) -> Result<Self> {
+        if cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
+        Ok(ThreadSummary::of(t, quadratic))
+    }
+
     fn of(t: &Thread, quadratic: bool) -> Self {
         let period = fit::period(&t.tail, MAX_PERIOD, REPEATS);
         let line = fit::fit_line(&t.tail);
@@ -226,8 +236,10 @@ pub struct ThreadsReport {
 }
 
 impl ThreadsReport {
-    /// Measures what `traced` found in `window` of game `k`.
-    pub fn new(k: u32, window: Window, reach: u32, traced: &Traced) -> Self {
+    /// Measures what `traced` found in `window` of game `k`; stops with
+    /// [`Error::Interrupted`] once `cancel` is cancelled (the fits of the long threads take
+    /// seconds on a large window).
+    pub fn new(k: u32, window: Window, reach: u32, traced: &Traced, cancel: &Cancel) -> Result<Self> {
         let mut by_t: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
         let (mut steady, mut clear) = (0, 0);
         let mut fibonacci_long = (0, 0);
@@ -283,7 +295,8 @@ impl ThreadsReport {
         let (merge_kinds, long_merge_kinds) = (merge_kinds(kinds), merge_kinds(long_kinds));
         let edge: Vec<&Thread> = traced.threads.iter().filter(|t| at_edge(t)).collect();
         let long: Vec<&&Thread> = edge.iter().filter(|t| t.tail.len() >= LONG_TAIL).collect();
-        let summaries: Vec<ThreadSummary> = long.iter().map(|t| ThreadSummary::of(t, false)).collect();
+        let summaries: Vec<ThreadSummary> =
+            long.iter().map(|t| ThreadSummary::checked(t, false, cancel)).collect::<Result<_>>()?;
         let periodic = summaries.iter().filter(|s| s.period.is_some()).count() as u64;
         let near = |s: &ThreadSummary| s.near_period.is_some_and(|n| n.share() >= NEAR_SHARE);
         let nearly = summaries.iter().filter(|s| s.period.is_none() && near(s)).count() as u64;
@@ -291,12 +304,16 @@ impl ThreadsReport {
             .iter()
             .zip(&summaries)
             .filter(|(_, s)| s.period.is_none() && !near(s))
-            .map(|(t, _)| ThreadSummary::of(t, true))
-            .collect();
+            .map(|(t, _)| ThreadSummary::checked(t, true, cancel))
+            .collect::<Result<_>>()?;
         let mut inner: Vec<&Thread> = long.iter().map(|t| **t).collect();
         inner.sort_by_key(|t| (i64::from(t.end_x) - i64::from(t.last_row), t.id));
-        let innermost = inner.iter().take(INNERMOST).map(|t| ThreadSummary::of(t, true)).collect();
-        ThreadsReport {
+        let innermost = inner
+            .iter()
+            .take(INNERMOST)
+            .map(|t| ThreadSummary::checked(t, true, cancel))
+            .collect::<Result<_>>()?;
+        Ok(ThreadsReport {
             k,
             window: [window.x0, window.y0, window.x1, window.y1],
             reach,
@@ -318,7 +335,7 @@ impl ThreadsReport {
             at_edge: (edge.len() as u64, long.len() as u64, periodic, nearly),
             non_periodic,
             innermost,
-        }
+        })
     }
 }
 
@@ -465,14 +482,24 @@ impl std::fmt::Display for ThreadsReport {
     }
 }
 
-/// Writes one line per thread as CSV.
-pub fn write_csv(traced: &Traced, mut w: impl std::io::Write) -> std::io::Result<()> {
+/// The measurements of every thread of `traced`, in its order, for [`write_csv`]; stops with
+/// [`Error::Interrupted`] once `cancel` is cancelled.
+pub fn summaries(traced: &Traced, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
+    traced.threads.iter().map(|t| ThreadSummary::checked(t, false, cancel)).collect()
+}
+
+/// Writes one line per thread as CSV, given the threads' [`summaries`].
+pub fn write_csv(
+    traced: &Traced,
+    summaries: &[ThreadSummary],
+    mut w: impl std::io::Write,
+) -> std::io::Result<()> {
     writeln!(
         w,
         "id,first_row,last_row,start_x,end_x,end,merge_row,into,parents,at_edge,thickness,clear_rows,steady_rows,tail_rows,period,shift,near_period,near_shift,near_share,slope"
     )?;
-    for t in &traced.threads {
-        let s = ThreadSummary::of(t, false);
+    assert_eq!(summaries.len(), traced.threads.len(), "one summary per thread");
+    for (t, s) in traced.threads.iter().zip(summaries) {
         let (end, row, into) = match t.end {
             End::Vanished => ("vanished", String::new(), String::new()),
             End::Open => ("open", String::new(), String::new()),
@@ -545,7 +572,9 @@ pub fn legend_key(k: u32, scale: u32) -> Key {
 /// `reach` ([`trace::REACH`] by default) and draws them over the
 /// picture to `out` (`scale x scale` cells a pixel, the lowest index of each block, so a block
 /// with a thread cell shows a thread), with a legend strip below it ([`legend_key`]) when
-/// `legend` holds. Returns the tracer's result and the picture's path.
+/// `legend` holds. Returns the tracer's result and the picture, written but not committed: the
+/// caller commits it ([`AtomicOutput::commit`]) once what goes with it (the report, the CSV) is
+/// ready, so that a run stopped while measuring leaves no picture behind.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     k: u32,
@@ -556,7 +585,7 @@ pub fn run(
     legend: bool,
     opts: &EngineOptions,
     progress: &dyn Progress,
-) -> Result<(Traced, Option<std::path::PathBuf>)> {
+) -> Result<(Traced, Option<AtomicOutput>)> {
     let mut png = match out {
         Some(o) => {
             let (w, h) = crate::output::png::picture_size(window, scale);
@@ -602,15 +631,44 @@ pub fn run(
         }
         Ok(())
     })?;
-    let path = match png {
+    let picture = match png {
         Some((mut p, mut down, mut strip)) => {
             if let Some(done) = down.flush() {
                 strip.push_row(&mut p, done)?;
             }
             strip.finish(&mut p)?;
-            Some(p.finish()?)
+            Some(p.finish_file()?)
         }
         None => None,
     };
-    Ok((tracer.finish(), path))
+    Ok((tracer.finish(), picture))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One straight thread open at the window's foot, with a tail long enough to be measured.
+    fn one_long_thread() -> Traced {
+        let mut tracer = Tracer::new(trace::REACH);
+        for y in 0..LONG_TAIL as u32 + 100 {
+            tracer.line(y, &[y / 2 + 10, y / 2 + 11], |_, _| true);
+        }
+        tracer.finish()
+    }
+
+    #[test]
+    fn measuring_stops_once_the_run_is_cancelled() {
+        let traced = one_long_thread();
+        let window = Window::new(0, 0, 1000, LONG_TAIL as u32 + 100);
+        let live = Cancel::new();
+        let report = ThreadsReport::new(1, window, trace::REACH, &traced, &live).unwrap();
+        assert_eq!(report.at_edge.1, 1, "the thread is measured: {report:?}");
+        assert_eq!(summaries(&traced, &live).unwrap().len(), 1);
+        let stopped = Cancel::new();
+        stopped.cancel();
+        let r = ThreadsReport::new(1, window, trace::REACH, &traced, &stopped);
+        assert!(matches!(r, Err(Error::Interrupted)), "{r:?}");
+        assert!(matches!(summaries(&traced, &stopped), Err(Error::Interrupted)));
+    }
 }
