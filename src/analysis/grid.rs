@@ -14,7 +14,7 @@
 //! and the measurements are in `docs/fabric-grid.md`.
 
 use crate::analysis::regions::{self, Region};
-use crate::engine::{EngineOptions, Progress};
+use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
@@ -188,12 +188,28 @@ pub fn correlation_with(
     reach: i64,
     count: impl Fn(&BitGrid, &BitGrid, i64, i64) -> u64 + Sync,
 ) -> Correlation {
+    correlation_until(pattern, mask, reach, count, &Cancel::new()).expect("a fresh token is never cancelled")
+}
+
+/// [`correlation_with`] for a run that `cancel` stops: every shift looks at the token first,
+/// and a cancelled run ends with [`Error::Interrupted`] (a window's map of a large reach
+/// takes seconds).
+pub fn correlation_until(
+    pattern: &BitGrid,
+    mask: &BitGrid,
+    reach: i64,
+    count: impl Fn(&BitGrid, &BitGrid, i64, i64) -> u64 + Sync,
+    cancel: &Cancel,
+) -> Result<Correlation> {
     let p = pattern.and(mask);
     let min_pairs = mask.count().div_ceil(4).max(1);
     let side = 2 * reach + 1;
     let r = (0..(reach + 1) * side)
         .into_par_iter()
         .map(|i| {
+            if cancel.is_cancelled() {
+                return 0.0;
+            }
             let (dy, dx) = (i / side, i % side - reach);
             let n = count(mask, mask, dx, dy);
             if n < min_pairs {
@@ -202,7 +218,10 @@ pub fn correlation_with(
             pearson(n, count(&p, mask, dx, dy), count(mask, &p, dx, dy), count(&p, &p, dx, dy))
         })
         .collect();
-    Correlation { reach, r }
+    if cancel.is_cancelled() {
+        return Err(Error::Interrupted);
+    }
+    Ok(Correlation { reach, r })
 }
 
 /// [`correlation_with`] by [`pair_count`].
@@ -541,18 +560,18 @@ pub fn run(
         }
         let b = b.into_inner().expect("window lock");
         let w = b.window;
-        let measure = |p: &BitGrid| {
-            let c = correlation(p, &b.fabric, i64::from(reach));
+        let measure = |p: &BitGrid| -> Result<(PatternReport, Correlation)> {
+            let c = correlation_until(p, &b.fabric, i64::from(reach), pair_count, &opts.cancel)?;
             let ps = peaks(&c, MIN_LEN);
             let r = PatternReport {
                 cells: p.and(&b.fabric).count(),
                 lattices: band_lattices(&ps),
                 peaks: ps.into_iter().take(LISTED).collect(),
             };
-            (r, c)
+            Ok((r, c))
         };
-        let (black, map) = measure(&b.black);
-        let (palace, _) = measure(&b.palace);
+        let (black, map) = measure(&b.black)?;
+        let (palace, _) = measure(&b.palace)?;
         maps.push(map);
         report.windows.push(GridWindow {
             d,
@@ -685,6 +704,16 @@ mod tests {
         assert_eq!(fast, slow);
         assert_eq!(fast.at(3, -2), fast.at(-3, 2));
         assert!((fast.at(0, 0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_cancelled_correlation_stops_with_interrupted() {
+        let p = random(90, 40, 30, 7);
+        let m = BitGrid::from_fn(90, 40, |_, _| true);
+        let cancel = Cancel::new();
+        assert!(correlation_until(&p, &m, 12, pair_count, &cancel).is_ok());
+        cancel.cancel();
+        assert!(matches!(correlation_until(&p, &m, 12, pair_count, &cancel), Err(Error::Interrupted)));
     }
 
     /// A pattern set exactly on a lattice with basis `a`, `b`: the lattice vectors correlate
