@@ -10,43 +10,10 @@
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-fn bin() -> PathBuf {
-    std::env::var_os("PALACE_TEST_BIN").map_or_else(|| assert_cmd::cargo::cargo_bin("palace"), PathBuf::from)
-}
-
-/// Starts `palace args` in `cwd` with standard output discarded and standard error captured.
-fn spawn(args: &[&str], cwd: &Path) -> Child {
-    Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("palace starts")
-}
-
-/// Sends `signal` (a name such as `INT`) to `child` with the shell's `kill`.
-fn kill(child: &Child, signal: &str) {
-    let sent = Command::new("sh")
-        .args(["-c", &format!("kill -{signal} {}", child.id())])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(sent, "kill -{signal} was not delivered");
-}
-
-/// The names in `dir`, sorted, hidden ones included.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use crate::common::{kill, listing, spawn};
 
 /// Waits until `dir` holds the temporary file of the output `name` (the run has opened its
 /// output and is computing), or the run ends; whether the file appeared.
@@ -77,7 +44,7 @@ fn stops_on(signal: &str, code: i32) {
         listing(dir.path())
     );
     let sent = Instant::now();
-    kill(&child, signal);
+    assert!(kill(&child, signal), "the signal was not delivered");
     let out = child.wait_with_output().unwrap();
     let took = sent.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -125,7 +92,7 @@ fn a_game_writing_to_a_fifo_without_a_reader_stops_on_the_first_signal() {
         std::thread::sleep(Duration::from_millis(5));
     }
     let sent = Instant::now();
-    kill(&child, "TERM");
+    assert!(kill(&child, "TERM"), "the signal was not delivered");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(sent.elapsed() < Duration::from_secs(1), "stopped after {:?}", sent.elapsed());

@@ -13,9 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> PathBuf {
-    std::env::var_os("PALACE_TEST_BIN").map_or_else(|| assert_cmd::cargo::cargo_bin("palace"), PathBuf::from)
-}
+use crate::common::{bin, kill, listing, spawn};
 
 /// Runs `palace args` in the system's temporary folder, so that nothing it might write by
 /// mistake lands in the source tree.
@@ -28,39 +26,8 @@ fn run(args: &[&str]) -> Output {
         .expect("palace runs")
 }
 
-/// Starts `palace args` in `cwd` with standard output discarded and standard error captured.
-fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S], cwd: &Path) -> Child {
-    Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("palace starts")
-}
-
-/// Sends `signal` (a name such as `INT`) to `child`, with the shell's own `kill`, so the tests
-/// need no procps. Whether it was delivered.
-fn kill(child: &Child, signal: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("kill -{signal} {}", child.id())])
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// The names in `dir`, sorted, hidden ones included.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn is_png(bytes: &[u8]) -> bool {

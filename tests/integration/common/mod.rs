@@ -128,3 +128,42 @@ pub fn assert_legend_below(bare: &std::path::Path, with: &std::path::Path, swatc
         assert!(run >= 8, "{what}: no swatch of {c:?}");
     }
 }
+
+// Running the binary as a child process, for the tests that signal it.
+
+/// The binary under test: the one cargo builds, or the one `PALACE_TEST_BIN` names.
+pub fn bin() -> std::path::PathBuf {
+    std::env::var_os("PALACE_TEST_BIN")
+        .map_or_else(|| assert_cmd::cargo::cargo_bin("palace"), std::path::PathBuf::from)
+}
+
+/// Starts `palace args` in `cwd` with standard output discarded and standard error captured.
+pub fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S], cwd: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("palace starts")
+}
+
+/// Sends `signal` (a name such as `INT`) to `child`, with the shell's own `kill`, so the tests
+/// need no procps. Whether it was delivered.
+pub fn kill(child: &std::process::Child, signal: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -{signal} {}", child.id())])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The names in `dir`, sorted, hidden ones included.
+pub fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
