@@ -9,7 +9,7 @@
 //! `B(n) = floor(n phi^2)`, `AB(n) = 2 A(n) + n`; `B_0 = {B(n) : n >= 0}`, `B_0 + 1`,
 //! `AB + 1 = {AB(n) + 1 : n >= 1}` (the paper's `B_0 (+) 1`, `AB (+) 1`).
 //!
-//! Lemma 1 and Theorem 2 run over the whole range `0..=to` ([`wythoff_classes`]); the
+//! Lemma 1 and Theorem 2 run over the whole range `0..=to` ([`wythoff_classes`](crate::games::subtraction::wythoff_classes)); the
 //! statements about representations over `0..=min(to, ZECKENDORF_RANGE)`.
 
 use super::claims::{Claim, claim};

@@ -395,7 +395,7 @@ const CHUNK: usize = 64;
 /// The correlations of [`correlations`], handed to `sink` map row by map row in order (`j`,
 /// `r` of the row's map cells at each shift, the row's fabric cells per map cell), so that the
 /// whole map need not be held. Stops with [`Error::Interrupted`] once `cancel` is cancelled
-/// (polled every [`CHUNK`] map rows).
+/// (polled every 64 map rows).
 pub fn rows(
     p: &Planes,
     shifts: &[(i64, i64)],
