@@ -71,9 +71,7 @@ pub fn run(
         .build()
         .map_err(|source| Error::ThreadPool { threads, source })?;
     let solved = pool.install(|| solve_many(max_k, n));
-    if opts.cancel.is_cancelled() {
-        return Err(Error::Interrupted);
-    }
+    opts.cancel.check()?;
     progress.set_length(u64::from(max_k) * u64::from(max_size) * u64::from(max_size) + 1);
     let mut report = CheckReport {
         max_k,

@@ -218,9 +218,7 @@ pub fn correlation_until(
             pearson(n, count(&p, mask, dx, dy), count(mask, &p, dx, dy), count(&p, &p, dx, dy))
         })
         .collect();
-    if cancel.is_cancelled() {
-        return Err(Error::Interrupted);
-    }
+    cancel.check()?;
     Ok(Correlation { reach, r })
 }
 
@@ -555,9 +553,7 @@ pub fn run(
     let mut maps = Vec::new();
     let mut report = GridReport { k, nose, side, reach, windows: Vec::new() };
     for (b, &d) in bits.into_iter().zip(&at) {
-        if opts.cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        opts.cancel.check()?;
         let b = b.into_inner().expect("window lock");
         let w = b.window;
         let measure = |p: &BitGrid| -> Result<(PatternReport, Correlation)> {

@@ -171,9 +171,7 @@ pub fn search(
     let mut all = Vec::with_capacity(shifts as usize);
     for dy in y_lo..=y_hi {
         for dx in x_lo..=x_hi {
-            if opts.cancel.is_cancelled() {
-                return Err(Error::Interrupted);
-            }
+            opts.cancel.check()?;
             let base = (dy - y_lo) as usize * bwid + (dx - x_lo) as usize;
             let (offset, matched) = counter.most_common(pairs.iter().map(|&(p, j)| nb[base + j] - p));
             all.push(Candidate { shift: (dx, dy), offset, matched, fraction: matched as f64 / cells as f64 });

@@ -367,9 +367,7 @@ fn baseline_rows(k: u32, size: u32, cancel: &Cancel, mut f: impl FnMut(u64, &[i8
     let mut dp = DirectDp::new(k, n);
     let mut row = vec![0i8; n];
     for y in 0..u64::from(size) {
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         let pn = dp.next_row();
         let hood = (hood_len(k, y) as usize).min(n);
         for (x, (c, &p)) in row.iter_mut().zip(pn).enumerate() {
@@ -404,9 +402,7 @@ pub fn baseline_palaces(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
     let mut dp = DirectDp::new(k, size as usize);
     let mut palaces = 0u64;
     for _ in 0..size {
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         palaces += dp.next_row().iter().filter(|&&n| n < k).count() as u64;
     }
     Ok(palaces)

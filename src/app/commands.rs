@@ -1214,7 +1214,7 @@ fn frankenstein(
     };
     let within = |two: TypeTwo| {
         let a = fk::moves_within(&fk::claimed(bound), two);
-        if cancel.is_cancelled() { Err(palace::error::Error::Interrupted) } else { Ok(a) }
+        cancel.check().map(|()| a)
     };
     if check {
         let mut list = fc::tables()[..0].to_vec();
@@ -1236,9 +1236,7 @@ fn frankenstein(
             );
         }
         list.push(fc::inequality_8(fc::INEQUALITY_8_ROWS));
-        if cancel.is_cancelled() {
-            return Err(palace::error::Error::Interrupted);
-        }
+        cancel.check()?;
         if json {
             out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
         } else {

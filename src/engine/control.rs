@@ -52,6 +52,12 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// `Err(`[`Error::Interrupted`](crate::error::Error::Interrupted)`)` once cancelled: what
+    /// a long computation returns at the points where it looks at the token.
+    pub fn check(&self) -> crate::error::Result<()> {
+        if self.is_cancelled() { Err(crate::error::Error::Interrupted) } else { Ok(()) }
+    }
 }
 
 /// Two tokens are equal when they share one flag.

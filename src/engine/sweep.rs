@@ -692,9 +692,7 @@ fn consume(
     let mut row = vec![0i8; window.width() as usize];
     let zeros = vec![0i8; window.width() as usize];
     for band in bands {
-        if shared.cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        shared.cancel.check()?;
         let (y0, y1) = layout.band_y(band.index);
         // One worker sets a band's tiles left to right (or marks the rest aborted), so once the
         // last is set all are: wait on that one only, to spare a wake-up per tile.
@@ -726,9 +724,7 @@ fn consume(
                 for y in ya..yb {
                     // Checked per row too: a sink may spend long on one (a wide .npy row, a
                     // zoomed picture).
-                    if shared.cancel.is_cancelled() {
-                        return Err(Error::Interrupted);
-                    }
+                    shared.cancel.check()?;
                     // Each tile's range of `row` is its scratch, used where it cannot lend
                     // its own cells.
                     let mut rest = &mut row[..(cb.max(ca) - ca) as usize];
@@ -744,9 +740,7 @@ fn consume(
                 continue;
             }
             for y in ya..yb {
-                if shared.cancel.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
+                shared.cancel.check()?;
                 let row = &mut row[..(cb.max(ca) - ca) as usize];
                 for &(tile, rect, xa, xb) in &spans {
                     tile.copy_row(k, rect, y, xa, xb, &mut row[(xa - ca) as usize..(xb - ca) as usize]);

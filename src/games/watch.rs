@@ -4,11 +4,11 @@
 //! unit they name.
 //!
 //! The solvers print nothing and know no command line: a cancelled run ends with
-//! [`Error::Interrupted`], and the caller decides what to say. [`Watch::NONE`] watches nothing;
+//! [`Error::Interrupted`](crate::error::Error::Interrupted), and the caller decides what to say. [`Watch::NONE`] watches nothing;
 //! the solvers' plain entry points (`solve`, `wins`, ...) run under it.
 
 use crate::engine::{Cancel, Progress, Silent};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// A run's cancel token and progress receiver, borrowed for the run.
 #[derive(Clone, Copy)]
@@ -44,7 +44,7 @@ impl<'a> Watch<'a> {
 
     /// `Err(Error::Interrupted)` once the run was asked to stop.
     pub fn check(&self) -> Result<()> {
-        if self.is_cancelled() { Err(Error::Interrupted) } else { Ok(()) }
+        self.cancel.map_or(Ok(()), Cancel::check)
     }
 
     /// Where progress goes.
@@ -56,6 +56,7 @@ impl<'a> Watch<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn a_watch_reports_its_tokens_cancel() {

@@ -380,9 +380,7 @@ fn open_in_place(target: &Path, cancel: &crate::engine::Cancel) -> Result<File> 
                 }
                 // ENXIO: a FIFO that no one reads yet.
                 Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
-                    if cancel.is_cancelled() {
-                        return Err(Error::Interrupted);
-                    }
+                    cancel.check()?;
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
                 Err(e) => return Err(Error::io(target, e)),

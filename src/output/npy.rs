@@ -78,9 +78,7 @@ impl RowSink for NpyWriter {
         };
         let n = row.cells.len();
         for start in (0..n).step_by(CHUNK) {
-            if self.cancel.is_cancelled() {
-                return Err(Error::Interrupted);
-            }
+            self.cancel.check()?;
             self.buf.clear();
             for i in start..(start + CHUNK).min(n) {
                 // |v| <= 2k and N <= 3k fit i32 for every accepted k (rule::MAX_K).

@@ -131,7 +131,7 @@ impl BeamsReport {
     /// each upper beam's search for its mirror, which take seconds in all on a large window).
     pub fn new(k: u32, window: Window, params: Params, beams: &Beams, cancel: &Cancel) -> Result<Self> {
         let numbered = beams.numbered();
-        let heed = || if cancel.is_cancelled() { Err(Error::Interrupted) } else { Ok(()) };
+        let heed = || cancel.check();
         let half = |name: &'static str, t: &Tracked| -> Result<HalfReport> {
             let mut list: Vec<BeamSummary> = numbered
                 .iter()
@@ -542,9 +542,7 @@ pub fn run(
             let mut png = PngStream::create(o, fw, fh, pal, text, opts.threads)?;
             // Encoding the picture takes a second or more on a large window: heed the token.
             for row in pic.chunks(w) {
-                if opts.cancel.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
+                opts.cancel.check()?;
                 strip.push_row(&mut png, row)?;
             }
             strip.finish(&mut png)?;

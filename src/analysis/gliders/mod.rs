@@ -158,9 +158,7 @@ pub fn texture_lattices(planes: &Planes, map: &ClassMap, cancel: &Cancel) -> Res
     TEXTURES
         .iter()
         .map(|&tex| {
-            if cancel.is_cancelled() {
-                return Err(Error::Interrupted);
-            }
+            cancel.check()?;
             let cells: Vec<(usize, usize)> = (0..g.mh)
                 .flat_map(|j| (0..g.mw).map(move |i| (i, j)))
                 .filter(|&(i, j)| map.class[j * g.mw + i] == tex.index())
@@ -241,9 +239,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<(GlidersReport, Option<AtomicOutput>)> {
     let planes = gather(k, window, opts, progress)?.trimmed();
-    if opts.cancel.is_cancelled() {
-        return Err(Error::Interrupted);
-    }
+    opts.cancel.check()?;
     if planes.fabric_cells() == 0 {
         return Err(Error::Usage(format!(
             "--window {window}: no cell of it is labelled fabric above the diagonal; the fabric lies along the diagonal from the nose ({n}, {n}) to about 1.6 k (give a window that reaches it, or a larger --size)",
@@ -328,9 +324,7 @@ pub fn analyse(
         if tex == Texture::Large {
             continue;
         }
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         let all: Vec<Patch> = track::patches(map, tex, &edge, &params.track)
             .into_iter()
             .filter(|p| p.birth.t >= zone_t)

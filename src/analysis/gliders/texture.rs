@@ -12,7 +12,7 @@
 
 use crate::analysis::grid::pearson;
 use crate::engine::Cancel;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::geometry::Window;
 use rayon::prelude::*;
 
@@ -394,7 +394,7 @@ const CHUNK: usize = 64;
 
 /// The correlations of [`correlations`], handed to `sink` map row by map row in order (`j`,
 /// `r` of the row's map cells at each shift, the row's fabric cells per map cell), so that the
-/// whole map need not be held. Stops with [`Error::Interrupted`] once `cancel` is cancelled
+/// whole map need not be held. Stops with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
 /// (polled every 64 map rows).
 pub fn rows(
     p: &Planes,
@@ -419,9 +419,7 @@ fn rows_by(
     let (ns, h) = (shifts.len(), w / 2);
     let min_pairs = (w * w * CELL * CELL).div_ceil(4) as u64;
     for c0 in (0..g.mh).step_by(CHUNK) {
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         let c1 = (c0 + CHUNK).min(g.mh);
         let (a0, a1) = (c0.saturating_sub(h), (c1 + h).min(g.mh));
         let counts: Vec<Vec<Counts>> = (a0..a1).into_par_iter().map(|j| count(p, j, shifts)).collect();

@@ -4,7 +4,7 @@
 
 use super::trace::Section;
 use crate::engine::Cancel;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use serde::Serialize;
 
 /// Whether `n` is a Fibonacci number (1, 2, 3, 5, 8, ...).
@@ -202,7 +202,7 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
     nearest_quadratic_until(value, bound, tol, &Cancel::new()).expect("a fresh token is never cancelled")
 }
 
-/// [`nearest_quadratic`], stopped with [`Error::Interrupted`] once `cancel` is cancelled
+/// [`nearest_quadratic`], stopped with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
 /// (polled for each leading coefficient): with a wide `tol` the search takes a second or more.
 pub fn nearest_quadratic_until(
     value: f64,
@@ -213,9 +213,7 @@ pub fn nearest_quadratic_until(
     let mut best: Option<QuadraticFit> = None;
     let mut near: Vec<f64> = Vec::new();
     for a in 1..=bound {
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         for b in -bound..=bound {
             for c in -bound..=bound {
                 let disc = b * b - 4 * a * c;

@@ -17,7 +17,7 @@ pub mod trace;
 
 use crate::analysis::regions;
 use crate::engine::{Cancel, EngineOptions, Progress};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
@@ -98,13 +98,11 @@ pub struct ThreadSummary {
 }
 
 impl ThreadSummary {
-    /// [`ThreadSummary::of`], or [`Error::Interrupted`] once `cancel` is cancelled: the run's
+    /// [`ThreadSummary::of`], or [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled: the run's
     /// measuring polls its token before each thread (a thread's fits take at most a fraction
     /// of a second).
     fn checked(t: &Thread, quadratic: bool, cancel: &Cancel) -> Result<Self> {
-        if cancel.is_cancelled() {
-            return Err(Error::Interrupted);
-        }
+        cancel.check()?;
         Ok(ThreadSummary::of(t, quadratic))
     }
 
@@ -237,7 +235,7 @@ pub struct ThreadsReport {
 
 impl ThreadsReport {
     /// Measures what `traced` found in `window` of game `k`; stops with
-    /// [`Error::Interrupted`] once `cancel` is cancelled (the fits of the long threads take
+    /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled (the fits of the long threads take
     /// seconds on a large window).
     pub fn new(k: u32, window: Window, reach: u32, traced: &Traced, cancel: &Cancel) -> Result<Self> {
         let mut by_t: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
@@ -483,7 +481,7 @@ impl std::fmt::Display for ThreadsReport {
 }
 
 /// The measurements of every thread of `traced`, in its order, for [`write_csv`]; stops with
-/// [`Error::Interrupted`] once `cancel` is cancelled.
+/// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled.
 pub fn summaries(traced: &Traced, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
     traced.threads.iter().map(|t| ThreadSummary::checked(t, false, cancel)).collect()
 }
@@ -647,6 +645,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     /// One straight thread open at the window's foot, with a tail long enough to be measured.
     fn one_long_thread() -> Traced {
