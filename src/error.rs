@@ -108,6 +108,10 @@ pub enum Error {
         /// Rows in all.
         height: u32,
     },
+    /// The GPU backend failed: no adapter, a device error, a board too large for the device.
+    #[cfg(feature = "gpu")]
+    #[error("GPU backend: {0}")]
+    Gpu(palace_gpu::GpuError),
     /// The engine stopped because another part of the run failed first.
     #[error("the sweep was aborted")]
     Aborted,

@@ -32,6 +32,8 @@ pub mod analysis;
 pub mod engine;
 pub mod error;
 pub mod games;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod kernel;
 pub mod model;
 pub mod output;

@@ -184,6 +184,31 @@ impl StatsAcc {
         }
     }
 
+    /// Adds counts (by `v + 128`) of cells outside the hood together with the smallest and
+    /// largest of their values and the first cell (row-major) of each, as a GPU tally gives.
+    pub fn add_counts_with_extremes(
+        &mut self,
+        counts: &[u64; 256],
+        min: Option<Extreme>,
+        max: Option<Extreme>,
+    ) {
+        self.add_counts_only(counts);
+        if let Some(m) = min {
+            self.rest.see_min(m.v, m.x, m.y);
+        }
+        if let Some(m) = max {
+            self.rest.see_max(m.v, m.x, m.y);
+        }
+    }
+
+    /// Adds the hood cells of `window`, by the closed form.
+    pub fn add_hood_of(&mut self, window: Window) {
+        let (x0, x1) = (u64::from(window.x0), u64::from(window.x1));
+        for y in u64::from(window.y0)..u64::from(window.y1).min(u64::from(self.k)) {
+            self.add_hood_run(y, x0, hood_len(self.k, y).clamp(x0, x1) - x0);
+        }
+    }
+
     /// Adds a block of cells that are all 0: rows `y0..y1`, columns `x0..x1`.
     pub fn add_zero_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
         self.hist[128] += (y1 - y0) * (x1 - x0);

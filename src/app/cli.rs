@@ -172,6 +172,8 @@ pub enum Command {
     Dump(DumpArgs),
     /// Count cells and palaces, histogram v outside the hood, and find the extreme values.
     Stats(StatsArgs),
+    /// Name the GPU adapter that `--backend gpu` uses (a build with `--features gpu`).
+    GpuInfo(GpuInfoArgs),
     /// Cross-check the engine against an exact solver of the game itself on small boards.
     ///
     /// Exits 1 if any cell disagrees.
@@ -860,6 +862,15 @@ pub struct StatsArgs {
     /// as they go (faster); any other window always uses the CA. Both give the same numbers.
     #[arg(long, conflicts_with = "palaces_only")]
     pub ca: bool,
+    /// Where the cells are computed: `cpu`, or `gpu` (compute shaders on a Vulkan, Metal or
+    /// DirectX 12 adapter; a build with `--features gpu`; `palace gpu-info` names the adapter).
+    /// Both give the same numbers. The GPU computes the three-counter form and keeps no
+    /// checkpoints; --threads and --kernel do not affect it.
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+    pub backend: BackendArg,
+    /// GPU tile shape LANESxROWSxWIDTH (tuning; default 32x8x256).
+    #[arg(long, value_name = "LxRxW", hide = true)]
+    pub gpu_shape: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
@@ -869,6 +880,66 @@ pub struct StatsArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+}
+
+/// `--backend`: where the cells are computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendArg {
+    /// The CPU engine.
+    Cpu,
+    /// Compute shaders on a GPU.
+    Gpu,
+}
+
+/// Where a command computes its cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The CPU engine.
+    Cpu,
+    /// A GPU, with tiles of `(lanes, rows per lane, width)`.
+    Gpu((u32, u32, u32)),
+}
+
+impl Backend {
+    /// `--backend` and `--gpu-shape`, checked against this build.
+    fn resolve(backend: BackendArg, shape: Option<&str>) -> Result<Backend> {
+        if backend == BackendArg::Cpu {
+            if shape.is_some() {
+                return Err(Error::Usage(
+                    "--gpu-shape tunes --backend gpu; add --backend gpu or drop it".into(),
+                ));
+            }
+            return Ok(Backend::Cpu);
+        }
+        if !cfg!(feature = "gpu") {
+            return Err(Error::Usage(
+                "--backend gpu: this palace was built without the GPU backend; build it with `cargo build --release --features gpu`".into(),
+            ));
+        }
+        let Some(shape) = shape else { return Ok(Backend::Gpu((32, 8, 256))) };
+        let parts: Vec<Option<u32>> = shape.split('x').map(|p| p.parse().ok()).collect();
+        match parts[..] {
+            [Some(l), Some(r), Some(w)]
+                if (1..=64).contains(&l)
+                    && (1..=32).contains(&r)
+                    && w > 0
+                    && u64::from(l * r) * u64::from(w) <= 1 << 24 =>
+            {
+                Ok(Backend::Gpu((l, r, w)))
+            }
+            _ => Err(Error::Usage(format!(
+                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and at most 2^24 cells a tile, e.g. 32x8x256"
+            ))),
+        }
+    }
+}
+
+/// `palace gpu-info`.
+#[derive(Debug, Args)]
+pub struct GpuInfoArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `palace check`.
@@ -943,6 +1014,9 @@ pub enum Config {
         palaces_only: bool,
         /// The statistics by a counter sweep (the window starts at the corner).
         by_counters: bool,
+        /// Where the cells are computed (read only by a build with the GPU backend).
+        #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+        backend: Backend,
         /// Checkpoints: the file, and the time between them.
         checkpoint: Option<SaveEvery>,
         /// The checkpoint to continue from.
@@ -951,6 +1025,11 @@ pub enum Config {
         json: bool,
         /// Engine settings.
         run: RunConfig,
+    },
+    /// Name the GPU adapter.
+    GpuInfo {
+        /// JSON output.
+        json: bool,
     },
     /// Compare two games.
     Compare {
@@ -1306,7 +1385,7 @@ impl Config {
             | Config::FraenkelCheck { run, .. }
             | Config::FraenkelU { run, .. }
             | Config::Frankenstein { run, .. } => Some(run),
-            Config::Bench { .. } => None,
+            Config::Bench { .. } | Config::GpuInfo { .. } => None,
         }
     }
 }
@@ -1894,9 +1973,23 @@ impl Cli {
                     ));
                 }
                 let (checkpoint, resume) = a.checkpoint.resolve()?;
+                let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?;
+                if backend != Backend::Cpu {
+                    if a.ca {
+                        return Err(Error::Usage(
+                            "--ca and --backend gpu: the GPU computes the three-counter form, not the CA rule; drop one of them".into(),
+                        ));
+                    }
+                    if checkpoint.is_some() || resume.is_some() {
+                        return Err(Error::Usage(
+                            "--backend gpu keeps no checkpoints; drop --checkpoint and --resume, or use --backend cpu".into(),
+                        ));
+                    }
+                }
                 Config::Stats {
                     board,
                     window,
+                    backend,
                     palaces_only: a.palaces_only,
                     by_counters: !a.ca && window.x0 == 0 && window.y0 == 0,
                     checkpoint,
@@ -1905,6 +1998,7 @@ impl Cli {
                     run: a.run.resolve()?,
                 }
             }
+            Command::GpuInfo(a) => Config::GpuInfo { json: a.json },
             Command::Compare(a) => {
                 let (board, window) = a.board.resolve()?;
                 Board::new(a.k2, 1, 1).map_err(|_| {

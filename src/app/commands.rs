@@ -96,6 +96,17 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             summary(&run, &msg, &report);
             Ok(0)
         }
+        Config::GpuInfo { json } => crate::app::gpu::info(json),
+        #[cfg(feature = "gpu")]
+        Config::Stats {
+            board,
+            window,
+            palaces_only,
+            backend: crate::app::cli::Backend::Gpu(shape),
+            json,
+            run,
+            ..
+        } => crate::app::gpu::stats(board.k, window, palaces_only, shape, json, &run, cancel),
         Config::Stats { board, window, palaces_only: true, checkpoint, resume, json, run, .. } => {
             let pb = progress::bar(run.quiet, "palaces", "rows");
             let tag = format!("stats --palaces-only k={} {}x{}", board.k, window.x1, window.y1);
@@ -443,7 +454,7 @@ fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
 
 /// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
 /// error.
-fn out_text(text: &str) -> Result<()> {
+pub(crate) fn out_text(text: &str) -> Result<()> {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     let r = o

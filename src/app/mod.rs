@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod gpu;
 pub mod memory;
 pub mod progress;
 pub mod signals;

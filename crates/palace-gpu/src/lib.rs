@@ -1,0 +1,606 @@
+//! The blocking-queen automaton's three-counter sweep in compute shaders.
+//!
+//! `palace-gpu` computes the cells of a board of k-Blocking Wythoff Nim on a GPU, through
+//! [`wgpu`] (Vulkan, Metal or DirectX 12; in CI, Mesa's software Vulkan), and tallies the values
+//! of a window of it: the histogram of `v = N - k` outside the hood, and the first cell in
+//! row-major order of its smallest and largest value. It knows nothing of the `palace`
+//! library: the `palace` crate turns a [`Tally`] into its statistics and checks every result
+//! against its CPU engine.
+//!
+//! ```no_run
+//! use palace_gpu::{Gpu, Job, Shape, Watch};
+//!
+//! let gpu = Gpu::open()?;
+//! println!("adapter: {}", gpu.adapter());
+//! // Game 500 on a 1500 x 1500 board, the whole board as the window.
+//! let job = Job::board(500, 1500, 1500, Shape::default());
+//! let tally = gpu.tally(&job, &Watch::default())?;
+//! let palaces: u64 = tally.counts[..128].iter().sum();
+//! println!("{palaces} palaces outside the hood; smallest value {:?}", tally.min);
+//! # Ok::<(), palace_gpu::GpuError>(())
+//! ```
+//!
+//! # How a board is cut
+//!
+//! The region `[0, width) x [0, height)` that the window depends on is rounded up to whole
+//! tiles of [`Shape::width`] columns and [`Shape::height`] rows. Tile `(i, j)` reads only the
+//! counters left by tiles `(i - 1, j)` and `(i, j - 1)`, so the tiles of one anti-diagonal
+//! `i + j = d` are independent: one dispatch computes them all, and the dispatches run in
+//! order of `d`. See `src/tally.wgsl` for the work inside a tile.
+//!
+//! # Exactness
+//!
+//! The counters are exact 32-bit counts (a line holds at most `k` palaces, and `3k` fits 32
+//! bits for every accepted `k`), so every cell's `N` and sign are exact, hood included. Only
+//! the tally is narrow: it holds values in `-limit..limit` ([`Job::limit`], at most 128, the
+//! range of the CPU engine's bytes). A cell of the window outside the hood whose value lies
+//! beyond it stops the run with [`GpuError::ValueRange`], naming the first such cell in
+//! row-major order; nothing wraps silently.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// What can go wrong on the GPU.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter was found.
+    #[error("no GPU adapter found (looked for {looked_for})")]
+    NoAdapter {
+        /// The backends asked, in words.
+        looked_for: String,
+    },
+    /// The adapter refused a device.
+    #[error("the GPU adapter {adapter} refused a device: {reason}")]
+    Device {
+        /// The adapter.
+        adapter: String,
+        /// Its reason.
+        reason: String,
+    },
+    /// The device reported an error (validation, out of memory, lost device).
+    #[error("the GPU reported an error: {0}")]
+    Reported(String),
+    /// The board needs a buffer larger than the device allows.
+    #[error("the board needs a {what} of {needed} bytes; the GPU allows {allowed}")]
+    TooLarge {
+        /// Which buffer.
+        what: &'static str,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes the device allows.
+        allowed: u64,
+    },
+    /// The tile shape cannot be used.
+    #[error("tile shape {shape}: {why}")]
+    Shape {
+        /// The shape.
+        shape: Shape,
+        /// Why not.
+        why: &'static str,
+    },
+    /// The job cannot be run (an empty window, a window outside the board, `k = 0`).
+    #[error("{0}")]
+    Job(&'static str),
+    /// A cell of the window outside the hood holds a value outside the tally's range.
+    #[error("cell ({x}, {y}) holds v = {v}, outside the tally's range -{limit}..{limit}")]
+    ValueRange {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+        /// Its value.
+        v: i32,
+        /// The range's bound ([`Job::limit`]).
+        limit: u32,
+    },
+    /// The run was cancelled.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// The shape of a tile: `lanes` invocations of a workgroup, each computing `rows` rows, over
+/// `width` columns. A tile is `width` x `lanes * rows` cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    /// Invocations per workgroup (1 to 64).
+    pub lanes: u32,
+    /// Rows per invocation (1 to 32).
+    pub rows: u32,
+    /// Columns per tile.
+    pub width: u32,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape { lanes: 32, rows: 8, width: 256 }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}x{}", self.lanes, self.rows, self.width)
+    }
+}
+
+impl Shape {
+    /// Rows per tile.
+    pub fn height(&self) -> u32 {
+        self.lanes * self.rows
+    }
+
+    /// Why this shape cannot be used, if it cannot.
+    pub fn check(&self) -> Result<(), GpuError> {
+        let bad = |why| Err(GpuError::Shape { shape: *self, why });
+        if !(1..=64).contains(&self.lanes) {
+            return bad("lanes must lie in 1..=64");
+        }
+        if !(1..=32).contains(&self.rows) {
+            return bad("rows per lane must lie in 1..=32");
+        }
+        if self.width == 0 {
+            return bad("the width must be positive");
+        }
+        // A cell's position in its tile must fit the 24 bits of a tally key.
+        if u64::from(self.width) * u64::from(self.height()) > 1 << 24 {
+            return bad("a tile must hold at most 2^24 cells");
+        }
+        Ok(())
+    }
+}
+
+/// A board and the window of it to tally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    /// The game, `1 <= k`, with `3k < 2^31`.
+    pub k: u32,
+    /// The window `[x0, x1) x [y0, y1)`; the sweep computes `[0, x1) x [0, y1)`.
+    pub window: [u32; 4],
+    /// Values counted lie in `-limit..limit`; `1..=128`.
+    pub limit: u32,
+    /// The tile shape.
+    pub shape: Shape,
+}
+
+impl Job {
+    /// The whole `width x height` board of game `k`, with the full tally range.
+    pub fn board(k: u32, width: u32, height: u32, shape: Shape) -> Job {
+        Job { k, window: [0, 0, width, height], limit: 128, shape }
+    }
+
+    fn check(&self) -> Result<(), GpuError> {
+        self.shape.check()?;
+        let [x0, y0, x1, y1] = self.window;
+        if self.k == 0 || u64::from(self.k) * 3 >= 1 << 31 {
+            return Err(GpuError::Job("k must lie in 1..=715827882"));
+        }
+        if x0 >= x1 || y0 >= y1 {
+            return Err(GpuError::Job("the window is empty"));
+        }
+        if !(1..=128).contains(&self.limit) {
+            return Err(GpuError::Job("the tally's limit must lie in 1..=128"));
+        }
+        Ok(())
+    }
+}
+
+/// A cell and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    /// The value `v = N - k`.
+    pub v: i32,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+}
+
+/// What a sweep found in its window, outside the hood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// Cells by `v + 128`.
+    pub counts: [u64; 256],
+    /// The smallest value and its first cell in row-major order.
+    pub min: Option<Cell>,
+    /// The largest value and its first cell in row-major order.
+    pub max: Option<Cell>,
+    /// Cells computed (the region rounded up to whole tiles).
+    pub computed: u64,
+}
+
+/// The caller's hooks into a run: progress in tiles, and a cancel test asked between
+/// dispatches. The defaults do nothing.
+#[derive(Default)]
+pub struct Watch<'a> {
+    /// Called once with the number of tiles.
+    pub start: Option<&'a dyn Fn(u64)>,
+    /// Called with the number of tiles finished so far.
+    pub done: Option<&'a dyn Fn(u64)>,
+    /// Whether to stop.
+    pub cancelled: Option<&'a dyn Fn() -> bool>,
+}
+
+/// The adapter a [`Gpu`] runs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adapter {
+    /// Its name.
+    pub name: String,
+    /// The backend (Vulkan, Metal, Dx12).
+    pub backend: String,
+    /// The kind of device (discrete, integrated, CPU).
+    pub device_type: String,
+    /// The driver and its version, where the backend names them.
+    pub driver: String,
+}
+
+impl fmt::Display for Adapter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}, {}", self.name, self.backend, self.device_type)?;
+        if !self.driver.is_empty() {
+            write!(f, ", {}", self.driver)?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// An open GPU device with the tally's pipelines.
+pub struct Gpu {
+    adapter: Adapter,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    limits: wgpu::Limits,
+    layout: wgpu::BindGroupLayout,
+    pipelines: Mutex<Vec<(Shape, Arc<wgpu::ComputePipeline>)>>,
+    errors: Arc<Mutex<Vec<String>>>,
+}
+
+/// Tile-diagonals per submission at most, and tiles per submission at most: a submission is
+/// the unit of progress and cancellation.
+const BATCH_DIAGONALS: u32 = 256;
+const BATCH_TILES: u64 = 1 << 16;
+const NONE: u32 = u32::MAX;
+
+impl Gpu {
+    /// Opens the adapter `wgpu` prefers for high performance (the environment variables
+    /// `WGPU_BACKEND` (a list such as `vulkan`) and `WGPU_ADAPTER_NAME` (part of
+    /// an adapter's name) narrow the choice).
+    pub fn open() -> Result<Gpu, GpuError> {
+        let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        let backends = desc.backends;
+        let instance = wgpu::Instance::new(desc);
+        let opts = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        };
+        let adapter = match std::env::var("WGPU_ADAPTER_NAME") {
+            Ok(want) => {
+                let want = want.to_lowercase();
+                pollster::block_on(instance.enumerate_adapters(backends))
+                    .into_iter()
+                    .find(|a| a.get_info().name.to_lowercase().contains(&want))
+                    .ok_or_else(|| GpuError::NoAdapter {
+                        looked_for: format!("{} named like {want:?}", looked_for(backends)),
+                    })?
+            }
+            Err(_) => pollster::block_on(instance.request_adapter(&opts))
+                .map_err(|_| GpuError::NoAdapter { looked_for: looked_for(backends) })?,
+        };
+        let info = adapter.get_info();
+        let summary = Adapter {
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: [info.driver.as_str(), info.driver_info.as_str()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("palace"),
+            required_limits: limits.clone(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device { adapter: summary.to_string(), reason: e.to_string() })?;
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&errors);
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            sink.lock().expect("error list").push(e.to_string());
+        }));
+        let buffer = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: binding == 1, min_binding_size: None },
+            count: None,
+        };
+        let storage = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tally"),
+            entries: &[
+                buffer(0, wgpu::BufferBindingType::Uniform),
+                buffer(1, wgpu::BufferBindingType::Uniform),
+                buffer(2, storage),
+                buffer(3, storage),
+                buffer(4, storage),
+                buffer(5, storage),
+                buffer(6, storage),
+            ],
+        });
+        Ok(Gpu { adapter: summary, device, queue, limits, layout, pipelines: Mutex::new(Vec::new()), errors })
+    }
+
+    /// The adapter in use.
+    pub fn adapter(&self) -> &Adapter {
+        &self.adapter
+    }
+
+    fn check_errors(&self) -> Result<(), GpuError> {
+        let mut errors = self.errors.lock().expect("error list");
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(GpuError::Reported(errors.drain(..).collect::<Vec<_>>().join("; ")))
+        }
+    }
+
+    fn pipeline(&self, shape: Shape) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+        let mut cache = self.pipelines.lock().expect("pipeline cache");
+        if let Some((_, p)) = cache.iter().find(|(s, _)| *s == shape) {
+            return Ok(Arc::clone(p));
+        }
+        let source = include_str!("tally.wgsl")
+            .replace("@LANES2@", &(2 * shape.lanes).to_string())
+            .replace("@LANES32@", &(32 * shape.lanes).to_string())
+            .replace("@LANES@", &shape.lanes.to_string())
+            .replace("@ROWS@", &shape.rows.to_string())
+            .replace("@TILE_W@", &shape.width.to_string())
+            .replace("@TILE_H@", &shape.height().to_string());
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("tally"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("tally"),
+            bind_group_layouts: &[Some(&self.layout)],
+            immediate_size: 0,
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("tally"),
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        self.check_errors()?;
+        let p = Arc::new(pipeline);
+        cache.push((shape, Arc::clone(&p)));
+        Ok(p)
+    }
+
+    fn storage(&self, what: &'static str, words: u64) -> Result<wgpu::Buffer, GpuError> {
+        let bytes = words.max(1) * 4;
+        let allowed = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
+        if bytes > allowed {
+            return Err(GpuError::TooLarge { what, needed: bytes, allowed });
+        }
+        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(what),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }))
+    }
+
+    /// Reads back `bytes` bytes of `buffer` from its start.
+    fn read(&self, buffer: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
+        self.queue.submit([enc.finish()]);
+        let slice = staging.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Reported(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| GpuError::Reported(e.to_string()))?
+            .map_err(|e| GpuError::Reported(e.to_string()))?;
+        let words = {
+            let view = slice.get_mapped_range().map_err(|e| GpuError::Reported(e.to_string()))?;
+            view.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+        };
+        staging.unmap();
+        self.check_errors()?;
+        Ok(words)
+    }
+
+    /// Sweeps the region `[0, x1) x [0, y1)` of `job`'s window and tallies the window's cells
+    /// outside the hood.
+    pub fn tally(&self, job: &Job, watch: &Watch<'_>) -> Result<Tally, GpuError> {
+        job.check()?;
+        let shape = job.shape;
+        let [x0, y0, x1, y1] = job.window;
+        let (tw, th) = (shape.width, shape.height());
+        let nx = x1.div_ceil(tw);
+        let ny = y1.div_ceil(th);
+        let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
+        if region_w + region_h >= 1 << 32 {
+            return Err(GpuError::Job(
+                "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
+            ));
+        }
+        let pipeline = self.pipeline(shape)?;
+        let rows = self.storage("row counter array", region_h)?;
+        let cols = self.storage("column counter array", region_w)?;
+        let diags = self.storage("diagonal counter array", region_w + region_h)?;
+        let hist = self.storage("histogram", 512)?;
+        let tiles = u64::from(nx) * u64::from(ny);
+        let diagonals = nx + ny - 1;
+        let slots = tiles.min(BATCH_TILES + u64::from(nx.min(ny)));
+        let keys = self.storage("tile key array", slots * 4)?;
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        for b in [&rows, &cols, &diags, &hist] {
+            enc.clear_buffer(b, 0, None);
+        }
+        self.queue.submit([enc.finish()]);
+
+        let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, 0];
+        let job_buf = self.uniform("job", &words_to_bytes(&job_words));
+        let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
+        let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("steps"),
+            size: stride * u64::from(BATCH_DIAGONALS),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tally"),
+            layout: &self.layout,
+            entries: &[
+                entry(0, &job_buf, None),
+                entry(1, &steps, Some(16)),
+                entry(2, &rows, None),
+                entry(3, &cols, None),
+                entry(4, &diags, None),
+                entry(5, &hist, None),
+                entry(6, &keys, None),
+            ],
+        });
+
+        if let Some(f) = watch.start {
+            f(tiles);
+        }
+        let mut tally = Tally { counts: [0; 256], min: None, max: None, computed: region_w * region_h };
+        let mut bad: Option<Cell> = None;
+        let mut done = 0u64;
+        let mut d = 0u32;
+        while d < diagonals {
+            if watch.cancelled.is_some_and(|f| f()) {
+                return Err(GpuError::Interrupted);
+            }
+            // The batch: diagonals d..e, their tiles in slots 0..n.
+            let mut batch = Vec::new();
+            let mut n = 0u64;
+            let mut bytes = Vec::new();
+            while d < diagonals && batch.len() < BATCH_DIAGONALS as usize && n < BATCH_TILES {
+                let i_min = d.saturating_sub(ny - 1);
+                let i_max = d.min(nx - 1);
+                let count = i_max - i_min + 1;
+                let mut step = words_to_bytes(&[d, i_min, n as u32, 0]);
+                step.resize(stride as usize, 0);
+                bytes.extend_from_slice(&step);
+                batch.push((d, i_min, count, n));
+                n += u64::from(count);
+                d += 1;
+            }
+            self.queue.write_buffer(&steps, 0, &bytes);
+            let mut enc = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = enc.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                for (b, &(_, _, count, _)) in batch.iter().enumerate() {
+                    pass.set_bind_group(0, &group, &[(b as u64 * stride) as u32]);
+                    pass.dispatch_workgroups(count, 1, 1);
+                }
+            }
+            self.queue.submit([enc.finish()]);
+            let words = self.read(&keys, n * 4 * 4)?;
+            for &(diag, i_min, count, base) in &batch {
+                for t in 0..count {
+                    let (i, j) = (i_min + t, diag - (i_min + t));
+                    let (tx0, ty0) = (i * tw, j * th);
+                    let w = &words[(base + u64::from(t)) as usize * 4..][..4];
+                    let cell = |key: u32, v: i32| {
+                        let pos = key & 0xff_ffff;
+                        Cell { v, x: tx0 + pos % tw, y: ty0 + pos / tw }
+                    };
+                    if w[0] != NONE {
+                        let c = cell(w[0], (w[0] >> 24) as i32 - 128);
+                        if tally.min.is_none_or(|m| (c.v, c.y, c.x) < (m.v, m.y, m.x)) {
+                            tally.min = Some(c);
+                        }
+                    }
+                    if w[1] != NONE {
+                        let c = cell(w[1], 127 - (w[1] >> 24) as i32);
+                        if tally.max.is_none_or(|m| (-c.v, c.y, c.x) < (-m.v, m.y, m.x)) {
+                            tally.max = Some(c);
+                        }
+                    }
+                    if w[2] != NONE {
+                        let c = cell(w[2], w[3] as i32);
+                        if bad.is_none_or(|m| (c.y, c.x) < (m.y, m.x)) {
+                            bad = Some(c);
+                        }
+                    }
+                }
+            }
+            done += n;
+            if let Some(f) = watch.done {
+                f(done);
+            }
+        }
+        if let Some(c) = bad {
+            return Err(GpuError::ValueRange { x: c.x, y: c.y, v: c.v, limit: job.limit });
+        }
+        let h = self.read(&hist, 512 * 4)?;
+        for (b, c) in tally.counts.iter_mut().enumerate() {
+            *c = u64::from(h[2 * b]) | (u64::from(h[2 * b + 1]) << 32);
+        }
+        Ok(tally)
+    }
+
+    fn uniform(&self, label: &'static str, bytes: &[u8]) -> wgpu::Buffer {
+        let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: bytes.len() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.queue.write_buffer(&buf, 0, bytes);
+        buf
+    }
+}
+
+fn entry(binding: u32, buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer,
+            offset: 0,
+            size: size.and_then(wgpu::BufferSize::new),
+        }),
+    }
+}
+
+fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The backends asked, in words.
+fn looked_for(backends: wgpu::Backends) -> String {
+    let mut names = Vec::new();
+    for (b, name) in [
+        (wgpu::Backends::VULKAN, "Vulkan"),
+        (wgpu::Backends::METAL, "Metal"),
+        (wgpu::Backends::DX12, "DirectX 12"),
+    ] {
+        if backends.contains(b) {
+            names.push(name);
+        }
+    }
+    if names.is_empty() {
+        "no backend: WGPU_BACKEND names none this build has".into()
+    } else {
+        names.join(", ") + " devices"
+    }
+}

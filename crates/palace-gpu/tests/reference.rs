@@ -1,0 +1,165 @@
+//! The GPU tally against a plain row-major count of the game's definition, on small boards,
+//! windows and tile shapes. Without an adapter the tests pass with a note, unless
+//! `PALACE_REQUIRE_GPU` is set (CI sets it, with Mesa's software Vulkan installed).
+
+use palace_gpu::{Cell, Gpu, GpuError, Job, Shape, Tally, Watch};
+use std::sync::OnceLock;
+
+fn gpu() -> Option<&'static Gpu> {
+    static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+    GPU.get_or_init(|| match Gpu::open() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var_os("PALACE_REQUIRE_GPU").is_none() => {
+            eprintln!("no GPU adapter ({e}); GPU tests skipped (set PALACE_REQUIRE_GPU=1 to fail instead)");
+            None
+        }
+        Err(e) => panic!("PALACE_REQUIRE_GPU is set but no GPU could be opened: {e}"),
+    })
+    .as_ref()
+}
+
+/// `N` of every cell of `[0, w) x [0, h)`, row-major, by the definition: the palaces seen west,
+/// north and north-west, counted line by line.
+fn board(k: u32, w: usize, h: usize) -> Vec<Vec<u32>> {
+    let (mut rows, mut cols, mut diags) = (vec![0u32; h], vec![0u32; w], vec![0u32; w + h]);
+    let mut out = vec![vec![0; w]; h];
+    for y in 0..h {
+        for x in 0..w {
+            let d = x + h - y;
+            let n = rows[y] + cols[x] + diags[d];
+            out[y][x] = n;
+            if n < k {
+                rows[y] += 1;
+                cols[x] += 1;
+                diags[d] += 1;
+            }
+        }
+    }
+    out
+}
+
+fn hood(k: u32, x: u32, y: u32) -> bool {
+    u64::from(x.max(y)) + 2 * u64::from(x.min(y)) < u64::from(k)
+}
+
+fn reference(job: &Job) -> Result<Tally, GpuError> {
+    let [x0, y0, x1, y1] = job.window;
+    let n = board(job.k, x1 as usize, y1 as usize);
+    let mut t = Tally { counts: [0; 256], min: None, max: None, computed: 0 };
+    let lim = job.limit as i32;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if hood(job.k, x, y) {
+                continue;
+            }
+            let v = n[y as usize][x as usize] as i32 - job.k as i32;
+            if v < -lim || v >= lim {
+                return Err(GpuError::ValueRange { x, y, v, limit: job.limit });
+            }
+            t.counts[(v + 128) as usize] += 1;
+            if t.min.is_none_or(|m| v < m.v) {
+                t.min = Some(Cell { v, x, y });
+            }
+            if t.max.is_none_or(|m| v > m.v) {
+                t.max = Some(Cell { v, x, y });
+            }
+        }
+    }
+    Ok(t)
+}
+
+fn same(job: &Job) {
+    let Some(gpu) = gpu() else { return };
+    let got = gpu.tally(job, &Watch::default());
+    let want = reference(job);
+    match (got, want) {
+        (Ok(mut g), Ok(w)) => {
+            g.computed = 0;
+            assert_eq!(g, w, "{job:?}");
+        }
+        (
+            Err(GpuError::ValueRange { x, y, v, .. }),
+            Err(GpuError::ValueRange { x: wx, y: wy, v: wv, .. }),
+        ) => {
+            assert_eq!((x, y, v), (wx, wy, wv), "{job:?}");
+        }
+        (g, w) => panic!("{job:?}: GPU {g:?}, reference {w:?}"),
+    }
+}
+
+#[test]
+fn boards_windows_and_shapes_agree_with_the_definition() {
+    let shapes = [
+        Shape::default(),
+        Shape { lanes: 1, rows: 1, width: 1 },
+        Shape { lanes: 2, rows: 3, width: 5 },
+        Shape { lanes: 8, rows: 4, width: 16 },
+        Shape { lanes: 64, rows: 2, width: 7 },
+        Shape { lanes: 3, rows: 32, width: 40 },
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u32| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % u64::from(n)) as u32
+    };
+    for (i, &shape) in shapes.iter().enumerate() {
+        for k in [1, 2, 3, 7, 20, 61] {
+            same(&Job::board(k, 50 + 13 * i as u32, 47, shape));
+        }
+        for _ in 0..6 {
+            let k = 1 + next(90);
+            let (w, h) = (1 + next(160), 1 + next(160));
+            let (x0, y0) = (next(w), next(h));
+            let (x1, y1) = (x0 + 1 + next(w - x0), y0 + 1 + next(h - y0));
+            same(&Job { k, window: [x0, y0, x1, y1], limit: 128, shape });
+        }
+    }
+}
+
+#[test]
+fn a_value_out_of_the_tally_range_stops_the_run_at_its_first_cell() {
+    // Game 40 on 300 x 300 holds values from -3 to 3 outside the hood; a tally of -2..2
+    // cannot hold them, and the first such cell in row-major order is reported.
+    for limit in [1, 2, 3] {
+        same(&Job { k: 40, window: [0, 0, 300, 300], limit, shape: Shape { lanes: 4, rows: 4, width: 32 } });
+    }
+    if let Some(gpu) = gpu() {
+        let job = Job { k: 40, window: [0, 0, 300, 300], limit: 2, shape: Shape::default() };
+        assert!(matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::ValueRange { .. })));
+    }
+}
+
+#[test]
+fn cancelling_stops_between_dispatches() {
+    let Some(gpu) = gpu() else { return };
+    let job = Job::board(500, 1500, 1500, Shape { lanes: 2, rows: 1, width: 8 });
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 1
+    };
+    let watch = Watch { cancelled: Some(&stop), ..Watch::default() };
+    assert!(matches!(gpu.tally(&job, &watch), Err(GpuError::Interrupted)));
+    assert_eq!(asked.get(), 2);
+}
+
+#[test]
+fn bad_shapes_and_jobs_are_refused() {
+    let Some(gpu) = gpu() else { return };
+    let bad = [
+        Job::board(5, 10, 10, Shape { lanes: 65, rows: 1, width: 8 }),
+        Job::board(5, 10, 10, Shape { lanes: 4, rows: 0, width: 8 }),
+        Job::board(5, 10, 10, Shape { lanes: 64, rows: 32, width: 8193 }),
+        Job::board(0, 10, 10, Shape::default()),
+        Job { k: 5, window: [3, 0, 3, 10], limit: 128, shape: Shape::default() },
+        Job { k: 5, window: [0, 0, 10, 10], limit: 129, shape: Shape::default() },
+    ];
+    for job in bad {
+        assert!(
+            matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::Shape { .. } | GpuError::Job(_))),
+            "{job:?}"
+        );
+    }
+}
