@@ -32,8 +32,11 @@ pub struct GpuRun {
     pub adapter: String,
     /// The tile shape, `lanes x rows x width`.
     pub shape: String,
-    /// Cells computed (the region, rounded up to whole tiles).
+    /// Cells computed: the region, rounded up to whole tiles, less the tiles of outer space
+    /// skipped.
     pub computed: u64,
+    /// Cells of the region, rounded up to whole tiles.
+    pub region: u64,
     /// Wall time of the sweep.
     pub elapsed: Duration,
 }
@@ -61,7 +64,7 @@ pub fn stats(
     progress: &dyn Progress,
     cancel: &Cancel,
 ) -> Result<(Stats, GpuRun)> {
-    let job = palace_gpu::Job { k, window: [window.x0, window.y0, window.x1, window.y1], limit: 128, shape };
+    let job = palace_gpu::Job { k, window: [window.x0, window.y0, window.x1, window.y1], limit: 128, shape, skip: true };
     let start = Instant::now();
     let set_length = |n: u64| progress.set_length(n);
     let set_position = |n: u64| progress.set_position(n);
@@ -76,6 +79,7 @@ pub fn stats(
         adapter: gpu.adapter().to_string(),
         shape: shape.to_string(),
         computed: tally.computed,
+        region: tally.region,
         elapsed: start.elapsed(),
     };
     let extreme = |c: Option<palace_gpu::Cell>| {

@@ -868,7 +868,7 @@ pub struct StatsArgs {
     /// checkpoints; --threads and --kernel do not affect it.
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
     pub backend: BackendArg,
-    /// GPU tile shape LANESxROWSxWIDTH (tuning; default 32x8x256).
+    /// GPU tile shape LANESxROWSxWIDTH (tuning).
     #[arg(long, value_name = "LxRxW", hide = true)]
     pub gpu_shape: Option<String>,
     #[command(flatten)]
@@ -896,8 +896,8 @@ pub enum BackendArg {
 pub enum Backend {
     /// The CPU engine.
     Cpu,
-    /// A GPU, with tiles of `(lanes, rows per lane, width)`.
-    Gpu((u32, u32, u32)),
+    /// A GPU, with tiles of `(lanes, rows per lane, width)` (`None`: the backend's default).
+    Gpu(Option<(u32, u32, u32)>),
 }
 
 impl Backend {
@@ -916,19 +916,16 @@ impl Backend {
                 "--backend gpu: this palace was built without the GPU backend; build it with `cargo build --release --features gpu`".into(),
             ));
         }
-        let Some(shape) = shape else { return Ok(Backend::Gpu((32, 8, 256))) };
+        let Some(shape) = shape else { return Ok(Backend::Gpu(None)) };
         let parts: Vec<Option<u32>> = shape.split('x').map(|p| p.parse().ok()).collect();
         match parts[..] {
             [Some(l), Some(r), Some(w)]
-                if (1..=64).contains(&l)
-                    && (1..=32).contains(&r)
-                    && w > 0
-                    && u64::from(l * r) * u64::from(w) <= 1 << 24 =>
+                if (1..=64).contains(&l) && (1..=32).contains(&r) && (1..=1024).contains(&w) =>
             {
-                Ok(Backend::Gpu((l, r, w)))
+                Ok(Backend::Gpu(Some((l, r, w))))
             }
             _ => Err(Error::Usage(format!(
-                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and at most 2^24 cells a tile, e.g. 32x8x256"
+                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and width 1..=1024, e.g. 64x4x256"
             ))),
         }
     }

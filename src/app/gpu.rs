@@ -54,13 +54,13 @@ pub fn stats(
     k: u32,
     window: Window,
     palaces_only: bool,
-    (lanes, rows, width): (u32, u32, u32),
+    shape: Option<(u32, u32, u32)>,
     json: bool,
     run: &RunConfig,
     cancel: &Cancel,
 ) -> Result<ExitCode> {
     let gpu = Gpu::open().map_err(Error::Gpu)?;
-    let shape = Shape { lanes, rows, width };
+    let shape = shape.map_or_else(Shape::default, |(lanes, rows, width)| Shape { lanes, rows, width });
     let pb = progress::bar(run.quiet, if palaces_only { "palaces" } else { "stats" }, "tiles");
     let (text, value, g) = if palaces_only {
         let (count, g) = palace::gpu::palace_count(&gpu, k, window.x1, window.y1, shape, &pb, cancel)?;
@@ -89,10 +89,12 @@ fn summary(run: &RunConfig, g: &GpuRun) {
     }
     let secs = g.elapsed.as_secs_f64();
     eprintln!(
-        "computed {} cells on {} in {secs:.3} s ({:.2} G cells/s, tiles {})",
-        g.computed,
+        "swept {} cells on {} in {secs:.3} s ({:.2} G cells/s, tiles {}): computed {}, skipped {} (outer space)",
+        g.region,
         g.adapter,
-        g.computed as f64 / secs.max(1e-9) / 1e9,
-        g.shape
+        g.region as f64 / secs.max(1e-9) / 1e9,
+        g.shape,
+        g.computed,
+        g.region - g.computed
     );
 }

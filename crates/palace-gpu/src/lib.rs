@@ -106,13 +106,13 @@ pub struct Shape {
     pub lanes: u32,
     /// Rows per invocation (1 to 32).
     pub rows: u32,
-    /// Columns per tile.
+    /// Columns per tile (1 to 1024).
     pub width: u32,
 }
 
 impl Default for Shape {
     fn default() -> Self {
-        Shape { lanes: 32, rows: 8, width: 256 }
+        Shape { lanes: 64, rows: 4, width: 256 }
     }
 }
 
@@ -137,8 +137,9 @@ impl Shape {
         if !(1..=32).contains(&self.rows) {
             return bad("rows per lane must lie in 1..=32");
         }
-        if self.width == 0 {
-            return bad("the width must be positive");
+        // The tile's top row is kept in workgroup memory (8 bytes a column).
+        if !(1..=1024).contains(&self.width) {
+            return bad("the width must lie in 1..=1024");
         }
         // A cell's position in its tile must fit the 24 bits of a tally key.
         if u64::from(self.width) * u64::from(self.height()) > 1 << 24 {
@@ -159,12 +160,14 @@ pub struct Job {
     pub limit: u32,
     /// The tile shape.
     pub shape: Shape,
+    /// Skip the tiles of outer space (exact; off computes every tile, for the tests).
+    pub skip: bool,
 }
 
 impl Job {
     /// The whole `width x height` board of game `k`, with the full tally range.
     pub fn board(k: u32, width: u32, height: u32, shape: Shape) -> Job {
-        Job { k, window: [0, 0, width, height], limit: 128, shape }
+        Job { k, window: [0, 0, width, height], limit: 128, shape, skip: true }
     }
 
     fn check(&self) -> Result<(), GpuError> {
@@ -203,8 +206,10 @@ pub struct Tally {
     pub min: Option<Cell>,
     /// The largest value and its first cell in row-major order.
     pub max: Option<Cell>,
-    /// Cells computed (the region rounded up to whole tiles).
+    /// Cells of the region (rounded up to whole tiles) computed, not skipped as outer space.
     pub computed: u64,
+    /// Cells of the region, rounded up to whole tiles.
+    pub region: u64,
 }
 
 /// The caller's hooks into a run: progress in tiles, and a cancel test asked between
@@ -325,6 +330,7 @@ impl Gpu {
                 buffer(4, storage),
                 buffer(5, storage),
                 buffer(6, storage),
+                buffer(7, storage),
             ],
         });
         Ok(Gpu { adapter: summary, device, queue, limits, layout, pipelines: Mutex::new(Vec::new()), errors })
@@ -349,9 +355,55 @@ impl Gpu {
         if let Some((_, p)) = cache.iter().find(|(s, _)| *s == shape) {
             return Ok(Arc::clone(p));
         }
+        let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
+        let declare = rows(&|h| format!("    var r{h}: u32;\n    var d{h}: u32;"));
+        let load = rows(&|h| format!("    r{h} = rows[ytop + {h}u];\n    d{h} = diags[dix(tx0, ytop + {}u)];", h + 1));
+        let body = rows(&|h| {
+            format!(
+                "            din = dd;
+            dd = d{h};
+            n = r{h} + c + din;
+            p = select(0u, 1u, n < k);
+            r{h} += p;
+            c += p;
+            d{h} = din + p;
+            zero = zero && n == k;
+            y = ytop + {h}u;
+            if (xin && (simple || (y >= job.win_y0 && y < job.win_y1 && !in_hood(x, y)))) {{
+                // n <= 3k fits an i32 (MAX_K).
+                let v = i32(n) - ki;
+                let pos = (y - ty0) * TILE_W + lx;
+                if (v < -lim || v >= lim) {{
+                    if (pos < ep) {{
+                        ep = pos;
+                        ev = v;
+                    }}
+                }} else {{
+                    let b = u32(v + 128);
+                    h_m2 += select(0u, 1u, v == -2);
+                    h_m1 += select(0u, 1u, v == -1);
+                    h_0 += select(0u, 1u, v == 0);
+                    h_p1 += select(0u, 1u, v == 1);
+                    h_p2 += select(0u, 1u, v == 2);
+                    if (v < -2 || v > 2) {{
+                        atomicAdd(&wide[b], 1u);
+                    }}
+                    mn = min(mn, (b << 24u) | pos);
+                    mx = min(mx, ((255u - b) << 24u) | pos);
+                }}
+            }}"
+            )
+        });
+        let store = rows(&|h| {
+            format!("    rows[ytop + {h}u] = r{h};\n    diags[dix(tx0 + TILE_W - 1u, ytop + {h}u)] = d{h};")
+        });
         let source = include_str!("tally.wgsl")
+            .replace("@DECLARE@", &declare)
+            .replace("@LOAD@", &load)
+            .replace("@ROWS_BODY@", &body)
+            .replace("@STORE@", &store)
+            .replace("@LAST@", &(shape.rows - 1).to_string())
             .replace("@LANES2@", &(2 * shape.lanes).to_string())
-            .replace("@LANES32@", &(32 * shape.lanes).to_string())
             .replace("@LANES@", &shape.lanes.to_string())
             .replace("@ROWS@", &shape.rows.to_string())
             .replace("@TILE_W@", &shape.width.to_string())
@@ -448,13 +500,16 @@ impl Gpu {
         let diagonals = nx + ny - 1;
         let slots = tiles.min(BATCH_TILES + u64::from(nx.min(ny)));
         let keys = self.storage("tile key array", slots * 4)?;
+        // Skipping reads the neighbours' flags: it needs tiles of 2 x 2 cells at least.
+        let skip = job.skip && tw >= 2 && th >= 2;
+        let quiet = self.storage("tile flag array", if skip { tiles } else { 1 })?;
         let mut enc = self.device.create_command_encoder(&Default::default());
-        for b in [&rows, &cols, &diags, &hist] {
+        for b in [&rows, &cols, &diags, &hist, &quiet] {
             enc.clear_buffer(b, 0, None);
         }
         self.queue.submit([enc.finish()]);
 
-        let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, 0];
+        let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, if skip { nx } else { 0 }];
         let job_buf = self.uniform("job", &words_to_bytes(&job_words));
         let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
         let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -474,13 +529,15 @@ impl Gpu {
                 entry(4, &diags, None),
                 entry(5, &hist, None),
                 entry(6, &keys, None),
+                entry(7, &quiet, None),
             ],
         });
 
         if let Some(f) = watch.start {
             f(tiles);
         }
-        let mut tally = Tally { counts: [0; 256], min: None, max: None, computed: region_w * region_h };
+        let mut tally = Tally { counts: [0; 256], min: None, max: None, computed: 0, region: region_w * region_h };
+        let mut skipped = 0u64;
         let mut bad: Option<Cell> = None;
         let mut done = 0u64;
         let mut d = 0u32;
@@ -536,6 +593,9 @@ impl Gpu {
                             tally.max = Some(c);
                         }
                     }
+                    if w[2] == NONE && w[3] == NONE {
+                        skipped += 1;
+                    }
                     if w[2] != NONE {
                         let c = cell(w[2], w[3] as i32);
                         if bad.is_none_or(|m| (c.y, c.x) < (m.y, m.x)) {
@@ -552,6 +612,7 @@ impl Gpu {
         if let Some(c) = bad {
             return Err(GpuError::ValueRange { x: c.x, y: c.y, v: c.v, limit: job.limit });
         }
+        tally.computed = tally.region - skipped * u64::from(tw) * u64::from(th);
         let h = self.read(&hist, 512 * 4)?;
         for (b, c) in tally.counts.iter_mut().enumerate() {
             *c = u64::from(h[2 * b]) | (u64::from(h[2 * b + 1]) << 32);

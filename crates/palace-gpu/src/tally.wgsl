@@ -11,7 +11,16 @@
 // them all. Inside a tile, C and D pass from lane j - 1 to lane j through workgroup memory,
 // double-buffered by the step's parity; R and the D of the lane's own rows stay in registers.
 //
-// LANES, ROWS and TILE_W are substituted by the host (src/lib.rs) before compilation.
+// Outer space is skipped exactly: a tile whose left, upper and upper-left neighbours hold
+// only v = 0 and no palace (`quiet`) has a halo of zeros, so by the rule (docs/rule.md, "Outer
+// space") it holds only zeros too: no palace, every counter passes through unchanged, and its
+// tally is its window cells at v = 0. Tiles at the board's edges read the initial condition's
+// zeros instead of a neighbour; the corner tile, which reads k, is always computed. Skipping
+// needs tiles of at least 2 x 2 cells (the rule reads two cells back), which the host checks.
+//
+// LANES, ROWS and TILE_W are substituted by the host (src/lib.rs) before compilation, and so
+// are the per-row statements (DECLARE, LOAD, ROWS_BODY, STORE): each row's counters
+// are plain variables, so that they stay in registers.
 
 const LANES: u32 = @LANES@u;
 const ROWS: u32 = @ROWS@u;
@@ -29,7 +38,8 @@ struct Job {
     limit: u32,
     // The diagonal x - y is stored at x - y + diag_off (the region's height).
     diag_off: u32,
-    _pad: u32,
+    // Tiles per row of tiles; 0 turns skipping off.
+    tiles_x: u32,
 }
 
 struct Step {
@@ -50,16 +60,21 @@ struct Step {
 // The window's histogram outside the hood by v + 128: a low and a high word per value.
 @group(0) @binding(5) var<storage, read_write> hist: array<atomic<u32>>;
 // Per tile: the least (v + 128, position) key, the least (127 - v, position) key, the first
-// position whose value lies out of range, and that value.
+// position whose value lies out of range, and that value (NONE where the tile was skipped).
 @group(0) @binding(6) var<storage, read_write> keys: array<u32>;
+// Per tile: 1 when it holds only v = 0 and no palace.
+@group(0) @binding(7) var<storage, read_write> quiet: array<u32>;
 
 // C and D of each lane's bottom row, for the lane below, by step parity.
 var<workgroup> cbuf: array<u32, @LANES2@>;
 var<workgroup> dbuf: array<u32, @LANES2@>;
-// Per-lane counts of v in -16 .. 15, value-major (no bank conflicts).
-var<workgroup> lane_hist: array<u32, @LANES32@>;
+// The counters entering the tile through its top row, C and D of each column; the bottom
+// lane overwrites each with the counters leaving through the bottom row.
+var<workgroup> top_c: array<u32, @TILE_W@>;
+var<workgroup> top_d: array<u32, @TILE_W@>;
 var<workgroup> wide: array<atomic<u32>, 256>;
-var<workgroup> red: array<atomic<u32>, 3>;
+var<workgroup> red: array<atomic<u32>, 4>;
+var<workgroup> skip_flag: u32;
 
 fn dix(x: u32, y: u32) -> u32 {
     return x + job.diag_off - y;
@@ -72,6 +87,15 @@ fn in_hood(x: u32, y: u32) -> bool {
     return a < job.k && a + 2u * b < job.k;
 }
 
+// Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
+// condition's zeros.
+fn quiet_at(i: i32, j: i32) -> bool {
+    if (i < 0 || j < 0) {
+        return true;
+    }
+    return quiet[u32(j) * job.tiles_x + u32(i)] == 1u;
+}
+
 @compute @workgroup_size(@LANES@)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let lane = lid.x;
@@ -80,35 +104,77 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let tx0 = ti * TILE_W;
     let ty0 = tj * TILE_H;
     let ytop = ty0 + lane * ROWS;
+    let slot = step.slot_base + wid.x;
+    let tile = tj * job.tiles_x + ti;
 
-    for (var b = 0u; b < 32u; b++) {
-        lane_hist[b * LANES + lane] = 0u;
+    // A tile whose neighbours are quiet is quiet (see the top of this file): its window
+    // cells are all 0, the first of them in row-major order first.
+    if (lane == 0u) {
+        let corner = (ti == 0u && tj == 0u) || (tj == 0u && tx0 < 2u) || (ti == 0u && ty0 < 2u);
+        skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && quiet_at(i32(ti) - 1, i32(tj))
+            && quiet_at(i32(ti), i32(tj) - 1) && quiet_at(i32(ti) - 1, i32(tj) - 1));
+    }
+    if (workgroupUniformLoad(&skip_flag) == 1u) {
+        if (lane == 0u) {
+            let ax = max(tx0, job.win_x0);
+            let bx = min(tx0 + TILE_W, job.win_x1);
+            let ay = max(ty0, job.win_y0);
+            let by = min(ty0 + TILE_H, job.win_y1);
+            var key = NONE;
+            if (ax < bx && ay < by) {
+                // (bx - ax) (by - ay) < 2^24 cells, all at v = 0, none in the hood.
+                let cells = (bx - ax) * (by - ay);
+                let old = atomicAdd(&hist[256u], cells);
+                if (old + cells < old) {
+                    atomicAdd(&hist[257u], 1u);
+                }
+                key = (ay - ty0) * TILE_W + (ax - tx0);
+            }
+            keys[slot * 4u] = select(NONE, (128u << 24u) | key, key != NONE);
+            keys[slot * 4u + 1u] = select(NONE, (127u << 24u) | key, key != NONE);
+            keys[slot * 4u + 2u] = NONE;
+            // Marks the tile as skipped (a computed tile without a bad cell writes 0).
+            keys[slot * 4u + 3u] = NONE;
+            quiet[tile] = 1u;
+        }
+        return;
+    }
+
+    for (var x = lane; x < TILE_W; x += LANES) {
+        top_c[x] = cols[tx0 + x];
+        top_d[x] = diags[dix(tx0 + x, ty0)];
     }
     for (var b = lane; b < 256u; b += LANES) {
         atomicStore(&wide[b], 0u);
     }
-    for (var b = lane; b < 3u; b += LANES) {
+    for (var b = lane; b < 4u; b += LANES) {
         atomicStore(&red[b], NONE);
     }
 
-    // R of the lane's rows, and the D entering each of its rows below the first at the
-    // tile's left edge (the last one is the lane below's first).
-    var r: array<u32, @ROWS@>;
-    var dp: array<u32, @ROWS@>;
-    for (var h = 0u; h < ROWS; h++) {
-        r[h] = rows[ytop + h];
-        dp[h] = diags[dix(tx0, ytop + h + 1u)];
-    }
+    // R of the lane's rows (r0, r1, ...), and the D entering each of its rows below the first
+    // at the tile's left edge (d0, d1, ...; the last is the lane below's first).
+@DECLARE@
+@LOAD@
 
     // Every cell counts when the tile lies inside the window and outside the hood (the hood
     // key grows with x and y, so the corner decides).
     let simple = tx0 >= job.win_x0 && tx0 + TILE_W <= job.win_x1 && ty0 >= job.win_y0
         && ty0 + TILE_H <= job.win_y1 && !in_hood(tx0, ty0);
     let lim = i32(job.limit);
+    let k = job.k;
+    let ki = i32(k);
+    // The lane's tally: least keys, the first out-of-range cell, whether every cell was 0,
+    // and its counts of v = -2 ..= 2, the common values (the others go to `wide`).
     var mn = NONE;
     var mx = NONE;
     var ep = NONE;
     var ev = 0i;
+    var zero = true;
+    var h_m2 = 0u;
+    var h_m1 = 0u;
+    var h_0 = 0u;
+    var h_p1 = 0u;
+    var h_p2 = 0u;
     workgroupBarrier();
 
     for (var s = 0u; s < TILE_W + LANES - 1u; s++) {
@@ -119,72 +185,48 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             var c: u32;
             var dd: u32;
             if (lane == 0u) {
-                c = cols[x];
-                dd = diags[dix(x, ty0)];
+                c = top_c[lx];
+                dd = top_d[lx];
             } else {
                 c = cbuf[(par ^ 1u) * LANES + lane - 1u];
                 dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
             }
-            let xin = x >= job.win_x0 && x < job.win_x1;
-            for (var h = 0u; h < ROWS; h++) {
-                let din = dd;
-                dd = dp[h];
-                let n = r[h] + c + din;
-                let p = select(0u, 1u, n < job.k);
-                r[h] += p;
-                c += p;
-                dp[h] = din + p;
-                let y = ytop + h;
-                if (simple || (xin && y >= job.win_y0 && y < job.win_y1 && !in_hood(x, y))) {
-                    // n <= 3k fits an i32 (MAX_K).
-                    let v = i32(n) - i32(job.k);
-                    let pos = (y - ty0) * TILE_W + lx;
-                    if (v < -lim || v >= lim) {
-                        if (pos < ep) {
-                            ep = pos;
-                            ev = v;
-                        }
-                    } else {
-                        let b = u32(v + 128);
-                        if (v >= -16 && v < 16) {
-                            let at = u32(v + 16) * LANES + lane;
-                            lane_hist[at] = lane_hist[at] + 1u;
-                        } else {
-                            atomicAdd(&wide[b], 1u);
-                        }
-                        mn = min(mn, (b << 24u) | pos);
-                        mx = min(mx, ((255u - b) << 24u) | pos);
-                    }
-                }
-            }
+            let xin = simple || (x >= job.win_x0 && x < job.win_x1);
+            var din: u32;
+            var n: u32;
+            var p: u32;
+            var y: u32;
+@ROWS_BODY@
             cbuf[par * LANES + lane] = c;
             dbuf[par * LANES + lane] = dd;
             if (lane == LANES - 1u) {
-                cols[x] = c;
-                diags[dix(x, ty0 + TILE_H - 1u)] = dp[ROWS - 1u];
-            }
-            if (lx == TILE_W - 1u) {
-                for (var h = 0u; h < ROWS; h++) {
-                    rows[ytop + h] = r[h];
-                    diags[dix(x, ytop + h)] = dp[h];
-                }
+                // Lane 0 read this column's entry at an earlier step (or just now).
+                top_c[lx] = c;
+                top_d[lx] = d@LAST@;
             }
         }
         workgroupBarrier();
     }
 
-    for (var b = lane; b < 32u; b += LANES) {
-        var sum = 0u;
-        for (var l = 0u; l < LANES; l++) {
-            sum += lane_hist[b * LANES + l];
-        }
-        if (sum > 0u) {
-            atomicAdd(&wide[b + 112u], sum);
-        }
+    // The counters leaving the tile, written after the loop: a step that stored to global
+    // memory would wait for the store at the next barrier.
+@STORE@
+    for (var x = lane; x < TILE_W; x += LANES) {
+        cols[tx0 + x] = top_c[x];
+        diags[dix(tx0 + x, ty0 + TILE_H - 1u)] = top_d[x];
     }
+
+    atomicAdd(&wide[126u], h_m2);
+    atomicAdd(&wide[127u], h_m1);
+    atomicAdd(&wide[128u], h_0);
+    atomicAdd(&wide[129u], h_p1);
+    atomicAdd(&wide[130u], h_p2);
     atomicMin(&red[0], mn);
     atomicMin(&red[1], mx);
     atomicMin(&red[2], ep);
+    if (!zero) {
+        atomicStore(&red[3], 0u);
+    }
     workgroupBarrier();
     for (var b = lane; b < 256u; b += LANES) {
         let cnt = atomicLoad(&wide[b]);
@@ -195,7 +237,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
         }
     }
-    let slot = step.slot_base + wid.x;
     let first_bad = atomicLoad(&red[2]);
     if (lane == 0u) {
         keys[slot * 4u] = atomicLoad(&red[0]);
@@ -203,6 +244,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         keys[slot * 4u + 2u] = first_bad;
         if (first_bad == NONE) {
             keys[slot * 4u + 3u] = 0u;
+        }
+        if (job.tiles_x > 0u) {
+            quiet[tile] = select(0u, 1u, atomicLoad(&red[3]) == NONE);
         }
     }
     if (first_bad != NONE && ep == first_bad) {
