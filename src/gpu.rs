@@ -64,7 +64,13 @@ pub fn stats(
     progress: &dyn Progress,
     cancel: &Cancel,
 ) -> Result<(Stats, GpuRun)> {
-    let job = palace_gpu::Job { k, window: [window.x0, window.y0, window.x1, window.y1], limit: 128, shape, skip: true };
+    let job = palace_gpu::Job {
+        k,
+        window: [window.x0, window.y0, window.x1, window.y1],
+        limit: 128,
+        shape,
+        skip: true,
+    };
     let start = Instant::now();
     let set_length = |n: u64| progress.set_length(n);
     let set_position = |n: u64| progress.set_position(n);

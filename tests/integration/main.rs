@@ -16,6 +16,7 @@ mod game;
 mod games;
 mod games_signals;
 mod gliders;
+mod gpu;
 mod grid;
 mod kernels;
 mod paper_fig1;

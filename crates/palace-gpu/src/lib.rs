@@ -259,9 +259,13 @@ pub struct Gpu {
 }
 
 /// Tile-diagonals per submission at most, and tiles per submission at most: a submission is
-/// the unit of progress and cancellation.
+/// the unit of progress and cancellation. Between those bounds a run sizes its submissions to
+/// take between `BATCH_SHORT` and `BATCH_LONG` each, so that a cancel is seen within a fraction
+/// of a second on any device.
 const BATCH_DIAGONALS: u32 = 256;
 const BATCH_TILES: u64 = 1 << 16;
+const BATCH_SHORT: std::time::Duration = std::time::Duration::from_millis(40);
+const BATCH_LONG: std::time::Duration = std::time::Duration::from_millis(160);
 const NONE: u32 = u32::MAX;
 
 impl Gpu {
@@ -357,7 +361,9 @@ impl Gpu {
         }
         let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
         let declare = rows(&|h| format!("    var r{h}: u32;\n    var d{h}: u32;"));
-        let load = rows(&|h| format!("    r{h} = rows[ytop + {h}u];\n    d{h} = diags[dix(tx0, ytop + {}u)];", h + 1));
+        let load = rows(&|h| {
+            format!("    r{h} = rows[ytop + {h}u];\n    d{h} = diags[dix(tx0, ytop + {}u)];", h + 1)
+        });
         let body = rows(&|h| {
             format!(
                 "            din = dd;
@@ -536,12 +542,15 @@ impl Gpu {
         if let Some(f) = watch.start {
             f(tiles);
         }
-        let mut tally = Tally { counts: [0; 256], min: None, max: None, computed: 0, region: region_w * region_h };
+        let mut tally =
+            Tally { counts: [0; 256], min: None, max: None, computed: 0, region: region_w * region_h };
         let mut skipped = 0u64;
         let mut bad: Option<Cell> = None;
         let mut done = 0u64;
         let mut d = 0u32;
+        let mut budget = 64u64;
         while d < diagonals {
+            let started = std::time::Instant::now();
             if watch.cancelled.is_some_and(|f| f()) {
                 return Err(GpuError::Interrupted);
             }
@@ -549,7 +558,7 @@ impl Gpu {
             let mut batch = Vec::new();
             let mut n = 0u64;
             let mut bytes = Vec::new();
-            while d < diagonals && batch.len() < BATCH_DIAGONALS as usize && n < BATCH_TILES {
+            while d < diagonals && batch.len() < BATCH_DIAGONALS as usize && n < budget {
                 let i_min = d.saturating_sub(ny - 1);
                 let i_max = d.min(nx - 1);
                 let count = i_max - i_min + 1;
@@ -605,6 +614,12 @@ impl Gpu {
                 }
             }
             done += n;
+            let took = started.elapsed();
+            if took < BATCH_SHORT {
+                budget = (budget * 2).min(BATCH_TILES);
+            } else if took > BATCH_LONG {
+                budget = (budget / 2).max(1);
+            }
             if let Some(f) = watch.done {
                 f(done);
             }

@@ -134,7 +134,13 @@ fn a_value_out_of_the_tally_range_stops_the_run_at_its_first_cell() {
     // Game 40 on 300 x 300 holds values from -3 to 3 outside the hood; a tally of -2..2
     // cannot hold them, and the first such cell in row-major order is reported.
     for limit in [1, 2, 3] {
-        same(&Job { k: 40, window: [0, 0, 300, 300], limit, shape: Shape { lanes: 4, rows: 4, width: 32 }, skip: true });
+        same(&Job {
+            k: 40,
+            window: [0, 0, 300, 300],
+            limit,
+            shape: Shape { lanes: 4, rows: 4, width: 32 },
+            skip: true,
+        });
     }
     if let Some(gpu) = gpu() {
         let job = Job { k: 40, window: [0, 0, 300, 300], limit: 2, shape: Shape::default(), skip: true };

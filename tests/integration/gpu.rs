@@ -1,0 +1,194 @@
+//! The GPU backend (`--backend gpu`, cargo feature `gpu`) against the CPU engine, bit for bit:
+//! statistics and palace counts over random games, boards, windows and tile shapes, the
+//! commands' output byte for byte, and the refusals. Without an adapter these tests pass with
+//! a note unless `PALACE_REQUIRE_GPU` is set; CI sets it and installs Mesa's software Vulkan
+//! (lavapipe), so there they run for real.
+//!
+//! Without the feature, only the refusals of `--backend gpu` and `gpu-info` are tested.
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
+    use crate::common::palace;
+    for args in [&["stats", "--k", "50", "--size", "100", "--backend", "gpu"][..], &["gpu-info"]] {
+        let out = palace().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--features gpu"), "{args:?}: {err}");
+    }
+}
+
+#[cfg(feature = "gpu")]
+mod with_the_feature {
+    use crate::common::{bin, kill, palace};
+    use palace::analysis::stats;
+    use palace::engine::{Cancel, EngineOptions, Silent};
+    use palace::gpu::{self, Gpu, Shape};
+    use palace::model::geometry::Window;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+    use std::time::{Duration, Instant};
+
+    fn gpu() -> Option<&'static Gpu> {
+        static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+        GPU.get_or_init(|| match Gpu::open() {
+            Ok(g) => Some(g),
+            Err(e) if std::env::var_os("PALACE_REQUIRE_GPU").is_none() => {
+                eprintln!("no GPU adapter ({e}); GPU tests skipped (PALACE_REQUIRE_GPU=1 fails instead)");
+                None
+            }
+            Err(e) => panic!("PALACE_REQUIRE_GPU is set but no GPU could be opened: {e}"),
+        })
+        .as_ref()
+    }
+
+    fn cpu_stats(k: u32, w: Window) -> stats::Stats {
+        stats::stats(k, w, &EngineOptions::default(), &Silent).unwrap().0
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Statistics of any window equal the CPU engine's, whatever the tile shape.
+        #[test]
+        fn stats_equal_the_cpu_engine(
+            k in 1u32..2500,
+            (w, h) in (1u32..700, 1u32..700),
+            corner in (0.0f64..1.0, 0.0f64..1.0),
+            far in (0.0f64..1.0, 0.0f64..1.0),
+            shape in (1u32..=64, 1u32..=8, 2u32..=300),
+        ) {
+            let Some(g) = gpu() else { return Ok(()) };
+            let x0 = (corner.0 * f64::from(w)) as u32;
+            let y0 = (corner.1 * f64::from(h)) as u32;
+            let x1 = x0 + 1 + (far.0 * f64::from(w - x0 - 1)) as u32;
+            let y1 = y0 + 1 + (far.1 * f64::from(h - y0 - 1)) as u32;
+            let window = Window::new(x0, y0, x1, y1);
+            let shape = Shape { lanes: shape.0, rows: shape.1, width: shape.2 };
+            let (got, _) = gpu::stats(g, k, window, shape, &Silent, &Cancel::new()).unwrap();
+            prop_assert_eq!(got, cpu_stats(k, window), "k {} window {:?} shape {}", k, window, shape);
+        }
+    }
+
+    /// Whole boards where the hood, outer space and the fabric all appear, with the default
+    /// tiles: statistics and palace counts as the CPU gives them.
+    #[test]
+    fn boards_of_the_paper_equal_the_cpu_engine() {
+        let Some(g) = gpu() else { return };
+        for (k, side) in [(1, 300), (2, 300), (100, 300), (500, 1500), (997, 2100), (2000, 6200)] {
+            let w = Window::new(0, 0, side, side);
+            let (got, _) = gpu::stats(g, k, w, Shape::default(), &Silent, &Cancel::new()).unwrap();
+            assert_eq!(got, cpu_stats(k, w), "k {k} side {side}");
+            let (count, run) =
+                gpu::palace_count(g, k, side, side, Shape::default(), &Silent, &Cancel::new()).unwrap();
+            assert_eq!((count.cells, count.palaces), (got.total.cells, got.total.palaces));
+            assert!(run.computed <= run.region);
+        }
+        // Game 2000 on 6200 x 6200 has outer space: some tiles are skipped.
+        let (_, run) =
+            gpu::palace_count(g, 2000, 6200, 6200, Shape::default(), &Silent, &Cancel::new()).unwrap();
+        assert!(run.computed < run.region, "{run:?}");
+    }
+
+    fn stdout(args: &[&str]) -> String {
+        let out = palace().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// `stats --backend gpu` prints what `stats` prints, byte for byte, and its JSON holds the
+    /// same statistics.
+    #[test]
+    fn the_command_prints_what_the_cpu_backend_prints() {
+        if gpu().is_none() {
+            return;
+        }
+        for args in [
+            &["stats", "--k", "500", "--size", "1500"][..],
+            &["stats", "--k", "500", "--size", "1500", "--window", "300,200,1400,1500"],
+            &["stats", "--k", "999", "--width", "2500", "--height", "1200", "--palaces-only"],
+        ] {
+            let cpu = stdout(args);
+            let gpu = stdout(&[args, &["--backend", "gpu"]].concat());
+            assert_eq!(gpu, cpu, "{args:?}");
+            let shaped = stdout(&[args, &["--backend", "gpu", "--gpu-shape", "3x5x70", "-q"]].concat());
+            assert_eq!(shaped, cpu, "{args:?} with tiles 3x5x70");
+        }
+        let json = |extra: &[&str]| -> serde_json::Value {
+            let args = [&["stats", "--k", "700", "--size", "2100", "--json", "-q"][..], extra].concat();
+            serde_json::from_str(&stdout(&args)).unwrap()
+        };
+        let g = json(&["--backend", "gpu"]);
+        assert_eq!(g["stats"], json(&[])["stats"]);
+        assert!(g["gpu"]["adapter"].as_str().is_some_and(|a| !a.is_empty()), "{g}");
+        let info = stdout(&["gpu-info"]);
+        assert!(info.starts_with("GPU adapter: "), "{info}");
+    }
+
+    /// What the GPU backend cannot do is refused before any work, naming the flags.
+    #[test]
+    fn refusals_name_the_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("c.ckpt");
+        let ck = ck.to_str().unwrap();
+        for (args, says) in [
+            (&["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--ca"][..], "--ca"),
+            (
+                &["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--checkpoint", ck],
+                "--checkpoint",
+            ),
+            (&["stats", "--k", "50", "--size", "100", "--gpu-shape", "8x8x8"], "--backend gpu"),
+            (
+                &["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--gpu-shape", "65x1x8"],
+                "--gpu-shape",
+            ),
+            (
+                &["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--gpu-shape", "8x8"],
+                "--gpu-shape",
+            ),
+        ] {
+            let out = palace().args(args).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(says), "{args:?}: {err}");
+        }
+        assert!(!std::path::Path::new(ck).exists());
+    }
+
+    /// No adapter is an error (exit 1) that says what was looked for, never a silent CPU run.
+    #[test]
+    fn no_adapter_is_an_error_naming_what_was_looked_for() {
+        let out = palace()
+            .args(["stats", "--k", "50", "--size", "100", "--backend", "gpu"])
+            .env("WGPU_ADAPTER_NAME", "no adapter is called this")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no GPU adapter found") && err.contains("no adapter is called this"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+
+    /// The first SIGINT stops a GPU run between two submissions, within a second, with exit 130.
+    #[test]
+    fn a_signal_stops_a_gpu_run_within_a_second() {
+        let Some(g) = gpu() else { return };
+        // About ten seconds of work on a software adapter, a second on a data-centre GPU.
+        let size = if g.adapter().device_type == "Cpu" { "30000" } else { "400000" };
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(bin())
+            .args(["stats", "--k", "40003", "--size", size, "--backend", "gpu", "-q"])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(if size == "30000" { 1500 } else { 300 }));
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        let sent = Instant::now();
+        assert!(kill(&child, "INT"));
+        let out = child.wait_with_output().unwrap();
+        assert!(sent.elapsed() < Duration::from_secs(1), "stopped {:?} after the signal", sent.elapsed());
+        assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
