@@ -1,6 +1,8 @@
 //! `palace compare`: the paper's Fig. 4. Cell `(x, y)` of game `A` *matches* when
-//! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept in lockstep, with the region
-//! labels of game `A` ([`crate::analysis::regions`]) so that matches are reported per region.
+//! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept together on the workers
+//! (`engine::sweep_lanes`; the reference form, [`run_reference`], sweeps them in lockstep), with
+//! the region labels of game `A` ([`crate::analysis::regions`]) so that matches are reported per
+//! region.
 //!
 //! The paper's cases: k = 497 against 500 with shift (1, 1) and offset 3 (hood, épaulettes and
 //! fabric match), and k = 499 against 500 with shift (1, 0) and offset 1 (épaulette, arm and

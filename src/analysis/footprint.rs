@@ -82,9 +82,9 @@ pub enum Work {
     },
     /// The skin by the CA's row sweep.
     SkinRows,
-    /// The regions (several games swept in lockstep, labelled on blocks).
+    /// The regions (several games swept together on the workers, labelled on blocks).
     Regions,
-    /// Two games compared (swept in lockstep).
+    /// Two games compared (swept together on the workers).
     Compare,
     /// The warp's threads (the regions, and the palaces traced row by row).
     Threads,
