@@ -508,7 +508,7 @@ impl Gpu {
         let keys = self.storage("tile key array", slots * 4)?;
         // Skipping reads the neighbours' flags: it needs tiles of 2 x 2 cells at least.
         let skip = job.skip && tw >= 2 && th >= 2;
-        let quiet = self.storage("tile flag array", if skip { tiles } else { 1 })?;
+        let quiet = self.storage("tile flag array", if skip { 2 * u64::from(nx) } else { 1 })?;
         let mut enc = self.device.create_command_encoder(&Default::default());
         for b in [&rows, &cols, &diags, &hist, &quiet] {
             enc.clear_buffer(b, 0, None);

@@ -62,7 +62,7 @@ struct Step {
 // Per tile: the least (v + 128, position) key, the least (127 - v, position) key, the first
 // position whose value lies out of range, and that value (NONE where the tile was skipped).
 @group(0) @binding(6) var<storage, read_write> keys: array<u32>;
-// Per tile: 1 when it holds only v = 0 and no palace.
+// Per tile of the last two rows of tiles: 1 when it holds only v = 0 and no palace.
 @group(0) @binding(7) var<storage, read_write> quiet: array<u32>;
 
 // C and D of each lane's bottom row, for the lane below, by step parity.
@@ -93,7 +93,7 @@ fn quiet_at(i: i32, j: i32) -> bool {
     if (i < 0 || j < 0) {
         return true;
     }
-    return quiet[u32(j) * job.tiles_x + u32(i)] == 1u;
+    return quiet[(u32(j) & 1u) * job.tiles_x + u32(i)] == 1u;
 }
 
 @compute @workgroup_size(@LANES@)
@@ -105,7 +105,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let ty0 = tj * TILE_H;
     let ytop = ty0 + lane * ROWS;
     let slot = step.slot_base + wid.x;
-    let tile = tj * job.tiles_x + ti;
+    // The flag's slot: two rows of tiles are kept, by the parity of j. Tile (i, j) reads the
+    // slots of (i - 1, j), (i, j - 1) and (i - 1, j - 1), which the tiles (i - 1, j + 1) and
+    // (i, j + 1) that reuse them overwrite only on later tile-diagonals.
+    let tile = (tj & 1u) * job.tiles_x + ti;
 
     // A tile whose neighbours are quiet is quiet (see the top of this file): its window
     // cells are all 0, the first of them in row-major order first.
