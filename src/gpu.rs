@@ -70,6 +70,7 @@ pub fn stats(
         limit: 128,
         shape,
         skip: true,
+        subgroups: true,
     };
     let start = Instant::now();
     let set_length = |n: u64| progress.set_length(n);

@@ -920,12 +920,12 @@ impl Backend {
         let parts: Vec<Option<u32>> = shape.split('x').map(|p| p.parse().ok()).collect();
         match parts[..] {
             [Some(l), Some(r), Some(w)]
-                if (1..=64).contains(&l) && (1..=32).contains(&r) && (1..=1024).contains(&w) =>
+                if (1..=64).contains(&l) && (1..=32).contains(&r) && (1..=512).contains(&w) =>
             {
                 Ok(Backend::Gpu(Some((l, r, w))))
             }
             _ => Err(Error::Usage(format!(
-                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and width 1..=1024, e.g. 64x4x256"
+                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and width 1..=512, e.g. 64x4x256"
             ))),
         }
     }

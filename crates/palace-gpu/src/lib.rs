@@ -106,7 +106,7 @@ pub struct Shape {
     pub lanes: u32,
     /// Rows per invocation (1 to 32).
     pub rows: u32,
-    /// Columns per tile (1 to 1024).
+    /// Columns per tile (1 to 512).
     pub width: u32,
 }
 
@@ -137,9 +137,9 @@ impl Shape {
         if !(1..=32).contains(&self.rows) {
             return bad("rows per lane must lie in 1..=32");
         }
-        // The tile's top row is kept in workgroup memory (8 bytes a column).
-        if !(1..=1024).contains(&self.width) {
-            return bad("the width must lie in 1..=1024");
+        // The tile's top and bottom rows are kept in workgroup memory (16 bytes a column).
+        if !(1..=512).contains(&self.width) {
+            return bad("the width must lie in 1..=512");
         }
         // A cell's position in its tile must fit the 24 bits of a tally key.
         if u64::from(self.width) * u64::from(self.height()) > 1 << 24 {
@@ -162,12 +162,16 @@ pub struct Job {
     pub shape: Shape,
     /// Skip the tiles of outer space (exact; off computes every tile, for the tests).
     pub skip: bool,
+    /// Pass counters between lanes by subgroup shuffles instead of workgroup memory and a
+    /// barrier, where the adapter has subgroups of exactly `shape.lanes` lanes (see
+    /// [`Gpu::subgroup_size`]); elsewhere this has no effect.
+    pub subgroups: bool,
 }
 
 impl Job {
     /// The whole `width x height` board of game `k`, with the full tally range.
     pub fn board(k: u32, width: u32, height: u32, shape: Shape) -> Job {
-        Job { k, window: [0, 0, width, height], limit: 128, shape, skip: true }
+        Job { k, window: [0, 0, width, height], limit: 128, shape, skip: true, subgroups: true }
     }
 
     fn check(&self) -> Result<(), GpuError> {
@@ -235,6 +239,9 @@ pub struct Adapter {
     pub device_type: String,
     /// The driver and its version, where the backend names them.
     pub driver: String,
+    /// The size of its subgroups, where the backend offers subgroup operations and every
+    /// subgroup has the same size.
+    pub subgroup: Option<u32>,
 }
 
 impl fmt::Display for Adapter {
@@ -242,6 +249,9 @@ impl fmt::Display for Adapter {
         write!(f, "{} ({}, {}", self.name, self.backend, self.device_type)?;
         if !self.driver.is_empty() {
             write!(f, ", {}", self.driver)?;
+        }
+        if let Some(n) = self.subgroup {
+            write!(f, ", subgroups of {n}")?;
         }
         write!(f, ")")
     }
@@ -254,7 +264,7 @@ pub struct Gpu {
     queue: wgpu::Queue,
     limits: wgpu::Limits,
     layout: wgpu::BindGroupLayout,
-    pipelines: Mutex<Vec<(Shape, Arc<wgpu::ComputePipeline>)>>,
+    pipelines: Mutex<Vec<((Shape, bool), Arc<wgpu::ComputePipeline>)>>,
     errors: Arc<Mutex<Vec<String>>>,
 }
 
@@ -304,10 +314,14 @@ impl Gpu {
                 .copied()
                 .collect::<Vec<_>>()
                 .join(" "),
+            subgroup: (adapter.features().contains(wgpu::Features::SUBGROUP)
+                && info.subgroup_min_size == info.subgroup_max_size)
+                .then_some(info.subgroup_min_size),
         };
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("palace"),
+            required_features: adapter.features() & wgpu::Features::SUBGROUP,
             required_limits: limits.clone(),
             ..Default::default()
         }))
@@ -345,6 +359,12 @@ impl Gpu {
         &self.adapter
     }
 
+    /// The size of the adapter's subgroups, where it offers subgroup operations and all its
+    /// subgroups have one size: tiles of that many lanes pass counters by shuffles.
+    pub fn subgroup_size(&self) -> Option<u32> {
+        self.adapter.subgroup
+    }
+
     fn check_errors(&self) -> Result<(), GpuError> {
         let mut errors = self.errors.lock().expect("error list");
         if errors.is_empty() {
@@ -354,9 +374,9 @@ impl Gpu {
         }
     }
 
-    fn pipeline(&self, shape: Shape) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+    fn pipeline(&self, shape: Shape, subgroups: bool) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
         let mut cache = self.pipelines.lock().expect("pipeline cache");
-        if let Some((_, p)) = cache.iter().find(|(s, _)| *s == shape) {
+        if let Some((_, p)) = cache.iter().find(|(s, _)| *s == (shape, subgroups)) {
             return Ok(Arc::clone(p));
         }
         let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
@@ -409,6 +429,14 @@ impl Gpu {
             .replace("@ROWS_BODY@", &body)
             .replace("@STORE@", &store)
             .replace("@LAST@", &(shape.rows - 1).to_string())
+            .replace("@SUBGROUPS@", if subgroups { "true" } else { "false" })
+            .replace(
+                "@LANE_ARG@",
+                if subgroups { ", @builtin(subgroup_invocation_id) sg_lane: u32" } else { "" },
+            )
+            .replace("@LANE@", if subgroups { "sg_lane" } else { "lid.x" })
+            .replace("@SHUFFLE_C@", if subgroups { "subgroupShuffleUp(c_out, 1u)" } else { "0u" })
+            .replace("@SHUFFLE_D@", if subgroups { "subgroupShuffleUp(d_out, 1u)" } else { "0u" })
             .replace("@LANES2@", &(2 * shape.lanes).to_string())
             .replace("@LANES@", &shape.lanes.to_string())
             .replace("@ROWS@", &shape.rows.to_string())
@@ -433,7 +461,7 @@ impl Gpu {
         });
         self.check_errors()?;
         let p = Arc::new(pipeline);
-        cache.push((shape, Arc::clone(&p)));
+        cache.push(((shape, subgroups), Arc::clone(&p)));
         Ok(p)
     }
 
@@ -497,7 +525,8 @@ impl Gpu {
                 "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
             ));
         }
-        let pipeline = self.pipeline(shape)?;
+        let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
+        let pipeline = self.pipeline(shape, subgroups)?;
         let rows = self.storage("row counter array", region_h)?;
         let cols = self.storage("column counter array", region_w)?;
         let diags = self.storage("diagonal counter array", region_w + region_h)?;

@@ -27,6 +27,7 @@ const ROWS: u32 = @ROWS@u;
 const TILE_W: u32 = @TILE_W@u;
 const TILE_H: u32 = @TILE_H@u;
 const NONE: u32 = 0xffffffffu;
+const SUBGROUPS: bool = @SUBGROUPS@;
 
 struct Job {
     k: u32,
@@ -68,10 +69,12 @@ struct Step {
 // C and D of each lane's bottom row, for the lane below, by step parity.
 var<workgroup> cbuf: array<u32, @LANES2@>;
 var<workgroup> dbuf: array<u32, @LANES2@>;
-// The counters entering the tile through its top row, C and D of each column; the bottom
-// lane overwrites each with the counters leaving through the bottom row.
+// The counters entering the tile through its top row and leaving through its bottom row, C
+// and D of each column.
 var<workgroup> top_c: array<u32, @TILE_W@>;
 var<workgroup> top_d: array<u32, @TILE_W@>;
+var<workgroup> bot_c: array<u32, @TILE_W@>;
+var<workgroup> bot_d: array<u32, @TILE_W@>;
 var<workgroup> wide: array<atomic<u32>, 256>;
 var<workgroup> red: array<atomic<u32>, 4>;
 var<workgroup> skip_flag: u32;
@@ -97,8 +100,8 @@ fn quiet_at(i: i32, j: i32) -> bool {
 }
 
 @compute @workgroup_size(@LANES@)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let lane = lid.x;
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>@LANE_ARG@) {
+    let lane = @LANE@;
     let ti = step.i_min + wid.x;
     let tj = step.diag - ti;
     let tx0 = ti * TILE_W;
@@ -180,8 +183,18 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var h_p2 = 0u;
     workgroupBarrier();
 
+    // With SUBGROUPS the workgroup is one subgroup and a lane takes the C and D of the lane
+    // above by a shuffle (no barrier); without, through workgroup memory and a barrier.
+    var c_out = 0u;
+    var d_out = 0u;
     for (var s = 0u; s < TILE_W + LANES - 1u; s++) {
         let par = s & 1u;
+        var c_up = 0u;
+        var d_up = 0u;
+        if (SUBGROUPS) {
+            c_up = @SHUFFLE_C@;
+            d_up = @SHUFFLE_D@;
+        }
         if (s >= lane && s - lane < TILE_W) {
             let lx = s - lane;
             let x = tx0 + lx;
@@ -190,6 +203,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             if (lane == 0u) {
                 c = top_c[lx];
                 dd = top_d[lx];
+            } else if (SUBGROUPS) {
+                c = c_up;
+                dd = d_up;
             } else {
                 c = cbuf[(par ^ 1u) * LANES + lane - 1u];
                 dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
@@ -200,23 +216,30 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             var p: u32;
             var y: u32;
 @ROWS_BODY@
-            cbuf[par * LANES + lane] = c;
-            dbuf[par * LANES + lane] = dd;
+            if (SUBGROUPS) {
+                c_out = c;
+                d_out = dd;
+            } else {
+                cbuf[par * LANES + lane] = c;
+                dbuf[par * LANES + lane] = dd;
+            }
             if (lane == LANES - 1u) {
-                // Lane 0 read this column's entry at an earlier step (or just now).
-                top_c[lx] = c;
-                top_d[lx] = d@LAST@;
+                bot_c[lx] = c;
+                bot_d[lx] = d@LAST@;
             }
         }
-        workgroupBarrier();
+        if (!SUBGROUPS) {
+            workgroupBarrier();
+        }
     }
+    workgroupBarrier();
 
     // The counters leaving the tile, written after the loop: a step that stored to global
     // memory would wait for the store at the next barrier.
 @STORE@
     for (var x = lane; x < TILE_W; x += LANES) {
-        cols[tx0 + x] = top_c[x];
-        diags[dix(tx0 + x, ty0 + TILE_H - 1u)] = top_d[x];
+        cols[tx0 + x] = bot_c[x];
+        diags[dix(tx0 + x, ty0 + TILE_H - 1u)] = bot_d[x];
     }
 
     atomicAdd(&wide[126u], h_m2);

@@ -71,8 +71,8 @@ fn reference(job: &Job) -> Result<Tally, GpuError> {
 fn same(job: &Job) {
     let Some(gpu) = gpu() else { return };
     let want = reference(job);
-    for skip in [true, false] {
-        let job = &Job { skip, ..*job };
+    for (skip, subgroups) in [(true, true), (false, true), (true, false)] {
+        let job = &Job { skip, subgroups, ..*job };
         let got = gpu.tally(job, &Watch::default());
         agree(job, got, &want);
     }
@@ -105,6 +105,8 @@ fn boards_windows_and_shapes_agree_with_the_definition() {
         Shape { lanes: 1, rows: 1, width: 1 },
         Shape { lanes: 2, rows: 3, width: 5 },
         Shape { lanes: 8, rows: 4, width: 16 },
+        Shape { lanes: 8, rows: 1, width: 300 },
+        Shape { lanes: 32, rows: 2, width: 64 },
         Shape { lanes: 64, rows: 2, width: 7 },
         Shape { lanes: 3, rows: 32, width: 40 },
     ];
@@ -124,7 +126,7 @@ fn boards_windows_and_shapes_agree_with_the_definition() {
             let (w, h) = (1 + next(160), 1 + next(160));
             let (x0, y0) = (next(w), next(h));
             let (x1, y1) = (x0 + 1 + next(w - x0), y0 + 1 + next(h - y0));
-            same(&Job { k, window: [x0, y0, x1, y1], limit: 128, shape, skip: true });
+            same(&Job { k, window: [x0, y0, x1, y1], limit: 128, shape, skip: true, subgroups: true });
         }
     }
 }
@@ -140,10 +142,18 @@ fn a_value_out_of_the_tally_range_stops_the_run_at_its_first_cell() {
             limit,
             shape: Shape { lanes: 4, rows: 4, width: 32 },
             skip: true,
+            subgroups: true,
         });
     }
     if let Some(gpu) = gpu() {
-        let job = Job { k: 40, window: [0, 0, 300, 300], limit: 2, shape: Shape::default(), skip: true };
+        let job = Job {
+            k: 40,
+            window: [0, 0, 300, 300],
+            limit: 2,
+            shape: Shape::default(),
+            skip: true,
+            subgroups: true,
+        };
         assert!(matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::ValueRange { .. })));
     }
 }
@@ -168,15 +178,31 @@ fn bad_shapes_and_jobs_are_refused() {
     let bad = [
         Job::board(5, 10, 10, Shape { lanes: 65, rows: 1, width: 8 }),
         Job::board(5, 10, 10, Shape { lanes: 4, rows: 0, width: 8 }),
-        Job::board(5, 10, 10, Shape { lanes: 64, rows: 32, width: 8193 }),
+        Job::board(5, 10, 10, Shape { lanes: 64, rows: 32, width: 513 }),
         Job::board(0, 10, 10, Shape::default()),
-        Job { k: 5, window: [3, 0, 3, 10], limit: 128, shape: Shape::default(), skip: true },
-        Job { k: 5, window: [0, 0, 10, 10], limit: 129, shape: Shape::default(), skip: true },
+        Job { k: 5, window: [3, 0, 3, 10], limit: 128, shape: Shape::default(), skip: true, subgroups: true },
+        Job {
+            k: 5,
+            window: [0, 0, 10, 10],
+            limit: 129,
+            shape: Shape::default(),
+            skip: true,
+            subgroups: true,
+        },
     ];
     for job in bad {
         assert!(
             matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::Shape { .. } | GpuError::Job(_))),
             "{job:?}"
         );
+    }
+}
+
+#[test]
+fn subgroup_sizes_are_reported_as_the_adapter_gives_them() {
+    let Some(gpu) = gpu() else { return };
+    if let Some(n) = gpu.subgroup_size() {
+        assert!(n.is_power_of_two() && (4..=128).contains(&n), "{n}");
+        assert!(gpu.adapter().to_string().contains(&format!("subgroups of {n}")));
     }
 }
