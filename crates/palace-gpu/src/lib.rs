@@ -257,6 +257,9 @@ impl fmt::Display for Adapter {
     }
 }
 
+/// A pipeline's tile shape and whether it passes counters by subgroup shuffles.
+type PipelineKey = (Shape, bool);
+
 /// An open GPU device with the tally's pipelines.
 pub struct Gpu {
     adapter: Adapter,
@@ -264,7 +267,8 @@ pub struct Gpu {
     queue: wgpu::Queue,
     limits: wgpu::Limits,
     layout: wgpu::BindGroupLayout,
-    pipelines: Mutex<Vec<((Shape, bool), Arc<wgpu::ComputePipeline>)>>,
+    /// Pipelines built so far, by tile shape and whether they use subgroup shuffles.
+    pipelines: Mutex<Vec<(PipelineKey, Arc<wgpu::ComputePipeline>)>>,
     errors: Arc<Mutex<Vec<String>>>,
 }
 
