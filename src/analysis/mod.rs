@@ -5,7 +5,8 @@
 //! two games ([`region_search`], which regions depend on k), the three fabrics ([`fabric`], its
 //! picture [`fabric_plot`]), the fabric's grid ([`grid`], its picture [`grid_plot`]) and its
 //! meta-gliders ([`gliders`]), the arm's skin ([`skin`]), the warp's threads ([`threads`]) and
-//! the inner sector's beams ([`beams`]), the survey across k ([`survey`]), the cross-check
+//! the inner sector's beams ([`beams`]), the P-positions as a list ([`positions`]), the survey
+//! across k ([`survey`]), the cross-check
 //! of the engine against the exact game solver ([`check`]), and the memory each of them needs
 //! ([`footprint`]), known before it starts.
 
@@ -18,6 +19,7 @@ pub mod footprint;
 pub mod gliders;
 pub mod grid;
 pub mod grid_plot;
+pub mod positions;
 pub mod region_map;
 pub mod region_search;
 pub mod regions;

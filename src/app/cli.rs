@@ -112,7 +112,7 @@ pub const MAX_THREADS: usize = 1024;
 
 /// Parses `--k` and `--k2`: a whole number, at least 1 (0 is left to the board's own check,
 /// which explains it), at most [`MAX_K`](palace::model::rule::MAX_K).
-fn parse_k(s: &str) -> std::result::Result<u32, String> {
+pub(crate) fn parse_k(s: &str) -> std::result::Result<u32, String> {
     let max = palace::model::rule::MAX_K;
     match s.trim().parse::<i128>() {
         Ok(n) if n < 0 => Err(format!("k is at least 1 (k = 1 is classical Wythoff Nim); use 1..={max}")),
@@ -126,7 +126,7 @@ fn parse_k(s: &str) -> std::result::Result<u32, String> {
 
 /// Parses a board side (`--size`, `--width`, `--height`): a whole number, at most
 /// [`MAX_SIDE`] (0 is left to the board's own check).
-fn parse_side(s: &str) -> std::result::Result<u32, String> {
+pub(crate) fn parse_side(s: &str) -> std::result::Result<u32, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n < 0 => Err(format!("a board side is at least 1; use 1..={MAX_SIDE}")),
         Ok(n) if n > i128::from(MAX_SIDE) => {
@@ -174,6 +174,13 @@ pub enum Command {
     Stats(StatsArgs),
     /// Name the GPU adapter that `--backend gpu` uses (a build with `--features gpu`).
     GpuInfo(GpuInfoArgs),
+    /// List the P-positions of the first rows as CSV and check that each row holds exactly k.
+    ///
+    /// Sorted by y then x; every row, column and diagonal holds at most k P-positions, and the
+    /// report says whether each row holds exactly k (Larsson's exact k-cover).
+    Positions(crate::app::positions::PositionsArgs),
+    /// One cell's palace number N, its value v = N - k and whether it is a P-position.
+    Cell(crate::app::positions::CellArgs),
     /// Cross-check the engine against an exact solver of the game itself on small boards.
     ///
     /// Exits 1 if any cell disagrees.
@@ -1028,6 +1035,10 @@ pub enum Config {
         /// JSON output.
         json: bool,
     },
+    /// List P-positions.
+    Positions(crate::app::positions::Positions),
+    /// One cell.
+    Cell(crate::app::positions::Cell),
     /// Compare two games.
     Compare {
         /// The reference implementation.
@@ -1382,6 +1393,8 @@ impl Config {
             | Config::FraenkelCheck { run, .. }
             | Config::FraenkelU { run, .. }
             | Config::Frankenstein { run, .. } => Some(run),
+            Config::Positions(p) => Some(&mut p.run),
+            Config::Cell(c) => Some(&mut c.run),
             Config::Bench { .. } | Config::GpuInfo { .. } => None,
         }
     }
@@ -1423,6 +1436,17 @@ impl Config {
                 footprint: footprint(Work::Dump, cols(window), t(run)),
                 what: board(window),
                 fix: BOARD,
+            },
+            // A row sweep, as `dump`'s.
+            Config::Positions(p) => Need {
+                footprint: footprint(Work::Dump, u64::from(p.width()), t(&p.run)),
+                what: format!("{} columns", p.width()),
+                fix: "use fewer --rows or a smaller --width, or fewer --threads",
+            },
+            Config::Cell(c) => Need {
+                footprint: footprint(Work::Dump, u64::from(c.width()), t(&c.run)),
+                what: format!("{} columns", c.width()),
+                fix: "use fewer --threads",
             },
             Config::Stats { window, palaces_only, by_counters, run, .. } => {
                 let work = if *palaces_only {
@@ -1561,7 +1585,7 @@ pub struct RunConfig {
 }
 
 impl RunArgs {
-    fn resolve(&self) -> Result<RunConfig> {
+    pub(crate) fn resolve(&self) -> Result<RunConfig> {
         if self.threads > MAX_THREADS {
             return Err(Error::Usage(format!(
                 "--threads {} is more than {MAX_THREADS}; use fewer",
@@ -1996,6 +2020,8 @@ impl Cli {
                 }
             }
             Command::GpuInfo(a) => Config::GpuInfo { json: a.json },
+            Command::Positions(a) => Config::Positions(a.resolve()?),
+            Command::Cell(a) => Config::Cell(a.resolve()?),
             Command::Compare(a) => {
                 let (board, window) = a.board.resolve()?;
                 Board::new(a.k2, 1, 1).map_err(|_| {
@@ -2469,6 +2495,10 @@ impl Config {
                 (vec![Some(("--output", output.as_path()))], false)
             }
             Config::Tiles { output, .. } => (vec![Some(("--output", output.as_path()))], true),
+            // With `-o -` the list takes standard output and the report goes to standard error.
+            Config::Positions(p) => {
+                (vec![Some(("--output", p.output.as_path()))], p.output.as_os_str() != "-")
+            }
             Config::Stats { checkpoint, resume, .. } => (saves(checkpoint, resume).to_vec(), true),
             Config::Skin { csv, plot, checkpoint, resume, .. } => {
                 let mut v = vec![opt("--csv", csv), opt("--plot", plot)];

@@ -97,6 +97,8 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::GpuInfo { json } => crate::app::gpu::info(json),
+        Config::Positions(p) => p.run(cancel),
+        Config::Cell(c) => c.run(),
         #[cfg(feature = "gpu")]
         Config::Stats {
             board,

@@ -7,5 +7,6 @@ pub mod cli;
 pub mod commands;
 pub mod gpu;
 pub mod memory;
+pub mod positions;
 pub mod progress;
 pub mod signals;

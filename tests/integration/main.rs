@@ -20,6 +20,7 @@ mod gpu;
 mod grid;
 mod kernels;
 mod paper_fig1;
+mod positions;
 mod region_map;
 mod region_search;
 mod reliability;

@@ -1,0 +1,206 @@
+//! `palace positions` and `palace cell`: each command's arguments, validation and run in one
+//! place.
+
+use crate::app::cli::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::commands::{ExitCode, out_text};
+use crate::app::progress;
+use clap::Args;
+use palace::analysis::positions;
+use palace::engine::Cancel;
+use palace::error::{Error, Result};
+use palace::output::atomic::AtomicOutput;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `palace positions`.
+#[derive(Debug, Args)]
+pub struct PositionsArgs {
+    /// The blocking number k (k = 1 is classical Wythoff Nim).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// List the P-positions of rows 0..N.
+    #[arg(long, value_name = "N", value_parser = parse_side, allow_negative_numbers = true)]
+    pub rows: u32,
+    /// Columns swept (default k + 3N: every P-position of row y lies left of the arm, at
+    /// x < k + 2.62 y). A row found holding fewer than k says so.
+    #[arg(long, value_name = "W", value_parser = parse_side, allow_negative_numbers = true)]
+    pub width: Option<u32>,
+    /// The CSV file to write (header `x,y`, sorted by y then x); `-` for standard output.
+    #[arg(long, short, value_name = "FILE.csv")]
+    pub output: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated `palace positions`.
+#[derive(Debug, Clone)]
+pub struct Positions {
+    k: u32,
+    rows: u32,
+    width: u32,
+    /// The CSV file.
+    pub output: PathBuf,
+    json: bool,
+    /// Engine settings.
+    pub run: RunConfig,
+}
+
+impl PositionsArgs {
+    /// Checks the request.
+    pub fn resolve(&self) -> Result<Positions> {
+        if self.k == 0 || self.rows == 0 || self.width == Some(0) {
+            return Err(Error::Usage(
+                "--k, --rows and --width start at 1; e.g. palace positions --k 7 --rows 1000 -o p7.csv"
+                    .into(),
+            ));
+        }
+        let width = match self.width {
+            Some(w) => w,
+            None => match u32::try_from(positions::default_width(self.k, self.rows)) {
+                Ok(w) if w <= palace::model::geometry::MAX_SIDE => w,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "--rows {}: the default width k + 3 rows exceeds {}; give --width",
+                        self.rows,
+                        palace::model::geometry::MAX_SIDE
+                    )));
+                }
+            },
+        };
+        Ok(Positions {
+            k: self.k,
+            rows: self.rows,
+            width,
+            output: self.output.clone(),
+            json: self.json,
+            run: self.run.resolve()?,
+        })
+    }
+}
+
+impl Positions {
+    /// The columns swept (for the memory estimate).
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Lists the P-positions as CSV and prints the report.
+    pub fn run(self, cancel: &Cancel) -> Result<ExitCode> {
+        let mut out = AtomicOutput::create_cancellable(&self.output, "--output", cancel)?;
+        let shown = self.output.display().to_string();
+        let io = |e| Error::io(&shown, e);
+        let pb = progress::bar(self.run.quiet, "positions", "rows");
+        let (report, _) = {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, out.file());
+            w.write_all(b"x,y\n").map_err(io)?;
+            let mut emit = |x: u32, y: u32| writeln!(w, "{x},{y}").map_err(io);
+            let r =
+                positions::positions(self.k, self.rows, Some(self.width), &self.run.engine, &mut emit, &pb)?;
+            w.flush().map_err(io)?;
+            r
+        };
+        pb.finish_and_clear();
+        let to_stdout = out.in_place() && self.output.as_os_str() == "-";
+        out.commit()?;
+        let text = if self.json {
+            serde_json::to_string_pretty(&report).expect("serialisable")
+        } else {
+            report.to_string()
+        };
+        if to_stdout {
+            // The list went to standard output: the report goes to standard error.
+            if !self.run.quiet {
+                eprint!("{text}");
+            }
+        } else {
+            out_text(&text)?;
+        }
+        Ok(0)
+    }
+}
+
+/// `palace cell`.
+#[derive(Debug, Args)]
+pub struct CellArgs {
+    /// The blocking number k (k = 1 is classical Wythoff Nim).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// The cell: column x, row y.
+    #[arg(long, value_name = "x,y")]
+    pub at: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated `palace cell`.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    k: u32,
+    x: u32,
+    y: u32,
+    json: bool,
+    /// Engine settings.
+    pub run: RunConfig,
+}
+
+impl CellArgs {
+    /// Checks the request.
+    pub fn resolve(&self) -> Result<Cell> {
+        let bad = || {
+            Error::Usage(format!(
+                "--at {}: give the column and the row as x,y, each from 0 to {}, e.g. --at 1000,250",
+                self.at,
+                palace::model::geometry::MAX_SIDE - 1
+            ))
+        };
+        let parts: Vec<&str> = self.at.split(',').map(str::trim).collect();
+        let [x, y] = parts[..] else { return Err(bad()) };
+        let (Ok(x), Ok(y)) = (x.parse::<u32>(), y.parse::<u32>()) else { return Err(bad()) };
+        if x >= palace::model::geometry::MAX_SIDE || y >= palace::model::geometry::MAX_SIDE {
+            return Err(bad());
+        }
+        if self.k == 0 {
+            return Err(Error::Usage("--k 0: k starts at 1; use --k 1 or more".into()));
+        }
+        Ok(Cell { k: self.k, x, y, json: self.json, run: self.run.resolve()? })
+    }
+}
+
+impl Cell {
+    /// The columns swept (for the memory estimate).
+    pub fn width(&self) -> u32 {
+        self.x + 1
+    }
+
+    /// Prints the cell's palace number, value and kind.
+    pub fn run(self) -> Result<ExitCode> {
+        let pb = progress::bar(self.run.quiet, "cell", "rows");
+        let (n, _) = positions::cell(self.k, self.x, self.y, &self.run.engine, &pb)?;
+        pb.finish_and_clear();
+        let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
+        let v = n - k;
+        let hood = palace::model::rule::hood_len(self.k, y) > x;
+        let text = if self.json {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
+            }))
+            .expect("serialisable")
+        } else {
+            format!(
+                "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}",
+                if v < 0 { "a P-position (palace)" } else { "an N-position" },
+                if hood { ", in the hood (N = max(x, y) + 2 min(x, y))" } else { ", outside the hood" }
+            )
+        };
+        out_text(&text)?;
+        Ok(0)
+    }
+}
