@@ -25,8 +25,9 @@ pub struct PositionsArgs {
     /// x < k + 2.62 y). A row found holding fewer than k says so.
     #[arg(long, value_name = "W", value_parser = parse_side, allow_negative_numbers = true)]
     pub width: Option<u32>,
-    /// The CSV file to write (header `x,y`, sorted by y then x); `-` for standard output.
-    #[arg(long, short, value_name = "FILE.csv")]
+    /// The file to write, sorted by y then x: CSV with the header `x,y`, or, when the name
+    /// ends in .npy, an (n, 2) int64 NumPy array; `-` writes CSV to standard output.
+    #[arg(long, short, value_name = "FILE.csv|FILE.npy")]
     pub output: PathBuf,
     /// Print the report as JSON.
     #[arg(long)]
@@ -42,8 +43,10 @@ pub struct Positions {
     k: u32,
     rows: u32,
     width: u32,
-    /// The CSV file.
+    /// The output file.
     pub output: PathBuf,
+    /// Whether it is a `.npy` array rather than CSV.
+    npy: bool,
     json: bool,
     /// Engine settings.
     pub run: RunConfig,
@@ -58,6 +61,7 @@ impl PositionsArgs {
                     .into(),
             ));
         }
+        let npy = self.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"));
         let width = match self.width {
             Some(w) => w,
             None => match u32::try_from(positions::default_width(self.k, self.rows)) {
@@ -76,6 +80,7 @@ impl PositionsArgs {
             rows: self.rows,
             width,
             output: self.output.clone(),
+            npy,
             json: self.json,
             run: self.run.resolve()?,
         })
@@ -91,10 +96,18 @@ impl Positions {
     /// Lists the P-positions as CSV and prints the report.
     pub fn run(self, cancel: &Cancel) -> Result<ExitCode> {
         let mut out = AtomicOutput::create_cancellable(&self.output, "--output", cancel)?;
+        if self.npy && out.in_place() {
+            return Err(Error::Usage(format!(
+                "--output {}: a .npy list is finished by rewriting its header (the count), which a pipe cannot take; write CSV there, or name a regular file",
+                self.output.display()
+            )));
+        }
         let shown = self.output.display().to_string();
         let io = |e| Error::io(&shown, e);
         let pb = progress::bar(self.run.quiet, "positions", "rows");
-        let (report, _) = {
+        let (report, _) = if self.npy {
+            self.npy_list(&mut out, &pb)?
+        } else {
             let mut w = std::io::BufWriter::with_capacity(1 << 20, out.file());
             w.write_all(b"x,y\n").map_err(io)?;
             let mut emit = |x: u32, y: u32| writeln!(w, "{x},{y}").map_err(io);
@@ -120,6 +133,41 @@ impl Positions {
             out_text(&text)?;
         }
         Ok(0)
+    }
+}
+
+impl Positions {
+    /// The list as an `(n, 2)` int64 array: a header for the most rows the sweep could find,
+    /// the pairs, then the header again with the count found, padded to the same length.
+    fn npy_list(
+        &self,
+        out: &mut AtomicOutput,
+        pb: &dyn palace::engine::Progress,
+    ) -> Result<(positions::PositionsReport, palace::engine::SweepReport)> {
+        use palace::output::npy::header_of;
+        use std::io::{Seek, SeekFrom};
+        let shown = self.output.display().to_string();
+        let io = |e| Error::io(&shown, e);
+        let most = u64::from(self.k) * u64::from(self.rows);
+        let placeholder = header_of("<i8", most, 2, 0);
+        let file = out.file();
+        let r = {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *file);
+            w.write_all(&placeholder).map_err(io)?;
+            let mut emit = |x: u32, y: u32| {
+                w.write_all(&i64::from(x).to_le_bytes())
+                    .and_then(|()| w.write_all(&i64::from(y).to_le_bytes()))
+                    .map_err(io)
+            };
+            let r =
+                positions::positions(self.k, self.rows, Some(self.width), &self.run.engine, &mut emit, pb)?;
+            w.flush().map_err(io)?;
+            r
+        };
+        let header = header_of("<i8", r.0.positions, 2, placeholder.len());
+        debug_assert_eq!(header.len(), placeholder.len());
+        file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io)?;
+        Ok(r)
     }
 }
 

@@ -22,9 +22,16 @@ pub enum Values {
 /// The `.npy` version 1.0 header for an `int32` array of shape `(rows, cols)`, padded so the
 /// data starts at a multiple of 64 bytes.
 pub fn header(rows: u64, cols: u64) -> Vec<u8> {
-    let dict = format!("{{'descr': '<i4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    header_of("<i4", rows, cols, 0)
+}
+
+/// The `.npy` version 1.0 header for an array of `descr` (such as `<i8`) and shape
+/// `(rows, cols)`, padded to at least `len` bytes and to a multiple of 64: a header written
+/// before the row count is known can be replaced by the final one of the same length.
+pub fn header_of(descr: &str, rows: u64, cols: u64, len: usize) -> Vec<u8> {
+    let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
     // magic (6) + version (2) + header length (2) + dict + padding + '\n'
-    let unpadded = 10 + dict.len() + 1;
+    let unpadded = (10 + dict.len() + 1).max(len);
     let total = unpadded.next_multiple_of(64);
     let mut h = Vec::with_capacity(total);
     h.extend_from_slice(b"\x93NUMPY\x01\x00");

@@ -87,3 +87,40 @@ fn refusals_name_the_flags() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{args:?}");
     }
 }
+
+#[test]
+fn the_list_as_npy_is_an_n_by_2_int64_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.npy");
+    let out =
+        palace().args(["positions", "--k", "4", "--rows", "50", "-q", "-o"]).arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&path).unwrap();
+    let header_len = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = String::from_utf8_lossy(&bytes[10..header_len]);
+    assert!(header.contains("'descr': '<i8'") && header.contains("'shape': (200, 2)"), "{header}");
+    assert_eq!(header_len % 64, 0);
+    let pairs: Vec<String> = bytes[header_len..]
+        .chunks_exact(16)
+        .map(|c| {
+            let x = i64::from_le_bytes(c[..8].try_into().unwrap());
+            let y = i64::from_le_bytes(c[8..].try_into().unwrap());
+            format!("{x},{y}\n")
+        })
+        .collect();
+    assert_eq!(format!("x,y\n{}", pairs.concat()), direct_positions(4, 50, 154));
+    if std::env::var_os("PALACE_REQUIRE_NUMPY").is_some()
+        || std::process::Command::new("python3")
+            .arg("-c")
+            .arg("import numpy")
+            .status()
+            .is_ok_and(|s| s.success())
+    {
+        let check = format!(
+            "import numpy as n; a = n.load({:?}); assert a.shape == (200, 2) and a.dtype == n.int64, a.shape; assert (a[:, 1] == n.repeat(n.arange(50), 4)).all()",
+            path.to_str().unwrap()
+        );
+        let s = std::process::Command::new("python3").args(["-c", &check]).status().unwrap();
+        assert!(s.success(), "numpy.load refused the list");
+    }
+}
