@@ -18,6 +18,9 @@
 //!   progress and cancels a run;
 //! * [`output`]: files that appear whole or not at all ([`output::atomic`]), the PNG writers
 //!   ([`output::png`], [`output::pngpar`], [`output::deflate`]), the palette and `.npy` export;
+//! * [`labels`]: the region labeller that tells the paper's regions apart, cell by cell, on one
+//!   thread ([`labels::label`]) or on the sweep's workers ([`labels::label_tiles`],
+//!   [`labels::label_rows`]);
 //! * [`analysis`]: what is measured on the sweep: statistics, comparisons of two games,
 //!   regions, fabrics, the arm's skin, and the cross-check against the game solver;
 //! * [`games`]: the neighbouring Fibonacci games (Fibonacci nim, the Zeckendorf game and its
@@ -35,6 +38,7 @@ pub mod games;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod kernel;
+pub mod labels;
 pub mod model;
 pub mod output;
 pub mod simd;

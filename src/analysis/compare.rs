@@ -1,19 +1,19 @@
 //! `palace compare`: the paper's Fig. 4. Cell `(x, y)` of game `A` *matches* when
 //! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept together on the workers
 //! (`engine::sweep_lanes`; the reference form, [`run_reference`], sweeps them in lockstep), with
-//! the region labels of game `A` ([`crate::analysis::regions`]) so that matches are reported per
+//! the region labels of game `A` ([`crate::labels`]) so that matches are reported per
 //! region.
 //!
 //! The paper's cases: k = 497 against 500 with shift (1, 1) and offset 3 (hood, épaulettes and
 //! fabric match), and k = 499 against 500 with shift (1, 0) and offset 1 (épaulette, arm and
 //! half the hood match).
 
-use crate::analysis::regions::{self, ALL, LabelledTile, Region};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::Lane;
 use crate::engine::sink::Row;
 use crate::error::Result;
+use crate::labels::{self, ALL, LabelledTile, Region};
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
 use crate::output::atomic::AtomicOutput;
@@ -76,7 +76,7 @@ pub struct CompareReport {
 /// Compares `window` of game `c.a` with game `c.b`; draws the mask picture to `out` if given
 /// (game A's palette, non-matching cells white, `scale` x `scale` cells per pixel taking each
 /// block's top-left cell; with a legend strip of the colours below it unless `out` says
-/// otherwise, [`crate::output::legend`]). On the sweep's workers ([`regions::label_tiles`]), with the same
+/// otherwise, [`crate::output::legend`]). On the sweep's workers ([`labels::label_tiles`]), with the same
 /// report and picture as [`run_reference`].
 pub fn run(
     c: Comparison,
@@ -96,7 +96,7 @@ pub fn run(
         }
         None => (None, None),
     };
-    let accs = regions::label_tiles(
+    let accs = labels::label_tiles(
         c.a,
         window,
         opts,
@@ -196,7 +196,7 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
     for y in ya..yb {
         let yy = u64::from(y);
         let (cells, labels) = (t.cells(y), t.labels(y));
-        let brow = regions::lane_row(bv, bv.y0 + (y - t.y0), scratch, &mut zero_ready);
+        let brow = labels::lane_row(bv, bv.y0 + (y - t.y0), scratch, &mut zero_ready);
         let (ha, hb) = (hood_len(c.a, yy), hood_len(c.b, yy + u64::from(dy)));
         // Past both hoods the stored values compare directly: N_B = N_A + d exactly when
         // v_B - v_A = k_A + d - k_B.
@@ -226,7 +226,7 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
         let mut i = ia;
         while i < ib {
             let l = labels[i];
-            let end = i + regions::run_len(&labels[i..ib]);
+            let end = i + labels::run_len(&labels[i..ib]);
             let e = &mut counts[l as usize];
             e.0 += (end - i) as u64;
             e.1 += matched[from + i - ia..from + end - ia].iter().map(|&m| u64::from(m)).sum::<u64>();
@@ -272,7 +272,7 @@ fn report(c: Comparison, window: Window, counts: &[(u64, u64)]) -> CompareReport
 }
 
 /// [`run`] as first written, on one consumer thread (a lockstep of row sweeps and
-/// [`regions::label`]): the reference [`run`] is tested against.
+/// [`labels::label`]): the reference [`run`] is tested against.
 pub fn run_reference(
     c: Comparison,
     window: Window,
@@ -293,7 +293,7 @@ pub fn run_reference(
     };
     let mut counts = vec![(0u64, 0u64); ALL.len()];
     let mut line = Vec::new();
-    regions::label(
+    labels::label(
         c.a,
         window,
         opts,

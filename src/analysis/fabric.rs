@@ -4,17 +4,17 @@
 //!
 //! For one `k` of each class the command draws the window around the nose side by side, and
 //! measures the fabric of each: its cells are those that game `k + 3` reproduces shifted by
-//! (1, 1) with palace numbers raised by 3 ([`crate::analysis::regions`], decided on 8 x 8 blocks), so by
+//! (1, 1) with palace numbers raised by 3 ([`crate::labels`], decided on 8 x 8 blocks), so by
 //! construction they agree with `k + 3`. The prefix claim is then tested independently: over
 //! that fabric, do games `k + 6` (shift (2, 2), +6) and `k + 30` (shift (10, 10), +30) agree as
 //! well? If the fabric is a prefix of one infinite fabric, all do.
 
-use crate::analysis::regions::{self, Region};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::Lane;
 use crate::engine::sink::Row;
 use crate::error::{Error, Result};
+use crate::labels::{self, Region};
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
 use crate::output::atomic::AtomicOutput;
@@ -59,7 +59,7 @@ pub struct FabricReport {
 
 /// Draws and measures the fabric for `k0, k0 + 1, k0 + 2` (sorted by class) in windows of
 /// `size x size` cells around their noses, on the sweep's workers
-/// ([`regions::label_tiles`]): the same report and picture as [`run_reference`].
+/// ([`labels::label_tiles`]): the same report and picture as [`run_reference`].
 pub fn run(
     k0: u32,
     size: u32,
@@ -81,7 +81,7 @@ pub fn run(
         let window = window_of(k, size);
         let panel_progress = Offset { inner: progress, offset: done };
         done += u64::from(window.y1);
-        let accs = regions::label_tiles(
+        let accs = labels::label_tiles(
             k,
             window,
             opts,
@@ -140,7 +140,7 @@ struct PanelAcc {
 crate::avx2_version! {
     /// Counts a labelled tile's part of `window` into `acc` and draws it into `acc.pixels`;
     /// returns its first column and its rows (`None` when it misses the window).
-    fn panel_tile(k: u32, window: Window, acc: &mut PanelAcc, t: &regions::LabelledTile<'_>) -> Option<(u32, u32, u32)> = panel_tile_body;
+    fn panel_tile(k: u32, window: Window, acc: &mut PanelAcc, t: &labels::LabelledTile<'_>) -> Option<(u32, u32, u32)> = panel_tile_body;
 }
 
 #[inline(always)]
@@ -148,7 +148,7 @@ fn panel_tile_body(
     k: u32,
     window: Window,
     acc: &mut PanelAcc,
-    t: &regions::LabelledTile<'_>,
+    t: &labels::LabelledTile<'_>,
 ) -> Option<(u32, u32, u32)> {
     let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
     let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
@@ -269,7 +269,7 @@ fn write_picture(o: AtomicOutput, ks: &[u32], size: u32, picture: &[u8]) -> Resu
 }
 
 /// [`run`] as first written, on one consumer thread (a lockstep of row sweeps and
-/// [`regions::label`]): the reference [`run`] is tested against.
+/// [`labels::label`]): the reference [`run`] is tested against.
 pub fn run_reference(
     k0: u32,
     size: u32,
@@ -295,7 +295,7 @@ pub fn run_reference(
         let mut fabric = 0u64;
         let mut agree = vec![0u64; PREFIX_STEPS.len()];
         let mut diag_end = None;
-        regions::label(
+        labels::label(
             k,
             window,
             opts,

@@ -13,9 +13,9 @@
 //! one, and a window across the diagonal would mix a lattice with its transpose. The method
 //! and the measurements are in `docs/fabric-grid.md`.
 
-use crate::analysis::regions::{self, Region};
 use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
+use crate::labels::{self, Region};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use rayon::prelude::*;
@@ -479,7 +479,7 @@ struct Bits {
 
 /// Measures the grid of game `k`'s fabric in windows at distances `at` from the nose (side
 /// [`side_at`] of `side`), shifts up to `reach`, on the sweep's workers
-/// ([`regions::label_tiles`]); `out` gets the picture of the black cells' autocorrelation
+/// ([`labels::label_tiles`]); `out` gets the picture of the black cells' autocorrelation
 /// maps ([`crate::analysis::grid_plot`]).
 pub fn run(
     k: u32,
@@ -515,7 +515,7 @@ pub fn run(
         })
         .collect();
     let fab = Region::Fabric.index() as u8;
-    regions::label_tiles(
+    labels::label_tiles(
         k,
         Window::new(0, 0, x1, y1),
         opts,

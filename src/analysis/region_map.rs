@@ -1,9 +1,9 @@
 //! What the legend of `palace regions`' map says ([`crate::output::legend`] draws it): the
 //! game and window; a swatch in the region's colour ([`regions::plte`]), its name
-//! ([`regions::Region::name`]) and its share of the window's cells for every region of
-//! [`regions::ALL`] that has cells; and the junctions of the report (nose, shoulders, armpits,
+//! ([`crate::labels::Region::name`]) and its share of the window's cells for every region of
+//! [`crate::labels::ALL`] that has cells; and the junctions of the report (nose, shoulders, armpits,
 //! prism: whatever [`RegionsReport::junctions`] holds), each ringed on the map at its cell's
-//! pixel and listed with its coordinates. Every list comes from the report and [`regions::ALL`],
+//! pixel and listed with its coordinates. Every list comes from the report and [`crate::labels::ALL`],
 //! so new regions and junctions appear in the legend as they are added.
 
 use crate::analysis::regions::{self, RegionsReport};

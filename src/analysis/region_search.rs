@@ -13,9 +13,9 @@
 //! fraction at the centre itself.
 
 use crate::analysis::compare::{self, CompareReport, Comparison};
-use crate::analysis::regions::{ALL, Region};
 use crate::engine::{EngineOptions, Progress};
 use crate::error::{Error, Result};
+use crate::labels::{ALL, Region};
 use crate::model::geometry::{MAX_SIDE, Window};
 use serde::Serialize;
 

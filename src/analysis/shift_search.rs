@@ -16,10 +16,10 @@
 //! is scored cell by cell. The window and the search square are meant to be small (the
 //! figure's windows are 100 x 100).
 
-use crate::analysis::regions::{self, Region};
 use crate::engine::sink::Collect;
 use crate::engine::{EngineOptions, Progress, sweep};
 use crate::error::{Error, Result};
+use crate::labels::{self, Region};
 use crate::model::geometry::{MAX_SIDE, Window};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -86,7 +86,7 @@ const DENSE_RANGE: i64 = 1 << 16;
 /// Searches the shifts within `radius` of `centre` for the one under which `window` of game
 /// `a` best matches game `b`. Shifts that would put the window of game `b` left of column 0
 /// or above row 0 are left out. With `only`, just the cells of the window that
-/// [`regions::label`] puts in one of those regions of game `a` are scored (the search's
+/// [`labels::label`] puts in one of those regions of game `a` are scored (the search's
 /// `--search-region`); game `a` must then leave room for `k + 3`, which the labels play.
 #[allow(clippy::too_many_arguments)]
 pub fn search(
@@ -206,7 +206,7 @@ fn scored_cells(
     progress: &dyn Progress,
 ) -> Result<Vec<bool>> {
     let mut mask = Vec::with_capacity(window.width() as usize * window.height() as usize);
-    regions::label(
+    labels::label(
         k,
         window,
         opts,

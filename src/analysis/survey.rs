@@ -14,7 +14,7 @@
 //!   columns (all of it if the fabric reaches that far), gathers the same diagonal blocks, so the
 //!   prism is located as `palace regions` locates it — the end of the run of diagonal blocks that
 //!   game k+3 reproduces (+3) — without labelling the whole board;
-//! * the region labels ([`crate::analysis::regions::label_rows`]) of a window of
+//! * the region labels ([`crate::labels::label_rows`]) of a window of
 //!   [`ARMPIT_RADIUS`] around the hottest cell only (they are computed from row 0 and column 0
 //!   up to the window's far corner, so they equal the whole board's labels there);
 //! * the skin follower ([`crate::analysis::skin::follow`]) from the shoulder to the first of
@@ -22,11 +22,11 @@
 //!
 //! The last two, the costly ones, can be limited to every `detail_step`-th k.
 
-use crate::analysis::regions::{self, BLOCK, Region};
 use crate::analysis::skin;
 use crate::analysis::stats::{self, Stats};
 use crate::engine::{EngineOptions, Progress, Silent, TileKind, TileView, TileVisitor, sweep_tiles};
 use crate::error::{Error, Result};
+use crate::labels::{self, BLOCK, Region};
 use crate::model::geometry::Window;
 use crate::model::rule::hood_len;
 use crate::simd::histogram;
@@ -398,7 +398,7 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     };
     let mut near = [u64::MAX; 4];
     let mut own = Region::InnerSector;
-    regions::label_rows(k, window, opts, &Silent, |row| {
+    labels::label_rows(k, window, opts, &Silent, |row| {
         let y = u64::from(row.y);
         for x in window.x0..window.x1 {
             let reg = row.labels[x as usize];

@@ -205,6 +205,7 @@ pub struct AnalysesBench {
 /// of the games from `k` with windows of `min(size, 8192)`.
 fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<[Run; 4]> {
     use palace::analysis::{compare, fabric, regions};
+    use palace::labels;
     let window = palace::model::geometry::Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
     let quiet = palace::engine::Silent;
@@ -212,7 +213,7 @@ fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<[R
         Ok(as_json(&regions::run(k, window, 1, None, opts, &quiet)?.0))
     })?;
     let (_, games) = timed("  its three games alone", opts.threads, cells, repeat, || {
-        regions::sweep_games_only(k, window, opts, &quiet)
+        labels::sweep_games_only(k, window, opts, &quiet)
     })?;
     let c = compare::Comparison { a: k, b: k + 3, shift: (1, 1), offset: 3 };
     let (_, cmp) = timed("compare (k+3, shift 1,1, +3)", opts.threads, cells, repeat, || {

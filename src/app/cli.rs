@@ -4,10 +4,10 @@
 //! [`Config`]; the library below trusts its inputs. Messages name the flag and the fix.
 
 use clap::{Args, Parser, Subcommand};
-use palace::analysis::regions::Region;
 use palace::engine::EngineOptions;
 use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
+use palace::labels::Region;
 use palace::model::geometry::{Board, MAX_SIDE, Window};
 use palace::output::dzi::TileOptions;
 use palace::output::npy::Values;
@@ -3119,7 +3119,7 @@ mod tests {
     /// The help of `regions` and `fabric` states the block side the code decides on.
     #[test]
     fn help_states_the_block_side() {
-        let b = palace::analysis::regions::BLOCK;
+        let b = palace::labels::BLOCK;
         for name in ["regions", "fabric"] {
             let mut cmd = Cli::command();
             let sub = cmd.find_subcommand_mut(name).expect("subcommand");

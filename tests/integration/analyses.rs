@@ -4,9 +4,10 @@
 
 use palace::analysis::compare::{self, Comparison};
 use palace::analysis::fabric;
-use palace::analysis::regions::{self, ALL, Region};
+use palace::analysis::regions;
 use palace::analysis::skin::{self, fib};
 use palace::engine::EngineOptions;
+use palace::labels::{self, ALL, Region};
 use palace::model::geometry::Window;
 use palace::model::reference::{DirectDp, direct_palace_numbers};
 use palace::model::rule::in_hood;
@@ -64,7 +65,7 @@ fn compare_counts_matches_like_the_definition() {
 fn labels_of(k: u32, win: Window) -> Vec<Region> {
     let w = win.x1 as usize;
     let mut labels = vec![Region::InnerSector; w * win.y1 as usize];
-    regions::label(
+    labels::label(
         k,
         win,
         &opts(),
@@ -143,7 +144,7 @@ fn regions_have_the_papers_properties() {
     // hood; the rest: fray within 12 cells past a fabric cell (along the row above the
     // diagonal, the column below it), inner sector with at most 4 palaces in the 64 x 64 square
     // ending at the cell (palaces counted here from the direct definition), warps otherwise.
-    let (dx, dy) = (regions::RIFT_DX, regions::RIFT_DY);
+    let (dx, dy) = (labels::RIFT_DX, labels::RIFT_DY);
     let mut pal = vec![0u32; (w + 1) * (h + 1)];
     for y in 0..h {
         for x in 0..w {
@@ -152,7 +153,7 @@ fn regions_have_the_papers_properties() {
                     - pal[y * (w + 1) + x];
         }
     }
-    let q = regions::INNER_WINDOW;
+    let q = labels::INNER_WINDOW;
     let square = |x: usize, y: usize| {
         let (xa, ya) = ((x + 1).saturating_sub(q), (y + 1).saturating_sub(q));
         let at = |x: usize, y: usize| pal[y * (w + 1) + x];
@@ -173,12 +174,12 @@ fn regions_have_the_papers_properties() {
                     assert_eq!(v(x, y), v(x - dy, y - dx), "lower rift at ({x},{y})");
                 }
                 l if l.is_rest() => {
-                    let f = regions::FRAY_WIDTH as usize;
+                    let f = labels::FRAY_WIDTH as usize;
                     let row = (x.saturating_sub(f)..x).any(|xx| lab(xx, y) == Region::Fabric);
                     let col = (y.saturating_sub(f)..y).any(|yy| lab(x, yy) == Region::Fabric);
                     let want = if (x >= y && row) || (x <= y && col) {
                         Region::Fray
-                    } else if square(x, y) <= regions::INNER_MAX || x == y {
+                    } else if square(x, y) <= labels::INNER_MAX || x == y {
                         Region::InnerSector
                     } else if x > y {
                         Region::WarpUpper
@@ -338,7 +339,7 @@ fn fabric_prefix_counts_and_noses() {
         let far: Vec<_> = fabric::PREFIX_STEPS.iter().map(|&s| (s, game(k + s, w, h))).collect();
         let mut fab = 0u64;
         let mut agree = vec![0u64; far.len()];
-        regions::label(
+        labels::label(
             k,
             win,
             &opts(),

@@ -8,6 +8,7 @@ use palace::analysis::fabric;
 use palace::analysis::regions;
 use palace::analysis::regions::borders::Half;
 use palace::engine::{EngineOptions, Silent};
+use palace::labels;
 use palace::model::geometry::Window;
 use palace::output::atomic::AtomicOutput;
 use proptest::prelude::*;
@@ -142,11 +143,11 @@ fn fabric_of_small_games() {
     }
 }
 
-/// `regions::label_rows` (the tiled labeller, rows in order) against `regions::label` (the
+/// `labels::label_rows` (the tiled labeller, rows in order) against `labels::label` (the
 /// reference): the same rows, labels, and cells outside the hood.
 fn same_rows(k: u32, window: Window, o: &EngineOptions) {
     let mut want = Vec::new();
-    regions::label(
+    labels::label(
         k,
         window,
         &opts(1, None),
@@ -160,7 +161,7 @@ fn same_rows(k: u32, window: Window, o: &EngineOptions) {
     )
     .unwrap();
     let mut got = Vec::new();
-    regions::label_rows(k, window, o, &Silent, |r| {
+    labels::label_rows(k, window, o, &Silent, |r| {
         got.push((r.y, r.labels.clone(), r.cells.clone()));
         Ok(())
     })
@@ -178,7 +179,7 @@ fn same_rows(k: u32, window: Window, o: &EngineOptions) {
 fn labelled_rows_stop_where_the_consumer_fails() {
     // The error of the row consumer comes back, and no row after the failing one is seen.
     let mut seen = 0;
-    let e = regions::label_rows(300, Window::new(0, 0, 900, 900), &opts(2, Some((64, 16))), &Silent, |r| {
+    let e = labels::label_rows(300, Window::new(0, 0, 900, 900), &opts(2, Some((64, 16))), &Silent, |r| {
         seen += 1;
         if r.y == 100 { Err(palace::error::Error::Analysis("stop".into())) } else { Ok(()) }
     })

@@ -11,8 +11,8 @@ use assert_cmd::Command;
 use palace::analysis::beams::measure::BeamSummary;
 use palace::analysis::beams::track::{Selector, Tracked, Tracker};
 use palace::analysis::beams::{self, BeamsReport, Params};
-use palace::analysis::regions;
 use palace::engine::{Cancel, EngineOptions, Silent};
+use palace::labels;
 use palace::model::geometry::Window;
 use palace::model::reference::direct_values;
 use predicates::prelude::PredicateBooleanExt;
@@ -232,7 +232,7 @@ fn hand_traced(k: u32, n: u32) -> ([BTreeSet<Cell>; 2], Tracked, Tracked) {
             t.line(r.y, &r.palaces, &r.candidates);
         }
     };
-    regions::label(
+    labels::label(
         k,
         w,
         &opts,

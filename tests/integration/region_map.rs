@@ -7,8 +7,9 @@ use crate::common;
 
 use common::palace;
 use palace::analysis::region_map;
-use palace::analysis::regions::{self, ALL, RegionsReport};
+use palace::analysis::regions::{self, RegionsReport};
 use palace::engine::{EngineOptions, Silent};
+use palace::labels::ALL;
 use palace::model::geometry::Window;
 use palace::output::atomic::AtomicOutput;
 use palace::output::legend::MapOutput;

@@ -7,8 +7,8 @@ use crate::common;
 use common::{json, palace};
 use palace::analysis::compare::Comparison;
 use palace::analysis::region_search::{self, shifts};
-use palace::analysis::regions::{self, ALL, Region};
 use palace::engine::{EngineOptions, Silent};
+use palace::labels::{self, ALL, Region};
 use palace::model::geometry::Window;
 use palace::model::reference::direct_palace_numbers;
 
@@ -20,7 +20,7 @@ fn opts() -> EngineOptions {
 fn labels(k: u32, w: usize, h: usize) -> Vec<Region> {
     let mut out = vec![Region::Hood; w * h];
     let win = Window::new(0, 0, w as u32, h as u32);
-    regions::label(
+    labels::label(
         k,
         win,
         &opts(),

@@ -8,10 +8,11 @@
 use crate::common;
 
 use common::palace;
-use palace::analysis::regions::{self, Region};
+use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::survey::{self, ARMPIT_RADIUS, CLUSTER_GAP, SurveyOptions, SurveyRow};
 use palace::engine::{EngineOptions, Silent};
+use palace::labels::{self, Region};
 use palace::model::geometry::Window;
 use palace::model::reference::direct_values;
 use palace::model::rule::in_hood;
@@ -82,7 +83,7 @@ fn direct(k: u32, n: u32) -> (i64, i64, u64, u64, u32, u64, u32, u64) {
 fn from_whole_labels(k: u32, n: u32, hx: u64, hy: u64) -> (Region, Option<u64>) {
     let mut near = [u64::MAX; 4];
     let mut own = None;
-    regions::label(
+    labels::label(
         k,
         Window::new(0, 0, n, n),
         &one(),

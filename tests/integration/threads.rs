@@ -6,9 +6,9 @@
 use crate::common;
 
 use assert_cmd::Command;
-use palace::analysis::regions;
 use palace::analysis::threads::{self, ThreadsReport, fit, trace};
 use palace::engine::{Cancel, EngineOptions, Silent};
+use palace::labels;
 use palace::model::geometry::Window;
 use palace::model::reference::direct_values;
 use proptest::prelude::*;
@@ -308,7 +308,7 @@ fn run_traces_the_labelled_palaces() {
     let v = direct_values(k, n as usize, n as usize);
     let mut t = Tracer::default();
     let e = i64::from(threads::EDGE);
-    regions::label(
+    labels::label(
         k,
         w,
         &opts,

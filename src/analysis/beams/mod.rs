@@ -16,10 +16,10 @@ pub mod measure;
 pub mod track;
 pub mod weft;
 
-use crate::analysis::regions;
 use crate::analysis::threads::THREAD_RGB;
 use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
+use crate::labels;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
@@ -477,7 +477,7 @@ pub fn run(
     };
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label_rows(k, window, opts, progress, |r| {
+    labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
         let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;
         let upper: Vec<u32> = (x0.max(y.saturating_add(1))..x1).filter(palace).collect();

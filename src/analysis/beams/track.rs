@@ -38,7 +38,7 @@ pub const SQUARE: u32 = 64;
 
 /// Most crowded palaces a candidate's square may hold (the inner sector's bound in
 /// `palace regions`).
-pub const SQUARE_MAX: u32 = crate::analysis::regions::INNER_MAX;
+pub const SQUARE_MAX: u32 = crate::labels::INNER_MAX;
 
 /// Rows a beam may skip (`--gap`).
 pub const GAP: u32 = 64;

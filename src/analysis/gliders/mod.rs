@@ -17,9 +17,9 @@ pub mod texture;
 pub mod track;
 
 use crate::analysis::grid;
-use crate::analysis::regions::{self, Region};
 use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
+use crate::labels::{self, Region};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use classify::{ClassMap, NO_DATA, TEXTURES, Texture};
@@ -35,7 +35,7 @@ use track::{Kind, Patch, Place, TrackParams};
 pub fn gather(k: u32, window: Window, opts: &EngineOptions, progress: &dyn Progress) -> Result<Planes> {
     let fab = Region::Fabric.index() as u8;
     let nose = (k - 1) / 3;
-    let parts = regions::label_tiles(
+    let parts = labels::label_tiles(
         k,
         Window::new(0, 0, window.x1, window.y1),
         opts,

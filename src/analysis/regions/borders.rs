@@ -17,14 +17,11 @@
 //! third region: two for a border from junction to junction, more for one broken into pieces by
 //! other regions. `docs/regions.md` ("Borders") gives the figures.
 
-use super::{ALL, Region};
+use crate::labels::{ALL, NONE, Region};
 use serde::Serialize;
 
 /// Labels there are.
 const N: usize = ALL.len();
-
-/// The label of a cell outside the window (or the board): edges with it are not counted.
-pub(crate) const NONE: u8 = u8::MAX;
 
 /// The paper's seven borders (§3.1), in its order, and the label pairs that make each.
 /// The rift and the fray are regions of their own in the labels, so each is two borders of

@@ -3,7 +3,7 @@
 //!
 //! The region traced is the upper warp with the fray and the upper half of the inner sector:
 //! the cells above the main diagonal (`x > y`) that `palace regions` labels as the rest
-//! ([`crate::analysis::regions`]). Its palace cells are traced row by row by the
+//! ([`crate::labels`]). Its palace cells are traced row by row by the
 //! [`trace::Tracer`]: a row of the upper warp is, by the picture's symmetry `v(x, y) = v(y, x)`,
 //! a column of the left warp, so a thread's cells per row here are the paper's vertical
 //! thickness of the mirrored thread of the left warp. From the traced threads: the
@@ -15,9 +15,9 @@
 pub mod fit;
 pub mod trace;
 
-use crate::analysis::regions;
 use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::Result;
+use crate::labels;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
@@ -605,7 +605,7 @@ pub fn run(
     let mut cells: Vec<u32> = Vec::new();
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
-    regions::label_rows(k, window, opts, progress, |r| {
+    labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
         let lo = x0.max(y.saturating_add(1));
         cells.clear();

@@ -5,10 +5,8 @@
 //! block row. Each helper computes what the plain per-cell code of the reference labeller
 //! (`Labeler`) computes, and is tested against it or against a plain loop.
 
-use super::{
-    BLOCK, BlockFacts, F_HOOD, F_OUTER, F_UNTESTABLE, FABRIC, FRAY_WIDTH, INNER_MAX, INNER_WINDOW, REST,
-    Region, V_ALL, mask,
-};
+use super::classify::{BlockFacts, F_HOOD, F_OUTER, F_UNTESTABLE, FABRIC, REST, V_ALL, mask};
+use super::{BLOCK, FRAY_WIDTH, INNER_MAX, INNER_WINDOW, Region};
 
 /// A fray distance that is no distance: no fabric cell yet, or one farther than any that
 /// matters (distances past [`FRAY_WIDTH`] may come out as any value from there up to this).
@@ -290,7 +288,7 @@ impl ColumnStats {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BlockStats, EP_UP, F_SMALL, F_SPARSE, HOOD, split_rest, value_bits};
+    use super::super::classify::{BlockStats, EP_UP, F_SMALL, F_SPARSE, HOOD, split_rest, value_bits};
     use super::*;
     use proptest::prelude::*;
 
