@@ -1,6 +1,6 @@
 //! What `palace` writes: files and folders that appear complete or not at all ([`atomic`]),
-//! plots and text drawn with the embedded font ([`canvas`]), maps with a legend and markers
-//! drawn in two passes ([`legend`]),
+//! plots and text drawn with the embedded font ([`canvas`]) and written as RGB PNGs
+//! ([`rgb`]), maps with a legend and markers drawn in two passes ([`legend`]),
 //! PNG pictures streamed row by row ([`png`]) with a parallel encoder for large ones
 //! ([`pngpar`], [`deflate`]) or drawn by the sweep's workers tile by tile ([`ordered`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
 //! palette ([`palette`]) and NumPy export ([`npy`]).
@@ -15,4 +15,5 @@ pub mod ordered;
 pub mod palette;
 pub mod png;
 pub mod pngpar;
+pub mod rgb;
 pub mod temporary;

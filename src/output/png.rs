@@ -469,22 +469,6 @@ impl Default for PngOptions {
     }
 }
 
-/// Writes an 8-bit RGB picture (`w x h`, three bytes a pixel, row after row) to `out` as a
-/// PNG and commits it: the plots' output.
-pub fn write_rgb(mut out: AtomicOutput, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
-    let path = out.path().to_path_buf();
-    {
-        let mut enc = png::Encoder::new(BufWriter::new(out.file()), w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.write_image_data(rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
-    }
-    out.commit()?;
-    Ok(())
-}
-
 /// The picture size for a window under `scale`.
 pub fn picture_size(window: Window, scale: u32) -> (u32, u32) {
     (window.width().div_ceil(scale), window.height().div_ceil(scale))
