@@ -573,7 +573,7 @@ fn resumable(
         let rows = f.rows_done();
         if let Some((path, _)) = c.save {
             let saved = Checkpoint { tag: c.tag.clone(), frontier: f, state: state() };
-            cp::write(path, "--checkpoint", &saved)?;
+            palace::output::checkpoint::write(path, "--checkpoint", &saved)?;
             owned = true;
             if cancel.is_cancelled() {
                 return Err(palace::Error::Paused { path: path.clone(), rows, height });

@@ -1,4 +1,5 @@
-//! What `palace` writes: files and folders that appear complete or not at all ([`atomic`]),
+//! What `palace` writes: files and folders that appear complete or not at all ([`atomic`]; a
+//! sweep's checkpoint, [`checkpoint`]),
 //! plots and text drawn with the embedded font ([`canvas`]) and written as RGB PNGs
 //! ([`rgb`]), maps with a legend and markers drawn in two passes ([`legend`]),
 //! PNG pictures streamed row by row ([`png`]) with a parallel encoder for large ones
@@ -7,6 +8,7 @@
 
 pub mod atomic;
 pub mod canvas;
+pub mod checkpoint;
 pub mod deflate;
 pub mod dzi;
 pub mod legend;
