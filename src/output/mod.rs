@@ -2,8 +2,8 @@
 //! sweep's checkpoint, [`checkpoint`]),
 //! plots and text drawn with the embedded font ([`canvas`]) and written as RGB PNGs
 //! ([`rgb`]), maps with a legend and markers drawn in two passes ([`legend`]),
-//! PNG pictures streamed row by row ([`png`]) with a parallel encoder for large ones
-//! ([`pngpar`], [`deflate`]) or drawn by the sweep's workers tile by tile ([`ordered`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
+//! PNG pictures streamed row by row ([`png`], through [`pngstream`]) with a parallel encoder
+//! for large ones ([`pngpar`], [`deflate`]) or drawn by the sweep's workers tile by tile ([`ordered`]), Deep Zoom tile pyramids for the browser ([`dzi`]), the paper's
 //! palette ([`palette`]) and NumPy export ([`npy`]).
 
 pub mod atomic;
@@ -17,5 +17,6 @@ pub mod ordered;
 pub mod palette;
 pub mod png;
 pub mod pngpar;
+pub mod pngstream;
 pub mod rgb;
 pub mod temporary;
