@@ -94,7 +94,7 @@ pub fn draw(ks: &[u32], size: usize, gap: usize, picture: &[u8], out: AtomicOutp
         Ok(())
     };
     crate::output::canvas::draw_on(&mut rgb, w as u32, h as u32, out.path(), draw)?;
-    crate::output::png::write_rgb(out, w as u32, h as u32, &rgb)
+    crate::output::rgb::write_rgb(out, w as u32, h as u32, &rgb)
 }
 
 /// The captions' size in pixels.

@@ -17,10 +17,8 @@ use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Result};
 use crate::labels::{self, Region};
 use crate::model::geometry::Window;
-use crate::output::atomic::AtomicOutput;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// A rectangle of bits, one `u64` word per 64 cells of a row; bits past the width are 0.
@@ -479,17 +477,16 @@ struct Bits {
 
 /// Measures the grid of game `k`'s fabric in windows at distances `at` from the nose (side
 /// [`side_at`] of `side`), shifts up to `reach`, on the sweep's workers
-/// ([`labels::label_tiles`]); `out` gets the picture of the black cells' autocorrelation
-/// maps ([`crate::analysis::grid_plot`]).
+/// ([`labels::label_tiles`]). Returns the report and the black cells' autocorrelation map of
+/// each window, in the report's order: the picture module `grid_plot` draws them.
 pub fn run(
     k: u32,
     side: u32,
     reach: u32,
     at: &[u32],
-    out: Option<AtomicOutput>,
     opts: &EngineOptions,
     progress: &dyn Progress,
-) -> Result<(GridReport, Option<PathBuf>)> {
+) -> Result<(GridReport, Vec<Correlation>)> {
     let nose = (k - 1) / 3;
     let mut at = at.to_vec();
     at.sort_unstable();
@@ -577,15 +574,7 @@ pub fn run(
             palace,
         });
     }
-    let path = match out {
-        Some(o) => {
-            let path = o.path().to_path_buf();
-            crate::analysis::grid_plot::draw(&report, &maps, o)?;
-            Some(path)
-        }
-        None => None,
-    };
-    Ok((report, path))
+    Ok((report, maps))
 }
 
 impl std::fmt::Display for GridReport {

@@ -82,5 +82,5 @@ pub fn draw(report: &GridReport, maps: &[Correlation], out: AtomicOutput) -> Res
         Ok(())
     };
     canvas::draw_on(&mut rgb, w as u32, h as u32, out.path(), draw)?;
-    crate::output::png::write_rgb(out, w as u32, h as u32, &rgb)
+    crate::output::rgb::write_rgb(out, w as u32, h as u32, &rgb)
 }

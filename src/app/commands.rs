@@ -11,6 +11,7 @@ use palace::analysis::compare;
 use palace::analysis::fabric;
 use palace::analysis::gliders;
 use palace::analysis::grid;
+use palace::analysis::grid_plot;
 use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
@@ -353,7 +354,15 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::Grid { k, side, reach, at, output, json, run } => {
             let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
             let pb = progress::bar(run.quiet, "grid", "rows");
-            let (report, path) = grid::run(k, side, reach, &at, out, &run.engine, &pb)?;
+            let (report, maps) = grid::run(k, side, reach, &at, &run.engine, &pb)?;
+            let path = match out {
+                Some(o) => {
+                    let path = o.path().to_path_buf();
+                    grid_plot::draw(&report, &maps, o)?;
+                    Some(path)
+                }
+                None => None,
+            };
             pb.finish_and_clear();
             print_report(json, &report)?;
             wrote(path, run.quiet);
@@ -564,7 +573,7 @@ fn resumable(
         let rows = f.rows_done();
         if let Some((path, _)) = c.save {
             let saved = Checkpoint { tag: c.tag.clone(), frontier: f, state: state() };
-            cp::write(path, "--checkpoint", &saved)?;
+            palace::output::checkpoint::write(path, "--checkpoint", &saved)?;
             owned = true;
             if cancel.is_cancelled() {
                 return Err(palace::Error::Paused { path: path.clone(), rows, height });

@@ -6,6 +6,17 @@
 //! Several games swept together with shifted windows (`super::sweep_lanes`) use this so that
 //! tile `(j, b)` of each game holds the cells compared with tile `(j, b)` of the first.
 
+use crate::model::geometry::Window;
+
+/// One sweep of a lockstep group: game `k` over `window`. All windows must have the same size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lane {
+    /// The game.
+    pub k: u32,
+    /// Its window.
+    pub window: Window,
+}
+
 /// The tiling of the computed region `[0, width) x [0, height)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Layout {

@@ -3,21 +3,12 @@
 //! its own worker pool and hands its rows through a small bounded channel; the caller sees
 //! the i-th row of every sweep together. Memory stays bounded by the widths.
 
+pub use crate::engine::layout::Lane;
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, SweepReport, sweep};
 use crate::engine::{Progress, Silent};
 use crate::error::{Error, Result};
-use crate::model::geometry::Window;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-
-/// One sweep of a lockstep group: game `k` over `window`. All windows must have the same size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lane {
-    /// The game.
-    pub k: u32,
-    /// Its window.
-    pub window: Window,
-}
 
 /// An owned row, sent between threads.
 struct OwnedRow {
@@ -123,6 +114,7 @@ pub fn lockstep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::geometry::Window;
     use crate::model::reference::direct_values;
 
     #[test]

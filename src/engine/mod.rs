@@ -230,7 +230,7 @@ fn check_request(function: &'static str, k: u32, window: Window, opts: &EngineOp
 /// [`check_request`] for each lane of a lockstep sweep, which must be given and of one size.
 pub(crate) fn check_lanes(
     function: &'static str,
-    lanes: &[lockstep::Lane],
+    lanes: &[layout::Lane],
     opts: &EngineOptions,
 ) -> Result<()> {
     let Some(first) = lanes.first() else {
@@ -314,7 +314,7 @@ pub fn sweep_tiles_from(
 /// of their views. Tiles are stored as rows ([`TileView::row`]). The report counts the cells
 /// of every lane, but `region_cells` the first lane's only.
 pub fn sweep_lanes(
-    lanes: &[lockstep::Lane],
+    lanes: &[layout::Lane],
     opts: &EngineOptions,
     visitor: &dyn LaneVisitor,
     progress: &dyn Progress,

@@ -30,7 +30,7 @@
 
 use super::checkpoint::{Frontier, FrontierStrip};
 use super::counted::{self, CounterScratch};
-use super::layout::{Layout, Rect};
+use super::layout::{Lane, Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::{
     Cancel, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor,
@@ -432,7 +432,7 @@ pub(crate) enum Output<'a> {
     Palaces(&'a dyn PalaceVisitor, Option<CounterKernel>),
     /// Several games swept together (the window is the first lane's, from the origin): every
     /// tile of all of them, aligned, to a visitor on the worker threads.
-    Lanes(&'a dyn LaneVisitor, &'a [crate::engine::lockstep::Lane]),
+    Lanes(&'a dyn LaneVisitor, &'a [Lane]),
 }
 
 /// What the workers do with a finished tile.

@@ -105,7 +105,7 @@ pub fn heatmap(
             rgb[i..i + 3].copy_from_slice(&c);
         }
     }
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::rgb::write_rgb(out, w, h, &rgb)
 }
 
 /// The Grundy table as a heatmap: quota across, pile up, colour by `G(n, q)` on a square-root

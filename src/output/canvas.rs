@@ -58,7 +58,7 @@ pub fn draw_on(
 pub fn plot_png(out: AtomicOutput, w: u32, h: u32, draw: impl FnOnce(&Area<'_>) -> Drawn) -> Result<()> {
     let mut rgb = vec![255u8; w as usize * h as usize * 3];
     draw_on(&mut rgb, w, h, out.path(), draw)?;
-    crate::output::png::write_rgb(out, w, h, &rgb)
+    crate::output::rgb::write_rgb(out, w, h, &rgb)
 }
 
 /// A line of text rasterised in [`FONT`]: ink coverage 0 (none) to 255 (full) per pixel.

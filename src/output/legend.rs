@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::canvas::{TextMask, line_height, text_mask};
-use crate::output::png::{PngStream, picture_size};
+use crate::output::pngstream::{PngStream, picture_size};
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::PathBuf;
 
@@ -546,7 +546,7 @@ mod tests {
         let data = [0x12u8, 0x34, 0xa0];
         let mut out = [0u8; 5];
         unpack_into(&data, 4, &mut out);
-        assert_eq!(out.to_vec(), crate::output::png::unpack(&data, 5, 4));
+        assert_eq!(out.to_vec(), crate::output::pngstream::unpack(&data, 5, 4));
         let mut out8 = [0u8; 3];
         unpack_into(&data, 8, &mut out8);
         assert_eq!(out8, data);
