@@ -4,6 +4,7 @@
 
 use crate::app::bench;
 use crate::app::cli::{Config, RunConfig};
+use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
 use palace::analysis::beams;
 use palace::analysis::check;
@@ -23,10 +24,6 @@ use palace::output::atomic::{AtomicDir, AtomicOutput};
 use palace::output::dzi::{self, DziWriter};
 use palace::output::npy::NpyWriter;
 use palace::output::png::{PngWriter, picture_size};
-
-/// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
-/// found a mismatch).
-pub type ExitCode = i32;
 
 /// Runs a validated request; cancelling `cancel` stops it with
 /// [`Error::Interrupted`](palace::error::Error::Interrupted).
@@ -460,22 +457,6 @@ fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
         && !quiet
     {
         eprintln!("wrote {}", p.display());
-    }
-}
-
-/// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
-/// error.
-pub(crate) fn out_text(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    let r = o
-        .write_all(text.as_bytes())
-        .and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
-    match r.and_then(|()| o.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(palace::error::Error::io("standard output", e))
-        }
-        _ => Ok(()),
     }
 }
 

@@ -2,9 +2,9 @@
 
 #[cfg(feature = "gpu")]
 use crate::app::cli::RunConfig;
-use crate::app::commands::ExitCode;
+use crate::app::print::ExitCode;
 #[cfg(feature = "gpu")]
-use crate::app::commands::out_text;
+use crate::app::print::out_text;
 #[cfg(feature = "gpu")]
 use crate::app::progress;
 #[cfg(feature = "gpu")]

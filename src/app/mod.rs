@@ -8,5 +8,6 @@ pub mod commands;
 pub mod gpu;
 pub mod memory;
 pub mod positions;
+pub mod print;
 pub mod progress;
 pub mod signals;

@@ -2,7 +2,7 @@
 //! place.
 
 use crate::app::cli::{RunArgs, RunConfig, parse_k, parse_side};
-use crate::app::commands::{ExitCode, out_text};
+use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
 use clap::Args;
 use palace::analysis::positions;
