@@ -1,7 +1,7 @@
 //! `--backend gpu` and `palace gpu-info`: the GPU backend's commands (cargo feature `gpu`).
 
 #[cfg(feature = "gpu")]
-use crate::app::cli::RunConfig;
+use crate::app::cli::flags::RunConfig;
 use crate::app::print::ExitCode;
 #[cfg(feature = "gpu")]
 use crate::app::print::out_text;

@@ -1,7 +1,7 @@
 //! `palace positions` and `palace cell`: each command's arguments, validation and run in one
 //! place.
 
-use crate::app::cli::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::cli::flags::{RunArgs, RunConfig, parse_k, parse_side};
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
 use clap::Args;

@@ -1,7 +1,7 @@
 //! The one progress-bar factory: a bar on stderr for long runs, hidden when stderr is not a
 //! terminal or `--quiet` was given, so pipes and tests stay clean (the pattern of hyperfine's
 //! `output/progress_bar.rs`). The bar reaches the library through its
-//! [`Progress`](palace::engine::Progress) trait.
+//! [`palace::engine::Progress`] trait.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use palace::engine::Progress;

@@ -435,12 +435,3 @@ impl Config {
         }
     }
 }
-
-/// Engine and reporting settings shared by all commands.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// The engine.
-    pub engine: EngineOptions,
-    /// Suppress progress and summaries.
-    pub quiet: bool,
-}

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 mod analyses;
 mod args;
 mod config;
-mod flags;
+pub mod flags;
 mod games;
 mod need;
 mod resolve;
