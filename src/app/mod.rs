@@ -1,7 +1,7 @@
 //! The application around the library: the command line and its validation ([`cli`]), what
 //! each command does ([`commands`]; `positions` and `cell` in [`positions`], the GPU backend's
 //! commands in [`gpu`]), the `bench` command ([`mod@bench`]), what every command prints last
-//! ([`print`]), progress bars ([`progress`]) and signal handling ([`signals`]). None of it is
+//! ([`mod@print`]), progress bars ([`progress`]) and signal handling ([`signals`]). None of it is
 //! exported by the library.
 
 pub mod bench;
