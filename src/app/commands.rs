@@ -95,6 +95,12 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             Ok(0)
         }
         Config::GpuInfo { json } => crate::app::gpu::info(json),
+        #[cfg(feature = "gpu")]
+        Config::BenchGpu { k, size, repeat, json, run } => {
+            crate::app::gpu::bench(k, size, repeat, json, &run)
+        }
+        #[cfg(not(feature = "gpu"))]
+        Config::BenchGpu { .. } => unreachable!("refused without the feature"),
         Config::Positions(p) => p.run(cancel),
         Config::Cell(c) => c.run(),
         #[cfg(feature = "gpu")]

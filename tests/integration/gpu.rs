@@ -10,7 +10,11 @@
 #[test]
 fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
     use crate::common::palace;
-    for args in [&["stats", "--k", "50", "--size", "100", "--backend", "gpu"][..], &["gpu-info"]] {
+    for args in [
+        &["stats", "--k", "50", "--size", "100", "--backend", "gpu"][..],
+        &["gpu-info"],
+        &["bench", "--k", "50", "--size", "100", "--backend", "gpu"],
+    ] {
         let out = palace().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -123,6 +127,21 @@ mod with_the_feature {
         assert!(g["gpu"]["adapter"].as_str().is_some_and(|a| !a.is_empty()), "{g}");
         let info = stdout(&["gpu-info"]);
         assert!(info.starts_with("GPU adapter: "), "{info}");
+        let bench: serde_json::Value = serde_json::from_str(&stdout(&[
+            "bench",
+            "--backend",
+            "gpu",
+            "--k",
+            "500",
+            "--size",
+            "1500",
+            "--repeat",
+            "1",
+            "--json",
+        ]))
+        .unwrap();
+        assert_eq!(bench["same"], true, "{bench}");
+        assert!(bench["gpu_best_s"].as_f64().is_some_and(|t| t > 0.0), "{bench}");
     }
 
     /// What the GPU backend cannot do is refused before any work, naming the flags.

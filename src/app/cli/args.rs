@@ -115,6 +115,10 @@ pub struct BenchArgs {
     /// statistics of the boards its three sweeps cover.
     #[arg(long)]
     pub analyses: bool,
+    /// `gpu`: time instead the GPU backend's statistics of the board against the CPU engine's
+    /// on all threads, checking that both agree (a build with `--features gpu`).
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with_all = ["analyses", "png_dir"])]
+    pub backend: BackendArg,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

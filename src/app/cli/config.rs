@@ -180,6 +180,21 @@ pub enum Config {
         /// No progress messages.
         quiet: bool,
     },
+    /// The GPU backend's statistics timed against the CPU engine's (read only by a build with
+    /// the GPU backend; without it the request is refused).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    BenchGpu {
+        /// The game.
+        k: u32,
+        /// Board side.
+        size: u32,
+        /// Repetitions per run.
+        repeat: usize,
+        /// JSON output.
+        json: bool,
+        /// Engine settings of the CPU runs.
+        run: RunConfig,
+    },
     /// Fibonacci nim.
     FibonacciNim {
         /// Largest pile.
@@ -431,6 +446,7 @@ impl Config {
             | Config::Frankenstein { run, .. } => Some(run),
             Config::Positions(p) => Some(&mut p.run),
             Config::Cell(c) => Some(&mut c.run),
+            Config::BenchGpu { run, .. } => Some(run),
             Config::Bench { .. } | Config::GpuInfo { .. } => None,
         }
     }

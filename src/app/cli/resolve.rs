@@ -387,6 +387,15 @@ impl Cli {
                 if a.repeat == 0 || a.repeat > 100 {
                     return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
                 }
+                if Backend::resolve(a.backend, None)? != Backend::Cpu {
+                    return Ok(Config::BenchGpu {
+                        k: a.k,
+                        size: a.size,
+                        repeat: a.repeat,
+                        json: a.json,
+                        run,
+                    });
+                }
                 Config::Bench {
                     k: a.k,
                     size: a.size,
