@@ -102,20 +102,8 @@ impl Positions {
                 self.output.display()
             )));
         }
-        let shown = self.output.display().to_string();
-        let io = |e| Error::io(&shown, e);
         let pb = progress::bar(self.run.quiet, "positions", "rows");
-        let (report, _) = if self.npy {
-            self.npy_list(&mut out, &pb)?
-        } else {
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, out.file());
-            w.write_all(b"x,y\n").map_err(io)?;
-            let mut emit = |x: u32, y: u32| writeln!(w, "{x},{y}").map_err(io);
-            let r =
-                positions::positions(self.k, self.rows, Some(self.width), &self.run.engine, &mut emit, &pb)?;
-            w.flush().map_err(io)?;
-            r
-        };
+        let (report, _) = self.list(out.file(), &pb)?;
         pb.finish_and_clear();
         let to_stdout = out.in_place() && self.output.as_os_str() == "-";
         out.commit()?;
@@ -137,36 +125,45 @@ impl Positions {
 }
 
 impl Positions {
-    /// The list as an `(n, 2)` int64 array: a header for the most rows the sweep could find,
-    /// the pairs, then the header again with the count found, padded to the same length.
-    fn npy_list(
+    /// Writes the list to `file`: CSV, or an `(n, 2)` int64 array whose header, written first
+    /// for the most positions the rows can hold, is rewritten with the count found, padded to
+    /// the same length.
+    fn list(
         &self,
-        out: &mut AtomicOutput,
+        file: &mut std::fs::File,
         pb: &dyn palace::engine::Progress,
     ) -> Result<(positions::PositionsReport, palace::engine::SweepReport)> {
         use palace::output::npy::header_of;
         use std::io::{Seek, SeekFrom};
         let shown = self.output.display().to_string();
         let io = |e| Error::io(&shown, e);
-        let most = u64::from(self.k) * u64::from(self.rows);
-        let placeholder = header_of("<i8", most, 2, 0);
-        let file = out.file();
+        let header = if self.npy {
+            header_of("<i8", u64::from(self.k) * u64::from(self.rows), 2, 0)
+        } else {
+            b"x,y\n".to_vec()
+        };
         let r = {
             let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *file);
-            w.write_all(&placeholder).map_err(io)?;
+            w.write_all(&header).map_err(io)?;
             let mut emit = |x: u32, y: u32| {
-                w.write_all(&i64::from(x).to_le_bytes())
-                    .and_then(|()| w.write_all(&i64::from(y).to_le_bytes()))
-                    .map_err(io)
+                if self.npy {
+                    w.write_all(&i64::from(x).to_le_bytes())
+                        .and_then(|()| w.write_all(&i64::from(y).to_le_bytes()))
+                } else {
+                    writeln!(w, "{x},{y}")
+                }
+                .map_err(io)
             };
             let r =
                 positions::positions(self.k, self.rows, Some(self.width), &self.run.engine, &mut emit, pb)?;
             w.flush().map_err(io)?;
             r
         };
-        let header = header_of("<i8", r.0.positions, 2, placeholder.len());
-        debug_assert_eq!(header.len(), placeholder.len());
-        file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io)?;
+        if self.npy {
+            let counted = header_of("<i8", r.0.positions, 2, header.len());
+            debug_assert_eq!(counted.len(), header.len());
+            file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&counted)).map_err(io)?;
+        }
         Ok(r)
     }
 }
@@ -235,7 +232,7 @@ impl Cell {
         pb.finish_and_clear();
         let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
         let v = n - k;
-        let hood = palace::model::rule::hood_len(self.k, y) > x;
+        let hood = palace::model::rule::in_hood(self.k, x, y);
         let text = if self.json {
             serde_json::to_string_pretty(&serde_json::json!({
                 "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
