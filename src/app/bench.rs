@@ -348,7 +348,7 @@ impl<T: PartialEq> Timing<T> {
 }
 
 /// Runs `f` `repeat` times (see [`Timing`]).
-fn timed<T: PartialEq>(
+pub(crate) fn timed<T: PartialEq>(
     name: &str,
     threads: usize,
     cells: u64,

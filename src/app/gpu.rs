@@ -106,34 +106,23 @@ fn summary(run: &RunConfig, g: &GpuRun) {
 pub fn bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> Result<ExitCode> {
     use palace::analysis::stats;
     use palace::engine::Silent;
-    use std::time::Instant;
     let gpu = Gpu::open().map_err(Error::Gpu)?;
     let cancel = &run.engine.cancel;
     let window = Window::new(0, 0, size, size);
-    let (mut gpu_times, mut cpu_times) = (Vec::new(), Vec::new());
-    let (mut on_gpu, mut on_cpu) = (None, None);
-    for _ in 0..repeat {
-        let t = Instant::now();
-        on_gpu = Some(palace::gpu::stats(&gpu, k, window, Shape::default(), &Silent, cancel)?.0);
-        gpu_times.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        on_cpu = Some(stats::stats_by_counters(k, size, size, &run.engine, &Silent)?.0);
-        cpu_times.push(t.elapsed().as_secs_f64());
-    }
+    let cells = u64::from(size) * u64::from(size);
+    let threads = run.engine.resolved_threads();
+    let (on_gpu, g) = crate::app::bench::timed("gpu", 1, cells, repeat, || {
+        Ok(palace::gpu::stats(&gpu, k, window, Shape::default(), &Silent, cancel)?.0)
+    })?;
+    let (on_cpu, c) = crate::app::bench::timed("cpu", threads, cells, repeat, || {
+        Ok(stats::stats_by_counters(k, size, size, &run.engine, &Silent)?.0)
+    })?;
     if on_gpu != on_cpu {
         return Err(Error::Mismatch(format!(
             "the GPU's statistics of k = {k}, {size} x {size} differ from the CPU's"
         )));
     }
-    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let (gb, cb) = (best(&gpu_times), best(&cpu_times));
-    let (gm, cm) = (median(&mut gpu_times), median(&mut cpu_times));
-    let cells = f64::from(size) * f64::from(size);
-    let threads = run.engine.resolved_threads();
+    let (gb, gm, cb, cm) = (g.seconds, g.median_seconds, c.seconds, c.median_seconds);
     let text = if json {
         serde_json::to_string_pretty(&serde_json::json!({
             "k": k, "size": size, "repeat": repeat, "adapter": gpu.adapter().to_string(),
@@ -145,8 +134,8 @@ pub fn bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> R
         format!(
             "stats, k = {k}, {size} x {size}, best (median) of {repeat}:\n  GPU {}: {gb:.3} s ({gm:.3} s), {:.1} G cells/s\n  CPU, {threads} threads: {cb:.3} s ({cm:.3} s), {:.1} G cells/s\n  the same statistics: yes",
             gpu.adapter(),
-            cells / gb / 1e9,
-            cells / cb / 1e9
+            g.cells_per_second / 1e9,
+            c.cells_per_second / 1e9
         )
     };
     out_text(&text)?;
