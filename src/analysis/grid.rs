@@ -190,7 +190,7 @@ pub fn correlation_with(
 }
 
 /// [`correlation_with`] for a run that `cancel` stops: every shift looks at the token first,
-/// and a cancelled run ends with [`Error::Interrupted`] (a window's map of a large reach
+/// and a cancelled run ends with [`Error::Interrupted`](crate::Error::Interrupted) (a window's map of a large reach
 /// takes seconds).
 pub fn correlation_until(
     pattern: &BitGrid,

@@ -127,7 +127,7 @@ pub struct BeamsReport {
 
 impl BeamsReport {
     /// Measures what the tracers found in `window` of game `k`; stops with
-    /// [`Error::Interrupted`] once `cancel` is cancelled (polled before each beam's fits and
+    /// [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled (polled before each beam's fits and
     /// each upper beam's search for its mirror, which take seconds in all on a large window).
     pub fn new(k: u32, window: Window, params: Params, beams: &Beams, cancel: &Cancel) -> Result<Self> {
         let numbered = beams.numbered();

@@ -149,7 +149,7 @@ pub struct TextureLattice {
 }
 
 /// The pooled autocorrelation of each texture's map cells (see [`TextureLattice`]); stops
-/// with [`Error::Interrupted`] once `cancel` is cancelled (polled before each texture).
+/// with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled (polled before each texture).
 pub fn texture_lattices(planes: &Planes, map: &ClassMap, cancel: &Cancel) -> Result<Vec<TextureLattice>> {
     let shifts: Vec<(i64, i64)> =
         (0..=POOL_REACH).flat_map(|dy| (-POOL_REACH..=POOL_REACH).map(move |dx| (dx, dy))).collect();
@@ -277,7 +277,7 @@ pub fn zone_start(per: &[[usize; 5]]) -> usize {
 }
 
 /// The report from the classified map (see [`run`]), but for the textures' lattices
-/// ([`texture_lattices`]); stops with [`Error::Interrupted`] once `cancel` is cancelled
+/// ([`texture_lattices`]); stops with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled
 /// (polled before each texture's tracking).
 pub fn analyse(
     k: u32,
