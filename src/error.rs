@@ -40,6 +40,15 @@ pub enum Error {
         /// The rows swept.
         rows: u32,
     },
+    /// A checkpoint this run cannot continue from: corrupt (a runtime failure), or written by
+    /// another version or for another run (usage errors).
+    #[error("{}: {problem}", path.display())]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: CheckpointProblem,
+    },
     /// A value outside the hood does not fit the engine's 8-bit cell store.
     #[error(
         "the CA value {value} at (x = {x}, y = {y}) lies outside the 8-bit range the fast engine stores \
@@ -141,7 +150,11 @@ impl Error {
 
     /// Whether this is a usage error (exit code 2) rather than a runtime failure (exit code 1).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Error::Usage(_) | Error::InvalidArgument { .. } | Error::Parameter(_))
+        match self {
+            Error::Usage(_) | Error::InvalidArgument { .. } | Error::Parameter(_) => true,
+            Error::Checkpoint { problem, .. } => !matches!(problem, CheckpointProblem::Corrupt),
+            _ => false,
+        }
     }
 }
 
@@ -315,6 +328,37 @@ pub enum ParameterError {
         k: u32,
         /// The regions, named.
         regions: String,
+    },
+}
+
+/// Why a checkpoint cannot be continued by this run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckpointProblem {
+    /// Its checksum does not match: the file is corrupt or truncated.
+    #[error("the checkpoint is corrupt or truncated (its checksum does not match)")]
+    Corrupt,
+    /// Another version of palace, or another checkpoint format, wrote it.
+    #[error(
+        "written by palace {version} (checkpoint format {format}), not by this palace {ours} (format {our_format})"
+    )]
+    Version {
+        /// The version that wrote it.
+        version: String,
+        /// Its format.
+        format: u32,
+        /// This version.
+        ours: &'static str,
+        /// This version's format.
+        our_format: u32,
+    },
+    /// It is the checkpoint of another run.
+    #[error("the checkpoint is of the run `{found}`, not of this one, `{tag}`")]
+    Run {
+        /// The run it was written for.
+        found: String,
+        /// This run.
+        tag: String,
     },
 }
 

@@ -26,8 +26,8 @@ fn main() {
         Err(e) => {
             eprintln!("palace: error: {}", app::errors::message(&e));
             match e {
-                Error::Usage(_) | Error::InvalidArgument { .. } | Error::Parameter(_) => 2,
                 Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
+                e if e.is_usage() => 2,
                 _ => 1,
             }
         }

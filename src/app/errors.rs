@@ -3,7 +3,7 @@
 //! flag and the fix, as users have always seen it. Every other error prints as it is.
 
 use palace::Error;
-use palace::error::ParameterError;
+use palace::error::{CheckpointProblem, ParameterError};
 
 /// What `palace: error:` is followed by for `e`.
 pub fn message(e: &Error) -> String {
@@ -12,6 +12,19 @@ pub fn message(e: &Error) -> String {
         Error::SkinUnfinished { to, rows } => format!(
             "--to {to}: the skin did not end within {rows} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); the run stops without a result"
         ),
+        Error::Checkpoint { problem, .. } => {
+            let fix = match problem {
+                CheckpointProblem::Corrupt => "start the run again without --resume",
+                CheckpointProblem::Version { .. } => {
+                    "finish it with that version or start again without --resume"
+                }
+                CheckpointProblem::Run { .. } => {
+                    "give the same command and board, or start again without --resume"
+                }
+                _ => "start again without --resume",
+            };
+            format!("{e}; {fix}")
+        }
         Error::Paused { path, rows, height } => {
             let path = path.display();
             format!(
