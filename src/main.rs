@@ -24,10 +24,10 @@ fn main() {
     let code = match cli.into_config().and_then(fits).and_then(|config| app::commands::run(config, &cancel)) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("palace: error: {e}");
+            eprintln!("palace: error: {}", app::errors::message(&e));
             match e {
-                Error::Usage(_) | Error::InvalidArgument { .. } => 2,
                 Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
+                e if e.is_usage() => 2,
                 _ => 1,
             }
         }

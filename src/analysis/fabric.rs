@@ -13,7 +13,7 @@ use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::Lane;
 use crate::engine::sink::Row;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::labels::{self, Region};
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
@@ -210,7 +210,7 @@ fn panel_tile_body(
 /// The three games `k0, k0 + 1, k0 + 2`, ordered by class `k mod 3`, once `size` is checked.
 fn panel_games(k0: u32, size: u32) -> Result<Vec<u32>> {
     if size == 0 || size > 8192 {
-        return Err(Error::Usage(format!("--size {size}: the panels are held in memory; use 1..=8192")));
+        return Err(crate::error::ParameterError::PanelSize { size, max: 8192 }.into());
     }
     let mut ks: Vec<u32> = (k0..k0 + 3).collect();
     ks.sort_by_key(|k| k % 3);

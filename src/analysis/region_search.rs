@@ -14,7 +14,7 @@
 
 use crate::analysis::compare::{self, CompareReport, Comparison};
 use crate::engine::{EngineOptions, Progress};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::labels::{ALL, Region};
 use crate::model::geometry::{MAX_SIDE, Window};
 use serde::Serialize;
@@ -78,19 +78,14 @@ pub fn search(
     progress: &dyn Progress,
 ) -> Result<RegionSearchReport> {
     if radius > MAX_RADIUS {
-        return Err(Error::Usage(format!(
-            "--region-search {radius}: at most {MAX_RADIUS} ({} comparisons); use a smaller radius",
-            (2 * MAX_RADIUS + 1).pow(2)
-        )));
+        return Err(crate::error::ParameterError::RegionRadius { radius, max: MAX_RADIUS }.into());
     }
     let all = shifts(c.shift, radius);
     let (fx, fy) = (c.shift.0.saturating_add(radius), c.shift.1.saturating_add(radius));
     if u64::from(window.x1) + u64::from(fx) > u64::from(MAX_SIDE)
         || u64::from(window.y1) + u64::from(fy) > u64::from(MAX_SIDE)
     {
-        return Err(Error::Usage(format!(
-            "--region-search {radius}: the shifted window reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller radius or shift"
-        )));
+        return Err(crate::error::ParameterError::RegionPastSide { radius, max: MAX_SIDE }.into());
     }
     let mut best: Vec<Option<RegionBest>> = vec![None; ALL.len()];
     for &shift in &all {
@@ -175,6 +170,12 @@ mod tests {
         let c = Comparison { a: 9, b: 9, shift: (0, 0), offset: 0 };
         let e = search(c, Window::new(0, 0, 30, 30), MAX_RADIUS + 1, &EngineOptions::default(), &Silent)
             .unwrap_err();
-        assert!(e.to_string().contains("--region-search 11"), "{e}");
+        assert!(
+            matches!(
+                e,
+                crate::Error::Parameter(crate::error::ParameterError::RegionRadius { radius: 11, .. })
+            ),
+            "{e}"
+        );
     }
 }

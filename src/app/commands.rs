@@ -699,7 +699,11 @@ fn fibonacci_nim(
         let o = nim::solve_watched(to, &Watch::new(cancel, &pb))?;
         pb.finish_and_clear();
         let g = nim::grundy_watched(to.min(1000), &Watch::new(cancel, &Silent))?;
-        let list = claims::fibonacci_nim(&o, &g);
+        let mut list = claims::fibonacci_nim(&o, &g);
+        // The library's note says the piles stop short of 10; say which flag reaches it.
+        for c in list.iter_mut().filter(|c| c.note.as_deref() == Some(claims::TEN_NOT_REACHED)) {
+            c.note = Some("run with --to 10 or more".into());
+        }
         if json {
             out_text(&serde_json::to_string_pretty(&list).expect("serialisable"))?;
         } else {

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod errors;
 pub mod gpu;
 pub mod memory;
 pub mod positions;

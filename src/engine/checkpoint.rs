@@ -13,7 +13,7 @@
 //! foreign file is refused. It is encoded here ([`Checkpoint::encode`]) and written by the
 //! output layer (`output::checkpoint`), so that the engine imports nothing of `output`.
 
-use crate::error::{Error, Result};
+use crate::error::{CheckpointProblem, Error, Result};
 use std::path::Path;
 
 /// Where a paused sweep stands: every band before [`Frontier::band`] is done, none after.
@@ -180,7 +180,8 @@ impl Checkpoint {
 
     /// Reads a checkpoint written by [`Checkpoint::encode`] for the run named `tag`; `path` is
     /// for the messages. A file that is not a checkpoint, or is corrupt or truncated, is
-    /// [`Error::BadInput`]; one of another version or another run is [`Error::Usage`].
+    /// [`Error::BadInput`] (or [`Error::Checkpoint`] with [`CheckpointProblem::Corrupt`]); one of
+    /// another version or another run is [`Error::Checkpoint`], a usage error.
     pub fn decode(bytes: &[u8], tag: &str, path: &Path) -> Result<Checkpoint> {
         let bad = |reason: &str| Error::BadInput { path: path.to_path_buf(), reason: reason.to_string() };
         if !bytes.starts_with(MAGIC) {
@@ -188,27 +189,29 @@ impl Checkpoint {
         }
         let (body, crc) = bytes.split_at(bytes.len().saturating_sub(4).max(MAGIC.len()));
         if crc.len() != 4 || crc32fast::hash(body).to_le_bytes() != crc {
-            return Err(bad(
-                "the checkpoint is corrupt or truncated (its checksum does not match); start the run again without --resume",
-            ));
+            return Err(Error::Checkpoint { path: path.to_path_buf(), problem: CheckpointProblem::Corrupt });
         }
         let mut r = Reader(&body[MAGIC.len()..]);
         let format = r.u32().ok_or_else(|| bad("truncated header"))?;
         let version = r.bytes().ok_or_else(|| bad("truncated header"))?;
         let version = String::from_utf8_lossy(version).into_owned();
         if format != FORMAT || version != env!("CARGO_PKG_VERSION") {
-            return Err(Error::Usage(format!(
-                "{}: written by palace {version} (checkpoint format {format}), not by this palace {} (format {FORMAT}); finish it with that version or start again without --resume",
-                path.display(),
-                env!("CARGO_PKG_VERSION")
-            )));
+            return Err(Error::Checkpoint {
+                path: path.to_path_buf(),
+                problem: CheckpointProblem::Version {
+                    version,
+                    format,
+                    ours: env!("CARGO_PKG_VERSION"),
+                    our_format: FORMAT,
+                },
+            });
         }
         let found = String::from_utf8_lossy(r.bytes().ok_or_else(|| bad("truncated header"))?).into_owned();
         if found != tag {
-            return Err(Error::Usage(format!(
-                "{}: the checkpoint is of the run `{found}`, not of this one, `{tag}`; give the same command and board, or start again without --resume",
-                path.display()
-            )));
+            return Err(Error::Checkpoint {
+                path: path.to_path_buf(),
+                problem: CheckpointProblem::Run { found, tag: tag.to_string() },
+            });
         }
         let frontier = Frontier::decode(&mut r).ok_or_else(|| bad("truncated frontier"))?;
         if let Some(why) = frontier.unfit(frontier.k, frontier.width, frontier.height) {
@@ -309,6 +312,11 @@ mod tests {
         let c = sample();
         let e =
             Checkpoint::decode(&c.encode(), "stats --palaces-only k=10 12x34", Path::new("x")).unwrap_err();
-        assert!(matches!(&e, Error::Usage(m) if m.contains("k=9") && m.contains("k=10")), "{e}");
+        assert!(e.is_usage(), "{e}");
+        assert!(
+            matches!(&e, Error::Checkpoint { problem: CheckpointProblem::Run { found, tag }, .. }
+                if found.contains("k=9") && tag.contains("k=10")),
+            "{e}"
+        );
     }
 }

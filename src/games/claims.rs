@@ -76,6 +76,9 @@ fn first(
     range.into_iter().find(|&n| bad(n)).map(|n| format!("{what} = {n}"))
 }
 
+/// The note of the claim about 10 coins when the piles stop short of 10.
+pub const TEN_NOT_REACHED: &str = "the piles stop short of 10";
+
 /// The claims of the Fibonacci nim notes, over piles `1..=to` and Grundy values to `grundy_to`.
 pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
     let to = o.to;
@@ -157,7 +160,7 @@ pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
         && let Some(last) = out.last_mut()
     {
         last.verdict = "not reached";
-        last.note = Some("run with --to 10 or more".into());
+        last.note = Some(TEN_NOT_REACHED.into());
     }
     if let Some(m) = ten
         && let Some(last) = out.last_mut()

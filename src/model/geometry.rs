@@ -23,23 +23,17 @@ pub struct Board {
 }
 
 impl Board {
-    /// Checks `k` and the sides, naming the flags in the message.
+    /// Checks `k` and the sides ([`crate::error::ParameterError`] names what is wrong).
     pub fn new(k: u32, width: u32, height: u32) -> Result<Self> {
         if k == 0 {
-            return Err(Error::Usage(
-                "--k 0 is not a game: k is at least 1 (k = 1 is classical Wythoff Nim)".into(),
-            ));
+            return Err(crate::error::ParameterError::KZero.into());
         }
         if k > MAX_K {
-            return Err(Error::Usage(format!(
-                "--k {k} is too large: palace numbers reach 3k and must fit int32; use --k <= {MAX_K}"
-            )));
+            return Err(crate::error::ParameterError::KTooLarge { k, max: MAX_K }.into());
         }
         for (flag, v) in [("width", width), ("height", height)] {
             if v == 0 {
-                return Err(Error::Usage(format!(
-                    "the board {flag} is 0; give --size N or --width W --height H with N, W, H >= 1"
-                )));
+                return Err(crate::error::ParameterError::SideZero { side: flag }.into());
             }
             if v > MAX_SIDE {
                 return Err(Error::Usage(format!(
@@ -58,20 +52,15 @@ impl Board {
     /// Checks that `w` is a non-empty window inside this board.
     pub fn check_window(&self, w: &Window) -> Result<()> {
         if w.x0 >= w.x1 || w.y0 >= w.y1 {
-            return Err(Error::Usage(format!(
-                "--window {w} is empty; give x0,y0,x1,y1 with x0 < x1 and y0 < y1 (half-open)"
-            )));
+            return Err(crate::error::ParameterError::WindowEmpty { window: *w }.into());
         }
         if w.x1 > self.width || w.y1 > self.height {
-            let fix = if w.x1 > self.width {
-                format!("x1 <= {}", self.width)
-            } else {
-                format!("y1 <= {}", self.height)
-            };
-            return Err(Error::Usage(format!(
-                "--window {w} lies outside the {} x {} board; use {fix}",
-                self.width, self.height
-            )));
+            return Err(crate::error::ParameterError::WindowOutside {
+                window: *w,
+                width: self.width,
+                height: self.height,
+            }
+            .into());
         }
         Ok(())
     }

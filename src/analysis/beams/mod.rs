@@ -18,7 +18,7 @@ pub mod weft;
 
 use crate::analysis::threads::THREAD_RGB;
 use crate::engine::{Cancel, EngineOptions, Progress};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::labels;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
@@ -127,7 +127,7 @@ pub struct BeamsReport {
 
 impl BeamsReport {
     /// Measures what the tracers found in `window` of game `k`; stops with
-    /// [`Error::Interrupted`] once `cancel` is cancelled (polled before each beam's fits and
+    /// [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled (polled before each beam's fits and
     /// each upper beam's search for its mirror, which take seconds in all on a large window).
     pub fn new(k: u32, window: Window, params: Params, beams: &Beams, cancel: &Cancel) -> Result<Self> {
         let numbered = beams.numbered();
@@ -423,14 +423,19 @@ pub fn legend_key(k: u32, scale: u32) -> Key {
     }
 }
 
-/// The pixels of the picture of `window` at `scale`, or the usage error naming `--scale`.
+/// The pixels of the picture of `window` at `scale`, or the usage error saying the scale is too small.
 pub fn picture_pixels(window: Window, scale: u32) -> Result<(u32, u32)> {
     let (w, h) = crate::output::png::picture_size(window, scale);
     if u64::from(w) * u64::from(h) > MAX_PICTURE_PIXELS {
         let side = (window.width().max(window.height()) as u64).div_ceil(1 << 14);
-        return Err(Error::Usage(format!(
-            "--scale {scale}: the beams picture of the window would be {w} x {h} pixels, more than the {MAX_PICTURE_PIXELS} it keeps in memory; use --scale {side} or more, or a smaller --window"
-        )));
+        return Err(crate::error::ParameterError::PictureTooLarge {
+            scale,
+            width: w,
+            height: h,
+            max: MAX_PICTURE_PIXELS,
+            min_scale: side,
+        }
+        .into());
     }
     Ok((w, h))
 }

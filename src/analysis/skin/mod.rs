@@ -893,16 +893,12 @@ pub const MIN_K: u32 = 3;
 /// Refuses a game without a skin and a `to` the skin cannot be followed to.
 fn check_to(k: u32, to: u64) -> Result<()> {
     if k < MIN_K {
-        return Err(Error::Usage(format!(
-            "--k {k}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {MIN_K} or more"
-        )));
+        return Err(crate::error::ParameterError::NoArm { k, min: MIN_K }.into());
     }
     if to <= u64::from(k) || to > u64::from(crate::model::geometry::MAX_SIDE) {
-        return Err(Error::Usage(format!(
-            "--to {to}: the skin starts at the shoulder (k, 0) = ({k}, 0) and columns stop at {}; use {k} < X <= {}",
-            crate::model::geometry::MAX_SIDE,
-            crate::model::geometry::MAX_SIDE
-        )));
+        return Err(
+            crate::error::ParameterError::SkinEnd { to, k, max: crate::model::geometry::MAX_SIDE }.into()
+        );
     }
     Ok(())
 }

@@ -58,10 +58,7 @@ pub fn follow_rows_with(
     o.band_height = o.band_height.or(Some(64));
     let report = sweep(k, window, &o, &mut sink, progress)?;
     if !sink.0.complete() {
-        return Err(Error::Analysis(format!(
-            "--to {to}: the skin did not end within {} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); the run stops without a result",
-            window.height()
-        )));
+        return Err(Error::SkinUnfinished { to, rows: window.height() });
     }
     Ok((analyse(&sink.0), sink.0.cols, report))
 }

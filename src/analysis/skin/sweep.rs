@@ -168,10 +168,7 @@ impl<'a> Follower<'a> {
             return Ok((report, None));
         }
         let Some(f) = frontier else {
-            return Err(Error::Analysis(format!(
-                "--to {}: the skin did not end within {} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); the run stops without a result",
-                self.to, self.height
-            )));
+            return Err(Error::SkinUnfinished { to: self.to, rows: self.height });
         };
         if f.rows_done() != g.state.rows() {
             return Err(Error::Analysis(format!(

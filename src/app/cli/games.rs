@@ -182,7 +182,7 @@ mod game_bounds {
             a => a.to_string(),
         }));
         let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
-        cli.into_config().map(drop).map_err(|e| e.to_string())
+        cli.into_config().map(drop).map_err(|e| crate::app::errors::message(&e))
     }
 
     /// The flag and the `N` of "use ... --flag <= N" in a message.

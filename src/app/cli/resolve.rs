@@ -803,7 +803,9 @@ mod tests {
 
     #[test]
     fn validation_names_the_flag() {
-        let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().into_config().unwrap_err().to_string();
+        let parse = |args: &[&str]| {
+            crate::app::errors::message(&Cli::try_parse_from(args).unwrap().into_config().unwrap_err())
+        };
         assert!(parse(&["palace", "render", "--k", "0", "--size", "5", "-o", "x.png"]).contains("--k 0"));
         assert!(parse(&["palace", "render", "--k", "3", "--size", "0", "-o", "x.png"]).contains("--size 0"));
         assert!(
