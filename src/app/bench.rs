@@ -464,8 +464,10 @@ impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         palette::indices(row.cells, row.hood_cells(), &mut self.indices);
         let depth = self.reader.info().bit_depth as u8;
-        let decoded =
-            self.reader.next_row().map_err(|source| Error::PngDecode { path: self.path.clone(), source })?;
+        let decoded = self
+            .reader
+            .next_row()
+            .map_err(|e| Error::PngDecode { path: self.path.clone(), source: e.into() })?;
         let same = decoded.is_some_and(|r| {
             palace::output::png::unpack(r.data(), self.indices.len(), depth) == self.indices
         });
@@ -520,7 +522,7 @@ fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::pat
     let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
     let reader = png::Decoder::new(std::io::BufReader::new(file))
         .read_info()
-        .map_err(|source| Error::PngDecode { path: path.clone(), source })?;
+        .map_err(|e| Error::PngDecode { path: path.clone(), source: e.into() })?;
     let mut check = PngCheck { reader, path: path.clone(), indices: vec![0; size as usize], matches: true };
     sweep(k, window, opts, &mut check, &Silent)?;
     Ok(PngBench {

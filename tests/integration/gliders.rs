@@ -2,7 +2,7 @@
 //! counts in the same window, the JSON report holds together (the patches' lives and angles,
 //! the textures' counts, the shares), the picture has one pixel per map cell with a texture
 //! and its legend below, and the usage errors name their flags. The classifier and the
-//! tracker are tested on hand-built textures in `src/analysis/gliders/`.
+//! tracker are tested on hand-built textures in `crates/palace/src/analysis/gliders/`.
 
 use crate::common;
 

@@ -2,7 +2,7 @@
 //! counts in the same window (cells, black cells, palaces), every reported lattice is the
 //! lattice of its two vectors, and the usage errors name their flags. The autocorrelation
 //! itself is tested against a plain double loop and on hand-built lattices in
-//! `src/analysis/grid.rs`.
+//! `crates/palace/src/analysis/grid.rs`.
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! The skin's pattern measures (`palace skin --pattern`, `src/analysis/skin/pattern.rs`) and
+//! The skin's pattern measures (`palace skin --pattern`, `crates/palace/src/analysis/skin/pattern.rs`) and
 //! its per-level distributions against the direct definition ([`DirectDp`]) on game 100 to
 //! level 3: the recorded patterns, the horizontal thicknesses and the palaces left of the skin
 //! (claim 35 of `docs/paper-claims.md`), the half-turn symmetry of the periods (claim 34), and

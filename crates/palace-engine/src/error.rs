@@ -76,16 +76,16 @@ pub enum Error {
     Png {
         /// The PNG being written.
         path: PathBuf,
-        /// The encoder's error.
-        source: png::EncodingError,
+        /// The encoder's error (a `png::EncodingError`).
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Reading back a PNG failed.
     #[error("decoding PNG {path}: {source}")]
     PngDecode {
         /// The PNG being read.
         path: PathBuf,
-        /// The decoder's error.
-        source: png::DecodingError,
+        /// The decoder's error (a `png::DecodingError`).
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Drawing a plot failed.
     #[error("drawing the plot {path}: {source}")]
@@ -370,3 +370,18 @@ pub fn inside(window: &Window, width: u32, height: u32) -> String {
 
 /// Result type of the library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The GPU backend's errors: an interruption and a value out of the tally's range are the
+/// engine's own [`Error::Interrupted`] and [`Error::ValueRange`]; the rest stay GPU errors.
+#[cfg(feature = "gpu")]
+impl From<palace_gpu::GpuError> for Error {
+    fn from(e: palace_gpu::GpuError) -> Self {
+        match e {
+            palace_gpu::GpuError::Interrupted => Error::Interrupted,
+            palace_gpu::GpuError::ValueRange { x, y, v, .. } => {
+                Error::ValueRange { x: u64::from(x), y: u64::from(y), value: i64::from(v) }
+            }
+            e => Error::Gpu(e),
+        }
+    }
+}

@@ -137,7 +137,7 @@ struct PanelAcc {
     pixels: Vec<u8>,
 }
 
-crate::avx2_version! {
+palace_engine::avx2_version! {
     /// Counts a labelled tile's part of `window` into `acc` and draws it into `acc.pixels`;
     /// returns its first column and its rows (`None` when it misses the window).
     fn panel_tile(k: u32, window: Window, acc: &mut PanelAcc, t: &labels::LabelledTile<'_>) -> Option<(u32, u32, u32)> = panel_tile_body;

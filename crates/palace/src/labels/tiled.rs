@@ -158,7 +158,7 @@ pub(crate) fn lane_row<'s>(
     v.row_or(y, scratch)
 }
 
-crate::avx2_version! {
+palace_engine::avx2_version! {
     /// Labels one tile of the three [`tile_lanes`] (`views[0..3]`); fills `sc.buf` (game k's cells
     /// with the `HALO` rows and columns before the tile) and `sc.labels`. The per-cell tests
     /// are written to vectorise.

@@ -212,7 +212,7 @@ fn encode(
     recycle: SyncSender<Vec<u8>>,
 ) -> Result<AtomicOutput> {
     let path = out.path().to_path_buf();
-    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), source: e };
+    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), source: e.into() };
     {
         let file = BufWriter::with_capacity(1 << 20, out.file());
         let mut enc = png::Encoder::new(file, width, height);

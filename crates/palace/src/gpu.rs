@@ -20,7 +20,7 @@
 
 use crate::analysis::stats::{Extreme, PalaceCount, Stats, StatsAcc};
 use crate::engine::{Cancel, Progress};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::geometry::Window;
 pub use palace_gpu::{Adapter, Gpu, GpuError, Shape};
 use std::time::{Duration, Instant};
@@ -39,18 +39,6 @@ pub struct GpuRun {
     pub region: u64,
     /// Wall time of the sweep.
     pub elapsed: Duration,
-}
-
-impl From<GpuError> for Error {
-    fn from(e: GpuError) -> Self {
-        match e {
-            GpuError::Interrupted => Error::Interrupted,
-            GpuError::ValueRange { x, y, v, .. } => {
-                Error::ValueRange { x: u64::from(x), y: u64::from(y), value: i64::from(v) }
-            }
-            e => Error::Gpu(e),
-        }
-    }
 }
 
 /// Statistics of `window` of game `k`, computed on `gpu` with tiles of `shape`: the same

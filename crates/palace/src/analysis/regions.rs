@@ -530,7 +530,7 @@ pub fn run_reference(
     Ok((report, path))
 }
 
-crate::avx2_version! {
+palace_engine::avx2_version! {
     /// [`RegionAcc::add_tile_body`], vectorised for AVX2 where the CPU has it.
     fn add_tile(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) = RegionAcc::add_tile_body;
 }

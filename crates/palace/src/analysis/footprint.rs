@@ -2,7 +2,7 @@
 //! request the machine cannot hold instead of being killed half way.
 //!
 //! The engine keeps a bounded number of bands of rows alive (`2T + 2` in row sweeps, `4T + 4`
-//! in visitor sweeps, `T` the worker threads; `src/engine/sweep.rs`), so a run's memory is a
+//! in visitor sweeps, `T` the worker threads; `crates/palace-engine/src/engine/sweep.rs`), so a run's memory is a
 //! fixed part plus a part per column of the region it sweeps, `[0, x1)`: it never grows with
 //! the height. The figures per column below are upper bounds of the peak resident memory
 //! measured on boards whose bottom rows are busy across the whole width (no outer space to skip),

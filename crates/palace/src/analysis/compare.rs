@@ -178,7 +178,7 @@ impl MapKey for CompareReport {
 /// the window (one byte per cell, 1 where B matches A), and a row buffer.
 type MatchAcc = (Vec<(u64, u64)>, Vec<u8>, Vec<i8>);
 
-crate::avx2_version! {
+palace_engine::avx2_version! {
     /// Counts a tile's cells inside `window` and its matches per region, and leaves its
     /// matches in the accumulator.
     fn match_tile(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mut MatchAcc) = match_tile_body;
