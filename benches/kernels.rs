@@ -65,7 +65,7 @@ fn kernels(c: &mut Criterion) {
     });
     // Counting the values of a computed tile, as the statistics do.
     let mut buf = TileBuf::new(w, h);
-    let portable = KernelChoice::Portable.narrow_fn().expect("the portable kernel");
+    let portable = KernelChoice::PORTABLE.narrow_fn().expect("the portable kernel");
     assert!(portable(&t8, &l8, w, h, &mut buf));
     let rows: Vec<Vec<i8>> = (0..h).map(|r| buf.row(r).to_vec()).collect();
     g.bench_function("histogram of the tile's values", |b| {
@@ -105,11 +105,11 @@ fn ca_tall(c: &mut Criterion) {
 /// through the arms, the fabric and outer space), mapped, packed and deflated.
 fn png(c: &mut Criterion) {
     use palace::engine::sink::Collect;
-    use palace::engine::{EngineOptions, sweep};
+    use palace::engine::{EngineOptions, Sweep};
     let (k, w, h) = (500u32, 2048u32, 1024u32);
     let window = palace::Window::new(0, 700, w, 700 + h);
     let mut rows = Collect::default();
-    sweep(k, window, &EngineOptions::default(), &mut rows, &palace::engine::Silent).expect("sweep");
+    Sweep::new(k, window).options(&EngineOptions::default()).rows(&mut rows).expect("sweep");
     let cells: Vec<i8> = rows.values.iter().map(|&v| v.clamp(-128, 127) as i8).collect();
     let stride = w as usize / 2 + 1;
     let mut scanlines = vec![0u8; stride * h as usize];

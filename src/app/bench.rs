@@ -10,7 +10,7 @@
 //! (`stats::stats_by_counters`: the three-counter kernels tally the values they compute), which
 //! `palace stats` uses for whole boards; the CA's run above is what it uses for other windows.
 //!
-//! The **palace-only sweep** is the counter form (`engine::sweep_palaces`, the three-counter
+//! The **palace-only sweep** is the counter form (`Sweep::palaces`, the three-counter
 //! kernels) counting palaces, timed against the same plain programme counting palaces only;
 //! both counts must equal the statistics' palace count.
 //!
@@ -23,7 +23,7 @@
 
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
-use palace::engine::{Cancel, EngineOptions, Silent, SweepReport, TileView, TileVisitor, sweep, sweep_tiles};
+use palace::engine::{Cancel, EngineOptions, Silent, Sweep, SweepReport, TileView, TileVisitor};
 use palace::error::{Error, Result};
 use palace::model::geometry::Window;
 use palace::model::reference::DirectDp;
@@ -428,7 +428,7 @@ pub fn fast_counters(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, 
 pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
     let window = Window::new(0, 0, size, size);
     let visitor = DigestVisitor { digests: (0..opts.resolved_threads()).map(|_| Mutex::new(0)).collect() };
-    sweep_tiles(k, window, opts, &visitor, &Silent)?;
+    Sweep::new(k, window).options(opts).tiles(&visitor)?;
     Ok(visitor.digests.into_iter().fold(0u64, |d, m| d.wrapping_add(m.into_inner().expect("digest lock"))))
 }
 
@@ -508,11 +508,11 @@ fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::pat
     let mut sweep_t = Timing::new("sweep alone (rows handed over)", threads, cells);
     let mut render_t = Timing::new("render (full-resolution PNG)", threads, cells);
     for _ in 0..repeat.max(1) {
-        sweep_t.once(|| sweep(k, window, opts, &mut Discard, &Silent).map(|_| ()))?;
+        sweep_t.once(|| Sweep::new(k, window).options(opts).rows(&mut Discard).map(|_| ()))?;
         render_t.once(|| {
             let out = AtomicOutput::create(&path, "bench")?;
             let mut writer = PngWriter::create(out, k, window, PngOptions::default())?;
-            sweep(k, window, opts, &mut writer, &Silent)?;
+            Sweep::new(k, window).options(opts).rows(&mut writer)?;
             let written = writer.finish()?;
             std::fs::metadata(&written).map(|m| m.len()).map_err(|e| Error::io(&written, e))
         })?;
@@ -524,7 +524,7 @@ fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::pat
         .read_info()
         .map_err(|e| Error::PngDecode { path: path.clone(), source: e.into() })?;
     let mut check = PngCheck { reader, path: path.clone(), indices: vec![0; size as usize], matches: true };
-    sweep(k, window, opts, &mut check, &Silent)?;
+    Sweep::new(k, window).options(opts).rows(&mut check)?;
     Ok(PngBench {
         one_thread: None,
         picture_cpu_seconds: render_run.cpu_seconds - sweep_run.cpu_seconds,

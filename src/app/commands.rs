@@ -17,7 +17,7 @@ use palace::analysis::regions;
 use palace::analysis::skin;
 use palace::analysis::stats;
 use palace::analysis::threads;
-use palace::engine::{Cancel, EngineOptions, Progress, Silent, SweepReport, sweep};
+use palace::engine::{Cancel, EngineOptions, Progress, Silent, Sweep, SweepReport};
 use palace::error::Result;
 use palace::games::watch::Watch;
 use palace::output::atomic::{AtomicDir, AtomicOutput};
@@ -37,7 +37,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let out = open(&output, "--output", "png", cancel)?;
             let mut writer = PngWriter::create(out, board.k, window, png)?;
             let pb = progress::bar(run.quiet, "render", "rows");
-            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
             let (fw, fh) = writer.size();
             let path = writer.finish()?;
             pb.finish_and_clear();
@@ -56,7 +56,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let mut writer = DziWriter::create(out, board.k, window, tiles)?;
             let pyramid = writer.pyramid();
             let pb = progress::bar(run.quiet, "tiles", "rows");
-            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
             let (path, made) = writer.finish()?;
             pb.finish_and_clear();
             let page =
@@ -81,7 +81,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
             let out = open(&output, "--output", "npy", cancel)?;
             let mut writer = NpyWriter::create(out, window, values)?.with_cancel(cancel.clone());
             let pb = progress::bar(run.quiet, "dump", "rows");
-            let report = sweep(board.k, window, &run.engine, &mut writer, &pb)?;
+            let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
             let path = writer.finish()?;
             pb.finish_and_clear();
             let msg = format!(
@@ -609,7 +609,12 @@ fn palaces_resumable(
         },
         &|| sum.total().to_le_bytes().to_vec(),
         &mut |start, pause| {
-            palace::engine::sweep_palaces_from(k, w, h, &run.engine, &sum, progress, start, Some(pause))
+            palace::engine::Sweep::new(k, palace::Window::new(0, 0, w, h))
+                .options(&run.engine)
+                .progress(progress)
+                .resume(start)
+                .pause_when(pause)
+                .palaces_pausable(&sum)
         },
     )?;
     let cells = u64::from(w) * u64::from(h);
@@ -637,26 +642,19 @@ fn stats_resumable(
         &mut |start, pause| {
             if by_counters {
                 let (w, h) = (window.x1, window.y1);
-                palace::engine::sweep_palaces_from(
-                    k,
-                    w,
-                    h,
-                    &run.engine,
-                    &visitor,
-                    progress,
-                    start,
-                    Some(pause),
-                )
+                palace::engine::Sweep::new(k, palace::Window::new(0, 0, w, h))
+                    .options(&run.engine)
+                    .progress(progress)
+                    .resume(start)
+                    .pause_when(pause)
+                    .palaces_pausable(&visitor)
             } else {
-                palace::engine::sweep_tiles_from(
-                    k,
-                    window,
-                    &run.engine,
-                    &visitor,
-                    progress,
-                    start,
-                    Some(pause),
-                )
+                palace::engine::Sweep::new(k, window)
+                    .options(&run.engine)
+                    .progress(progress)
+                    .resume(start)
+                    .pause_when(pause)
+                    .tiles_pausable(&visitor)
             }
         },
     )?;

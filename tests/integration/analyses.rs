@@ -2,6 +2,7 @@
 //! values each test computes itself from the direct definition (the three-counter programme),
 //! never copied from the commands' output.
 
+use crate::common;
 use palace::analysis::compare::{self, Comparison};
 use palace::analysis::fabric;
 use palace::analysis::regions;
@@ -13,8 +14,9 @@ use palace::model::reference::{DirectDp, direct_palace_numbers};
 use palace::model::rule::in_hood;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Two workers, the fastest kernel.
 fn opts() -> EngineOptions {
-    EngineOptions { threads: 2, ..EngineOptions::default() }
+    common::opts(2, palace::kernel::KernelChoice::Auto)
 }
 
 /// Palace numbers of game k on a board, as a closure.

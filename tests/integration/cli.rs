@@ -10,19 +10,10 @@ use palace::model::rule::in_hood;
 use predicates::prelude::*;
 use std::path::Path;
 
+/// Width, height, palette and palette indices of an indexed PNG.
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = dec.read_info().unwrap();
-    let info = reader.info().clone();
-    assert_eq!(info.color_type, png::ColorType::Indexed);
-    // 8 bits per pixel, or 4 (two per byte) from the parallel encoder for large pictures.
-    assert!(matches!(info.bit_depth, png::BitDepth::Eight | png::BitDepth::Four));
-    let plte = info.palette.as_ref().unwrap().to_vec();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(frame.buffer_size());
-    let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
-    (info.width, info.height, plte, px)
+    let png = common::decode_indexed(path);
+    (png.width, png.height, png.plte, png.px)
 }
 
 fn expected_index(k: u32, x: u32, y: u32, v: i64) -> u8 {

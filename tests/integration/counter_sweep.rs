@@ -1,7 +1,9 @@
-//! The counter sweep (`sweep_palaces`) against the direct definition: every tile's palace count
+//! The counter sweep (`Sweep::palaces`) against the direct definition: every tile's palace count
 //! and every counter leaving it, for many games, tile shapes, thread counts and kernels.
 
-use palace::engine::{EngineOptions, PalaceTile, PalaceVisitor, Silent, sweep_palaces};
+use crate::common::kernels;
+use palace::Window;
+use palace::engine::{EngineOptions, PalaceTile, PalaceVisitor, Sweep};
 use palace::kernel::KernelChoice;
 use palace::kernel::counter::{BIAS, Edges};
 use palace::model::reference::DirectCounters;
@@ -56,14 +58,10 @@ impl PalaceVisitor for Tiles {
     }
 }
 
-fn kernels() -> Vec<KernelChoice> {
-    KernelChoice::ALL.into_iter().filter(|k| k.available()).collect()
-}
-
 /// Sweeps and checks every tile; returns the cells the counter kernels computed.
 fn sweep_and_check(board: &Board, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
     let tiles = Tiles::default();
-    let report = sweep_palaces(board.0.k, w, h, opts, &tiles, &Silent).expect("sweep");
+    let report = Sweep::new(board.0.k, Window::new(0, 0, w, h)).options(opts).palaces(&tiles).expect("sweep");
     let tiles = tiles.0.into_inner().unwrap();
     let cells: u64 = tiles.iter().map(|t| u64::from(t.x1 - t.x0) * u64::from(t.y1 - t.y0)).sum();
     assert_eq!(cells, u64::from(w) * u64::from(h), "{what}: the tiles cover the board once");
@@ -176,7 +174,7 @@ proptest! {
         kernel in prop::sample::select(kernels()),
     ) {
         use palace::engine::checkpoint::Checkpoint;
-        use palace::engine::sweep_palaces_from;
+        use palace::engine::Sweep;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let board = Board::new(k, w as usize, h as usize);
         let opts = EngineOptions { threads, kernel, band_height: Some(bh), ..Default::default() };
@@ -186,7 +184,7 @@ proptest! {
             let asked = AtomicUsize::new(0);
             let pause = |/* before each band */| asked.fetch_add(1, Ordering::Relaxed) >= after;
             let (_, next) =
-                sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, frontier.as_ref(), Some(&pause)).expect("sweep");
+                Sweep::new(k, Window::new(0, 0, w, h)).options(&opts).resume(frontier.as_ref()).pause_when(&pause).palaces_pausable(&tiles).expect("sweep");
             frontier = next.map(|f| {
                 let c = Checkpoint { tag: "test".into(), frontier: f, state: vec![] };
                 Checkpoint::decode(&c.encode(), "test", std::path::Path::new("test")).expect("round trip").frontier
@@ -214,7 +212,7 @@ proptest! {
 /// below the third band, with one strip per tile; the resumed sweep finishes the board.
 #[test]
 fn a_pause_after_three_bands() {
-    use palace::engine::sweep_palaces_from;
+    use palace::engine::Sweep;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let (k, w, h) = (100u32, 400u32, 1000u32);
     let board = Board::new(k, w as usize, h as usize);
@@ -224,12 +222,20 @@ fn a_pause_after_three_bands() {
         let tiles = Tiles::default();
         let asked = AtomicUsize::new(0);
         let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
-        let (_, f) = sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, None, Some(&pause)).unwrap();
+        let (_, f) = Sweep::new(k, Window::new(0, 0, w, h))
+            .options(&opts)
+            .pause_when(&pause)
+            .palaces_pausable(&tiles)
+            .unwrap();
         let f = f.expect("paused");
         assert_eq!((f.band, f.rows_done(), f.strips.len()), (3, 192, 5));
         assert!(f.strips.iter().all(|s| s.bottom.len() == 2 * s.c.len() && s.c.len() == s.d_top.len()));
         assert_eq!(tiles.0.lock().unwrap().len(), 3 * 5);
-        let (_, done) = sweep_palaces_from(k, w, h, &opts, &tiles, &Silent, Some(&f), None).unwrap();
+        let (_, done) = Sweep::new(k, Window::new(0, 0, w, h))
+            .options(&opts)
+            .resume(Some(&f))
+            .palaces_pausable(&tiles)
+            .unwrap();
         assert!(done.is_none());
         let tiles = tiles.0.into_inner().unwrap();
         assert_eq!(tiles.len(), 5 * 16);
@@ -260,7 +266,7 @@ fn one_cell_wide_or_tall() {
 /// earlier; a fresh one does not.
 #[test]
 fn a_resumed_sweep_says_so_to_its_progress() {
-    use palace::engine::{Progress, sweep_palaces_from};
+    use palace::engine::{Progress, Sweep};
     use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
     #[derive(Default)]
     struct Seen {
@@ -282,11 +288,21 @@ fn a_resumed_sweep_says_so_to_its_progress() {
     let (fresh, tiles) = (Seen::default(), Tiles::default());
     let asked = AtomicUsize::new(0);
     let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
-    let (_, f) = sweep_palaces_from(50, 300, 500, &opts, &tiles, &fresh, None, Some(&pause)).unwrap();
+    let (_, f) = Sweep::new(50, Window::new(0, 0, 300, 500))
+        .options(&opts)
+        .progress(&fresh)
+        .pause_when(&pause)
+        .palaces_pausable(&tiles)
+        .unwrap();
     assert!(!fresh.resumed.load(Ordering::Relaxed));
     let f = f.expect("paused after two bands");
     let again = Seen::default();
-    sweep_palaces_from(50, 300, 500, &opts, &tiles, &again, Some(&f), None).unwrap();
+    Sweep::new(50, Window::new(0, 0, 300, 500))
+        .options(&opts)
+        .progress(&again)
+        .resume(Some(&f))
+        .palaces_pausable(&tiles)
+        .unwrap();
     assert!(again.resumed.load(Ordering::Relaxed));
     assert_eq!(again.first.load(Ordering::Relaxed), u64::from(f.rows_done()));
     assert_eq!(f.rows_done(), 128);
@@ -335,7 +351,7 @@ fn tiles_asked_for_come_with_their_values() {
                 ..Default::default()
             };
             let v = Some3(Tiles::default(), Mutex::new(Vec::new()));
-            sweep_palaces(k, n, n, &opts, &v, &Silent).unwrap();
+            Sweep::new(k, Window::new(0, 0, n, n)).options(&opts).palaces(&v).unwrap();
             let tiles = v.0.0.into_inner().unwrap();
             for t in &tiles {
                 board.check(t, &format!("k={k} {kernel:?}"));

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::*;
-use palace::engine::{EngineOptions, TileKind, TileView, TileVisitor, sweep_tiles};
+use palace::engine::{EngineOptions, Sweep, TileKind, TileView, TileVisitor};
 use palace::kernel::KernelChoice;
 use palace::model::geometry::Window;
 use palace::model::reference::reference_values;
@@ -149,7 +149,7 @@ impl TileVisitor for Grid {
 
 fn tiles_window(k: u32, win: Window, o: &EngineOptions) -> Vec<i64> {
     let g = Grid { win, cells: std::sync::Mutex::new(vec![None; win.cells() as usize]) };
-    sweep_tiles(k, win, o, &g, &palace::engine::Silent).unwrap();
+    Sweep::new(k, win).options(o).tiles(&g).unwrap();
     g.cells.into_inner().unwrap().into_iter().map(|c| c.expect("every cell visited")).collect()
 }
 

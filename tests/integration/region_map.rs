@@ -29,17 +29,10 @@ impl Png {
     }
 }
 
+/// The map as indices, with its size in `usize` for indexing.
 fn decode(path: &Path) -> Png {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = dec.read_info().unwrap();
-    let info = reader.info().clone();
-    assert_eq!(info.color_type, png::ColorType::Indexed);
-    let plte = info.palette.as_ref().unwrap().to_vec();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(frame.buffer_size());
-    let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
-    Png { width: info.width as usize, height: info.height as usize, plte, px }
+    let png = common::decode_indexed(path);
+    Png { width: png.width as usize, height: png.height as usize, plte: png.plte, px: png.px }
 }
 
 /// The map with and without its legend, and the report.

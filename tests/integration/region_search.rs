@@ -12,8 +12,9 @@ use palace::labels::{self, ALL, Region};
 use palace::model::geometry::Window;
 use palace::model::reference::direct_palace_numbers;
 
+/// Two workers, the fastest kernel.
 fn opts() -> EngineOptions {
-    EngineOptions { threads: 2, ..EngineOptions::default() }
+    common::opts(2, palace::kernel::KernelChoice::Auto)
 }
 
 /// Game A's labels on the window from the corner, row-major.

@@ -3,6 +3,7 @@
 //! ranges, tilings, kernels and thread counts; and runs paused at random bands, saved and
 //! resumed, against uninterrupted ones.
 
+use crate::common::kernels;
 use palace::analysis::skin::{self, Column, SkinReport};
 use palace::engine::{EngineOptions, Silent};
 use palace::kernel::KernelChoice;
@@ -14,10 +15,6 @@ fn outcome<E: std::fmt::Display>(
     r: Result<(SkinReport, Vec<Column>), E>,
 ) -> Result<(String, Vec<Column>), String> {
     r.map(|(rep, cols)| (rep.to_string(), cols)).map_err(|e| e.to_string())
-}
-
-fn kernels() -> Vec<KernelChoice> {
-    KernelChoice::ALL.into_iter().filter(|c| c.available()).collect()
 }
 
 fn options(threads: usize, tile: Option<u32>, band: Option<u32>, kernel: KernelChoice) -> EngineOptions {

@@ -13,24 +13,16 @@ use palace::output::png::{Aggregate, Downscale};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// Width, height and palette indices of an indexed PNG.
+/// Width, height and palette indices of an indexed PNG in the paper's palette (or, under mean
+/// aggregation, the mean palette, which begins with it).
 fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
-    let info = reader.info().clone();
-    assert_eq!(info.color_type, png::ColorType::Indexed, "{}", path.display());
-    // The paper's palette, or under mean aggregation the mean palette, which begins with it.
-    let plte = info.palette.as_deref().unwrap();
+    let png = common::decode_indexed(path);
     assert!(
-        plte == &palette::plte()[..] || plte == &palette::mean_plte()[..],
+        png.plte == palette::plte()[..] || png.plte == palette::mean_plte()[..],
         "{}: the paper's palette or the mean palette",
         path.display()
     );
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(frame.buffer_size());
-    let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
-    (info.width, info.height, px)
+    (png.width, png.height, png.px)
 }
 
 /// The `<Size Width=".." Height=".."/>` and `TileSize` of a `.dzi`.

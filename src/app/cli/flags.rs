@@ -24,26 +24,42 @@ macro_rules! cli_enum {
     };
 }
 
-cli_enum! {
-    /// `--kernel`: which tile kernel the engine uses outside the hood.
-    KernelArg => KernelChoice {
-        /// The fastest kernel for this CPU: AVX-512, else AVX2, else portable; AVX2 on AMD Zen 4,
-        /// where it measured faster; never above the `PALACE_ISA` environment variable's cap.
-        Auto,
-        /// The exact 64-bit scalar kernel everywhere (slow; the reference).
-        Wide,
-        /// 8-bit lanes in plain Rust, for any CPU.
-        Portable,
-        /// 8-bit lanes with AVX2 (32 rows at once).
-        Avx2,
-        /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
-        Avx512,
-        /// The CA rule in band lanes with register blocking, plain Rust, for any CPU.
-        BandPortable,
-        /// The CA rule in band lanes with AVX2 (3 columns per register block).
-        BandAvx2,
-        /// The CA rule in band lanes with AVX-512VL (6 columns per register block).
-        BandAvx512,
+/// `--kernel`: which tile kernel the engine uses outside the hood. The library's
+/// [`KernelChoice`] has two axes (the lanes' layout and the instruction set); the flag keeps one
+/// flat list of names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum KernelArg {
+    /// The fastest kernel for this CPU: AVX-512, else AVX2, else portable; AVX2 on AMD Zen 4,
+    /// where it measured faster; never above the `PALACE_ISA` environment variable's cap.
+    Auto,
+    /// The exact 64-bit scalar kernel everywhere (slow; the reference).
+    Wide,
+    /// 8-bit lanes in plain Rust, for any CPU.
+    Portable,
+    /// 8-bit lanes with AVX2 (32 rows at once).
+    Avx2,
+    /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
+    Avx512,
+    /// The CA rule in band lanes with register blocking, plain Rust, for any CPU.
+    BandPortable,
+    /// The CA rule in band lanes with AVX2 (3 columns per register block).
+    BandAvx2,
+    /// The CA rule in band lanes with AVX-512VL (6 columns per register block).
+    BandAvx512,
+}
+
+impl From<KernelArg> for KernelChoice {
+    fn from(a: KernelArg) -> KernelChoice {
+        match a {
+            KernelArg::Auto => KernelChoice::Auto,
+            KernelArg::Wide => KernelChoice::Wide,
+            KernelArg::Portable => KernelChoice::PORTABLE,
+            KernelArg::Avx2 => KernelChoice::AVX2,
+            KernelArg::Avx512 => KernelChoice::AVX512,
+            KernelArg::BandPortable => KernelChoice::BAND_PORTABLE,
+            KernelArg::BandAvx2 => KernelChoice::BAND_AVX2,
+            KernelArg::BandAvx512 => KernelChoice::BAND_AVX512,
+        }
     }
 }
 

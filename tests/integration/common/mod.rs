@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use palace::engine::sink::{Collect, Row, RowParts, RowSink};
-use palace::engine::{EngineOptions, sweep};
+use palace::engine::{EngineOptions, Sweep};
 use palace::kernel::KernelChoice;
 use palace::model::geometry::Window;
 use palace::model::reference::direct_values;
@@ -10,7 +10,7 @@ use palace::model::reference::direct_values;
 /// The engine's exact values of a window, checking that rows arrive in order.
 pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
     let mut c = Collect::default();
-    sweep(k, w, opts, &mut c, &palace::engine::Silent).expect("sweep");
+    Sweep::new(k, w).options(opts).rows(&mut c).expect("sweep");
     assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
     c.values
 }
@@ -33,7 +33,7 @@ pub fn engine_window_parts(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> 
         }
     }
     let mut c = Parts(Collect::default());
-    sweep(k, w, opts, &mut c, &palace::engine::Silent).expect("sweep");
+    Sweep::new(k, w).options(opts).rows(&mut c).expect("sweep");
     assert_eq!(c.0.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
     c.0.values
 }
@@ -83,19 +83,47 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out).expect("JSON on stdout")
 }
 
-/// Width, height and the RGB colour of every pixel of an indexed PNG.
-pub fn decode_rgb(path: &std::path::Path) -> (u32, u32, Vec<[u8; 3]>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = dec.read_info().unwrap();
+/// An indexed PNG as the tests read it: its size, palette and one palette index per pixel.
+pub struct Indexed {
+    /// Pixels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// The palette, three bytes per entry.
+    pub plte: Vec<u8>,
+    /// The palette index of every pixel, row-major (unpacked from 4 or 8 bits).
+    pub px: Vec<u8>,
+}
+
+impl Indexed {
+    /// The palette index at `(x, y)`.
+    pub fn at(&self, x: usize, y: usize) -> u8 {
+        self.px[y * self.width as usize + x]
+    }
+}
+
+/// Reads an indexed PNG (the only kind `palace` writes for boards and maps).
+pub fn decode_indexed(path: &std::path::Path) -> Indexed {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
     let info = reader.info().clone();
     assert_eq!(info.color_type, png::ColorType::Indexed, "{}", path.display());
+    // 8 bits per pixel, or 4 (two per byte) from the parallel encoder for large pictures.
+    assert!(matches!(info.bit_depth, png::BitDepth::Eight | png::BitDepth::Four), "{}", path.display());
     let plte = info.palette.as_ref().unwrap().to_vec();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let frame = reader.next_frame(&mut buf).unwrap();
     buf.truncate(frame.buffer_size());
     let px = palace::output::png::unpack(&buf, info.width as usize, info.bit_depth as u8);
-    let rgb = px.iter().map(|&i| plte[3 * i as usize..3 * i as usize + 3].try_into().unwrap()).collect();
-    (info.width, info.height, rgb)
+    Indexed { width: info.width, height: info.height, plte, px }
+}
+
+/// Width, height and the RGB colour of every pixel of an indexed PNG.
+pub fn decode_rgb(path: &std::path::Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let png = decode_indexed(path);
+    let rgb =
+        png.px.iter().map(|&i| png.plte[3 * i as usize..3 * i as usize + 3].try_into().unwrap()).collect();
+    (png.width, png.height, rgb)
 }
 
 /// A picture with its legend (`with`) against the bare one (`bare`): the picture above the

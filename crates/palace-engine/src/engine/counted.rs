@@ -1,4 +1,4 @@
-//! Tiles of a counter sweep ([`super::sweep_palaces`]): the three-counter form of
+//! Tiles of a counter sweep ([`Sweep::palaces`](crate::engine::Sweep::palaces)): the three-counter form of
 //! [`crate::kernel::counter`] wherever it is exact, the CA's paths elsewhere.
 //!
 //! Every tile is published as [`Tile::Edges`] with the counters leaving it (modulo 256) and

@@ -3,7 +3,7 @@
 //!
 //! A layout may be shifted by `(x_off, y_off)`: its boundaries then lie at `j * tile_width +
 //! x_off` and `b * band_height + y_off`, the first strip and band being wider by the offset.
-//! Several games swept together with shifted windows (`super::sweep_lanes`) use this so that
+//! Several games swept together with shifted windows (`Sweep::lanes`) use this so that
 //! tile `(j, b)` of each game holds the cells compared with tile `(j, b)` of the first.
 
 use crate::model::geometry::Window;

@@ -3,10 +3,10 @@
 //! its own worker pool and hands its rows through a small bounded channel; the caller sees
 //! the i-th row of every sweep together. Memory stays bounded by the widths.
 
+use crate::engine::Progress;
 pub use crate::engine::layout::Lane;
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, SweepReport, sweep};
-use crate::engine::{Progress, Silent};
+use crate::engine::{EngineOptions, Sweep, SweepReport};
 use crate::error::{Error, Result};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -57,7 +57,7 @@ pub fn lockstep(
             let lane = *lane;
             handles.push(scope.spawn(move || {
                 let mut fwd = Forward { tx, recycle: recycle_rx };
-                sweep(lane.k, lane.window, sub, &mut fwd, &Silent)
+                Sweep::new(lane.k, lane.window).options(sub).rows(&mut fwd)
             }));
             rxs.push(rx);
             back.push(recycle_tx);
@@ -114,6 +114,7 @@ pub fn lockstep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Silent;
     use crate::model::geometry::Window;
     use crate::model::reference::direct_values;
 

@@ -25,6 +25,7 @@ use crate::kernel::KernelChoice;
 use crate::kernel::NarrowFn;
 use crate::model::geometry::Window;
 pub use control::{Cancel, Progress, Silent};
+pub use layout::Lane;
 use layout::{
     COUNTER_BAND_HEIGHT, DEFAULT_BAND_HEIGHT, Layout, default_counter_tile_width, default_tally_tile,
     default_tile_width,
@@ -255,87 +256,237 @@ pub(crate) fn check_lanes(
     Ok(())
 }
 
-/// Sweeps `window` of game `k` and feeds its rows, top first, to `sink`.
+/// One sweep of the engine: the front door to everything the engine computes.
+///
+/// A sweep is described step by step, from the game and the window, and run by one of its
+/// modes: the window's rows in order to a sink ([`Sweep::rows`]), every finished tile to a
+/// visitor on the workers ([`Sweep::tiles`]), the aligned tiles of several games
+/// ([`Sweep::lanes`]), or the palaces only, by the three-counter form ([`Sweep::palaces`]).
+/// [`Sweep::tiles_pausable`] and [`Sweep::palaces_pausable`] also pause and resume. The
+/// defaults are the fast engine on every core, no progress report and a token nobody cancels.
+///
+/// ```
+/// use palace_engine::engine::{Sweep, sink::Collect};
+/// use palace_engine::model::reference::direct_values;
+/// use palace_engine::Window;
+///
+/// // The 300 x 200 corner of game k = 7 on two workers: its values v = N - k, row by row,
+/// // are those of the game's definition.
+/// let mut rows = Collect::default();
+/// let report = Sweep::new(7, Window::new(0, 0, 300, 200)).threads(2).rows(&mut rows)?;
+/// let direct: Vec<i64> = direct_values(7, 300, 200).into_iter().map(i64::from).collect();
+/// assert_eq!(rows.values, direct);
+/// assert_eq!(report.computed() + report.filled(), 300 * 200);
+/// # Ok::<(), palace_engine::Error>(())
+/// ```
 ///
 /// The window must be non-empty; the board it lies on plays no further role (cells depend
 /// only on cells above and to the left).
-pub fn sweep(
+#[must_use = "a sweep does nothing until one of its modes runs it"]
+pub struct Sweep<'a> {
     k: u32,
     window: Window,
-    opts: &EngineOptions,
-    sink: &mut dyn RowSink,
-    progress: &dyn Progress,
-) -> Result<SweepReport> {
-    check_request("sweep", k, window, opts)?;
-    sweep::run(k, window, opts, opts.narrow(), sweep::Output::Rows(sink), progress, Default::default())
-        .map(|r| r.0)
+    lanes: Option<&'a [Lane]>,
+    opts: EngineOptions,
+    progress: &'a dyn Progress,
+    start: Option<&'a checkpoint::Frontier>,
+    pause: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
-/// Sweeps `window` of game `k` and shows every finished tile that meets the window to
-/// `visitor`, on the worker threads, in no particular order. For analyses whose results can
-/// be merged in any order (histograms, extremes with their first position, digests): they
-/// then run in parallel with the sweep instead of on one consumer thread.
-pub fn sweep_tiles(
-    k: u32,
-    window: Window,
-    opts: &EngineOptions,
-    visitor: &dyn TileVisitor,
-    progress: &dyn Progress,
-) -> Result<SweepReport> {
-    check_request("sweep_tiles", k, window, opts)?;
-    sweep_tiles_from(k, window, opts, visitor, progress, None, None).map(|r| r.0)
-}
+impl<'a> Sweep<'a> {
+    /// A sweep of `window` of game `k`.
+    pub fn new(k: u32, window: Window) -> Self {
+        Sweep {
+            k,
+            window,
+            lanes: None,
+            opts: EngineOptions::default(),
+            progress: &Silent,
+            start: None,
+            pause: None,
+        }
+    }
 
-/// [`sweep_tiles`], started from a frontier and paused as [`sweep_palaces_from`] is (the
-/// frontier of a visitor sweep holds the last band's bottom rows).
-pub fn sweep_tiles_from(
-    k: u32,
-    window: Window,
-    opts: &EngineOptions,
-    visitor: &dyn TileVisitor,
-    progress: &dyn Progress,
-    start: Option<&checkpoint::Frontier>,
-    pause: Option<&(dyn Fn() -> bool + Sync)>,
-) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
-    check_request("sweep_tiles_from", k, window, opts)?;
-    let output = sweep::Output::Tiles(visitor);
-    sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
-}
+    /// A sweep of several games together, for [`Sweep::lanes`]: the first lane's game and window
+    /// are the sweep's; the lanes' windows must have one size, and the first must start at the
+    /// origin.
+    pub fn together(lanes: &'a [Lane]) -> Self {
+        let first = lanes.first().copied().unwrap_or(Lane { k: 0, window: Window::new(0, 0, 0, 0) });
+        Sweep { lanes: Some(lanes), ..Sweep::new(first.k, first.window) }
+    }
 
-/// Sweeps several games together and shows the aligned tiles of all of them to `visitor`, on
-/// the worker threads: tile `(j, b)` of every lane at once, with the states the visitor
-/// returned for the tiles above and to the left of it (a wavefront: the tile above and the
-/// tile to the left are always visited first). For analyses that compare games cell by cell
-/// (`compare`, `regions`, `fabric`) and carry a little state down and across the board.
-///
-/// The lanes' windows must have one size, and the first must start at the origin (every tile
-/// is visited); lane `g`'s tiles are shifted by its window's corner, so that the cell `(x, y)` of
-/// the first lane's view and the cell `(x + x0_g, y + y0_g)` of lane `g`'s lie at the same place
-/// of their views. Tiles are stored as rows ([`TileView::row`]). The report counts the cells
-/// of every lane, but `region_cells` the first lane's only.
-pub fn sweep_lanes(
-    lanes: &[layout::Lane],
-    opts: &EngineOptions,
-    visitor: &dyn LaneVisitor,
-    progress: &dyn Progress,
-) -> Result<SweepReport> {
-    check_lanes("sweep_lanes", lanes, opts)?;
-    let window = lanes[0].window;
-    let output = sweep::Output::Lanes(visitor, lanes);
-    sweep::run(lanes[0].k, window, opts, opts.narrow(), output, progress, Default::default()).map(|r| r.0)
+    /// Runs with these options (threads, kernel, tiling, cancel token) instead of the defaults.
+    pub fn options(mut self, opts: &EngineOptions) -> Self {
+        self.opts = opts.clone();
+        self
+    }
+
+    /// Runs on `threads` workers (0: one per available core).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.opts.threads = threads;
+        self
+    }
+
+    /// Computes the tiles outside the hood with `kernel`.
+    pub fn kernel(mut self, kernel: KernelChoice) -> Self {
+        self.opts.kernel = kernel;
+        self
+    }
+
+    /// Stops with [`Error::Interrupted`] once `cancel` is cancelled (looked at between bands).
+    pub fn cancel(mut self, cancel: &Cancel) -> Self {
+        self.opts.cancel = cancel.clone();
+        self
+    }
+
+    /// Reports progress to `progress` (its length is set to the rows or tiles to do).
+    pub fn progress(mut self, progress: &'a dyn Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Continues a paused sweep of the same board from `start` (with its tiling), or starts
+    /// from the top for `None`. For [`Sweep::tiles`], [`Sweep::palaces`] and their pausable
+    /// forms.
+    pub fn resume(mut self, start: Option<&'a checkpoint::Frontier>) -> Self {
+        self.start = start;
+        self
+    }
+
+    /// Pauses when `pause`, asked before each band is handed out but the first (so that every
+    /// run moves on), returns true: the bands in flight finish, and the pausable modes return
+    /// the frontier below the last. Unlike the token of [`Sweep::cancel`], a pause loses
+    /// nothing.
+    pub fn pause_when(mut self, pause: &'a (dyn Fn() -> bool + Sync)) -> Self {
+        self.pause = Some(pause);
+        self
+    }
+
+    /// Refuses a mode this sweep was not described for, and what the engine cannot sweep.
+    fn check(&self, function: &'static str, resumes: bool, pauses: bool, lanes: bool) -> Result<()> {
+        let misuse = |argument, expected| {
+            Err(Error::InvalidArgument { function, argument, value: "given".into(), expected })
+        };
+        if self.start.is_some() && !resumes {
+            return misuse("resume", "resume only with tiles, palaces and their pausable forms");
+        }
+        if self.pause.is_some() && !pauses {
+            return misuse("pause_when", "pause_when only with tiles_pausable or palaces_pausable");
+        }
+        match self.lanes {
+            Some(_) if !lanes => misuse("together", "Sweep::together only with lanes"),
+            Some(all) => check_lanes(function, all, &self.opts),
+            None => check_request(function, self.k, self.window, &self.opts),
+        }
+    }
+
+    fn run(self, output: sweep::Output<'_>) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
+        let resume = sweep::Resume { start: self.start, pause: self.pause };
+        sweep::run(self.k, self.window, &self.opts, self.opts.narrow(), output, self.progress, resume)
+    }
+
+    /// Feeds the window's rows, top first, to `sink` on the calling thread.
+    pub fn rows(self, sink: &mut dyn RowSink) -> Result<SweepReport> {
+        self.check("Sweep::rows", false, false, false)?;
+        self.run(sweep::Output::Rows(sink)).map(|r| r.0)
+    }
+
+    /// Shows every finished tile that meets the window to `visitor`, on the worker threads, in
+    /// no particular order. For analyses whose results can be merged in any order (histograms,
+    /// extremes with their first position, digests): they then run in parallel with the sweep
+    /// instead of on one consumer thread.
+    pub fn tiles(self, visitor: &dyn TileVisitor) -> Result<SweepReport> {
+        self.check("Sweep::tiles", true, false, false)?;
+        self.run(sweep::Output::Tiles(visitor)).map(|r| r.0)
+    }
+
+    /// [`Sweep::tiles`] that pauses as [`Sweep::pause_when`] says: returns the frontier of the
+    /// last band done when it paused (`None` when the sweep finished). The frontier of a visitor
+    /// sweep holds the last band's bottom rows.
+    pub fn tiles_pausable(
+        self,
+        visitor: &dyn TileVisitor,
+    ) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
+        self.check("Sweep::tiles_pausable", true, true, false)?;
+        self.run(sweep::Output::Tiles(visitor))
+    }
+
+    /// Sweeps several games together ([`Sweep::together`]; one game for [`Sweep::new`]) and
+    /// shows the aligned tiles of all of them to `visitor`, on the worker threads: tile
+    /// `(j, b)` of every lane at once, with the states the visitor returned for the tiles above
+    /// and to the left of it (a wavefront: the tile above and the tile to the left are always
+    /// visited first). For analyses that compare games cell by cell (`compare`, `regions`,
+    /// `fabric`) and carry a little state down and across the board.
+    ///
+    /// Lane `g`'s tiles are shifted by its window's corner, so that the cell `(x, y)` of the
+    /// first lane's view and the cell `(x + x0_g, y + y0_g)` of lane `g`'s lie at the same
+    /// place of their views. Tiles are stored as rows ([`TileView::row`]). The report counts
+    /// the cells of every lane, but `region_cells` the first lane's only.
+    pub fn lanes(self, visitor: &dyn LaneVisitor) -> Result<SweepReport> {
+        self.check("Sweep::lanes", false, false, true)?;
+        let one = [Lane { k: self.k, window: self.window }];
+        let lanes: &[Lane] = self.lanes.unwrap_or(&one);
+        if self.lanes.is_none() {
+            check_lanes("Sweep::lanes", lanes, &self.opts)?;
+        }
+        let resume = sweep::Resume { start: None, pause: None };
+        let output = sweep::Output::Lanes(visitor, lanes);
+        sweep::run(self.k, self.window, &self.opts, self.opts.narrow(), output, self.progress, resume)
+            .map(|r| r.0)
+    }
+
+    /// Sweeps the board `[0, x1) x [0, y1)` (the window must start at the origin) in the
+    /// three-counter form ([`crate::kernel::counter`]) and shows every tile's palace count to
+    /// `visitor`, on the worker threads, in no particular order. Only palaces come out, no
+    /// values: this is the fast path for analyses that need nothing else. The kernel choice
+    /// picks the counter kernel (`Wide`: none, every tile by the CA's exact paths).
+    pub fn palaces(self, visitor: &dyn PalaceVisitor) -> Result<SweepReport> {
+        self.check_board("Sweep::palaces")?;
+        self.check("Sweep::palaces", true, false, false)?;
+        let output = sweep::Output::Palaces(visitor, self.opts.kernel.counter());
+        self.run(output).map(|r| r.0)
+    }
+
+    /// [`Sweep::palaces`] that pauses as [`Sweep::pause_when`] says and returns the frontier
+    /// below the last band done (`None` when the sweep finished). The visitor sees each tile
+    /// once over the whole chain of runs, so an analysis whose state is saved with the frontier
+    /// ([`checkpoint::Checkpoint`]) ends with the same result as an uninterrupted sweep. A
+    /// cancelled token does not stop a pausable counter sweep: give a pause that reads it.
+    pub fn palaces_pausable(
+        self,
+        visitor: &dyn PalaceVisitor,
+    ) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
+        self.check_board("Sweep::palaces_pausable")?;
+        self.check("Sweep::palaces_pausable", true, true, false)?;
+        let output = sweep::Output::Palaces(visitor, self.opts.kernel.counter());
+        self.run(output)
+    }
+
+    /// A counter sweep covers a board: its window starts at the origin.
+    fn check_board(&self, function: &'static str) -> Result<()> {
+        if self.window.x0 != 0 || self.window.y0 != 0 {
+            return Err(Error::InvalidArgument {
+                function,
+                argument: "window",
+                value: self.window.to_string(),
+                expected: "a board: a window from the origin (0, 0)",
+            });
+        }
+        Ok(())
+    }
 }
 
 /// What a [`LaneVisitor`] leaves for the tiles below and to the right of the one it visited.
 pub type LaneState = Box<dyn std::any::Any + Send + Sync>;
 
-/// An analysis run by the workers on the aligned tiles of several games (see [`sweep_lanes`]).
+/// An analysis run by the workers on the aligned tiles of several games (see [`Sweep::lanes`]).
 pub trait LaneVisitor: Sync {
     /// Called by worker `worker` (`0..threads`) with tile `(strip, band)` of every lane; returns
     /// the state the tiles below and to the right will see.
     fn visit(&self, worker: usize, tiles: &LaneTiles<'_>) -> LaneState;
 }
 
-/// Tile `(strip, band)` of every lane of a [`sweep_lanes`].
+/// Tile `(strip, band)` of every lane of a [`Sweep::lanes`].
 pub struct LaneTiles<'a> {
     /// The strip (column of tiles).
     pub strip: usize,
@@ -353,62 +504,14 @@ pub struct LaneTiles<'a> {
     pub left: Option<&'a (dyn std::any::Any + Send + Sync)>,
 }
 
-/// Sweeps `[0, width) x [0, height)` of game `k` in the three-counter form
-/// ([`crate::kernel::counter`]) and shows every tile's palace count to `visitor`, on the worker
-/// threads, in no particular order. Only palaces come out, no values: this is the fast path
-/// for analyses that need nothing else. `opts.kernel` picks the counter kernel (`Wide`: none,
-/// every tile by the CA's exact paths).
-pub fn sweep_palaces(
-    k: u32,
-    width: u32,
-    height: u32,
-    opts: &EngineOptions,
-    visitor: &dyn PalaceVisitor,
-    progress: &dyn Progress,
-) -> Result<SweepReport> {
-    sweep_palaces_from(k, width, height, opts, visitor, progress, None, None).map(|r| r.0)
-}
-
-/// [`sweep_palaces`], started from `start` (the frontier of a paused sweep of the same board,
-/// with its tiling) or from the top, and paused when `pause` (asked before each band is handed
-/// out but the first, so that every run moves on) returns true: the bands in flight finish,
-/// and the frontier below the last is returned (`None` when the sweep finished). The visitor sees each tile once over the whole chain of
-/// runs, so an analysis whose state is saved with the frontier ([`checkpoint::Checkpoint`])
-/// ends with the same result as an uninterrupted sweep. Unlike [`sweep_palaces`], a cancelled
-/// token does not stop the sweep: give a `pause` that reads it.
-#[allow(clippy::too_many_arguments)]
-pub fn sweep_palaces_from(
-    k: u32,
-    width: u32,
-    height: u32,
-    opts: &EngineOptions,
-    visitor: &dyn PalaceVisitor,
-    progress: &dyn Progress,
-    start: Option<&checkpoint::Frontier>,
-    pause: Option<&(dyn Fn() -> bool + Sync)>,
-) -> Result<(SweepReport, Option<checkpoint::Frontier>)> {
-    if width == 0 || height == 0 {
-        return Err(Error::InvalidArgument {
-            function: "sweep_palaces_from",
-            argument: "width x height",
-            value: format!("{width} x {height}"),
-            expected: "a board of at least one cell",
-        });
-    }
-    let window = Window::new(0, 0, width, height);
-    check_request("sweep_palaces_from", k, window, opts)?;
-    let output = sweep::Output::Palaces(visitor, opts.kernel.counter());
-    sweep::run(k, window, opts, opts.narrow(), output, progress, sweep::Resume { start, pause })
-}
-
-/// An analysis of the palaces of a counter sweep (see [`sweep_palaces`]).
+/// An analysis of the palaces of a counter sweep (see [`Sweep::palaces`]).
 pub trait PalaceVisitor: Sync {
     /// Called by worker `worker` (`0..threads`) with each finished tile.
     fn visit(&self, worker: usize, tile: &PalaceTile<'_>);
 
     /// Whether the visitor needs the values of the tile `[x0, x1) x [y0, y1)` and not only its
     /// palaces (asked before the tile is computed): such a tile is computed by the CA's paths,
-    /// as in [`sweep_tiles`], and comes with [`PalaceTile::values`]. For the few tiles an
+    /// as in [`Sweep::tiles`], and comes with [`PalaceTile::values`]. For the few tiles an
     /// analysis looks into, such as those along a boundary it follows.
     fn wants_values(&self, _x0: u32, _y0: u32, _x1: u32, _y1: u32) -> bool {
         false
@@ -459,7 +562,7 @@ pub struct PalaceTile<'a> {
     pub pieces: &'a [TileView<'a>],
 }
 
-/// An analysis run by the workers on every finished tile (see [`sweep_tiles`]).
+/// An analysis run by the workers on every finished tile (see [`Sweep::tiles`]).
 pub trait TileVisitor: Sync {
     /// Called by worker `worker` (`0..threads`) with the part of a tile inside the window.
     fn visit(&self, worker: usize, tile: &TileView<'_>);
@@ -560,15 +663,54 @@ mod tests {
         let bad =
             [(0, Window::new(0, 0, 4, 4)), (5, Window::new(2, 0, 2, 4)), (5, Window::new(0, 0, big, 3))];
         for (k, w) in bad {
-            let e = sweep(k, w, &opts, &mut Collect::default(), &Silent).unwrap_err();
-            assert!(matches!(e, Error::InvalidArgument { function: "sweep", .. }) && e.is_usage(), "{e}");
+            let e = Sweep::new(k, w).options(&opts).rows(&mut Collect::default()).unwrap_err();
+            assert!(
+                matches!(e, Error::InvalidArgument { function: "Sweep::rows", .. }) && e.is_usage(),
+                "{e}"
+            );
         }
         struct Nothing;
         impl PalaceVisitor for Nothing {
             fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
         }
-        let e = sweep_palaces(5, 0, 4, &opts, &Nothing, &Silent).unwrap_err();
+        let e = Sweep::new(5, Window::new(0, 0, 0, 4)).options(&opts).palaces(&Nothing).unwrap_err();
         assert!(matches!(e, Error::InvalidArgument { .. }), "{e}");
+        // A mode the sweep was not described for is refused, naming the builder step.
+        let w = Window::new(0, 0, 8, 8);
+        let never = || false;
+        let f = {
+            struct Keep;
+            impl PalaceVisitor for Keep {
+                fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
+            }
+            let (_, f) = Sweep::new(5, Window::new(0, 0, 64, 600))
+                .options(&EngineOptions { band_height: Some(16), ..Default::default() })
+                .pause_when(&|| true)
+                .palaces_pausable(&Keep)
+                .unwrap();
+            f.expect("paused after the first band")
+        };
+        let misuse = [
+            Sweep::new(5, w).resume(Some(&f)).rows(&mut Collect::default()).unwrap_err(),
+            Sweep::new(5, w).pause_when(&never).rows(&mut Collect::default()).unwrap_err(),
+            Sweep::new(5, w).pause_when(&never).palaces(&Nothing).unwrap_err(),
+            Sweep::together(&[Lane { k: 5, window: w }]).rows(&mut Collect::default()).unwrap_err(),
+            Sweep::new(5, Window::new(1, 0, 8, 8)).palaces(&Nothing).unwrap_err(),
+            Sweep::together(&[]).lanes(&NoLanes).unwrap_err(),
+        ];
+        for (e, argument) in
+            misuse.iter().zip(["resume", "pause_when", "pause_when", "together", "window", "lanes"])
+        {
+            assert!(matches!(e, Error::InvalidArgument { argument: a, .. } if *a == argument), "{e}");
+        }
+        struct NoLanes;
+        impl LaneVisitor for NoLanes {
+            fn visit(&self, _: usize, _: &LaneTiles<'_>) -> LaneState {
+                Box::new(())
+            }
+        }
+        // One game alone is a sweep of one lane.
+        Sweep::new(5, w).lanes(&NoLanes).unwrap();
         let e = lockstep::lockstep(&[], &opts, &Silent, |_| Ok(())).unwrap_err();
         assert!(matches!(e, Error::InvalidArgument { argument: "lanes", .. }), "{e}");
         let lanes = [
@@ -581,7 +723,7 @@ mod tests {
 
     fn run(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
         let mut c = Collect::default();
-        sweep(k, w, opts, &mut c, &Silent).unwrap();
+        Sweep::new(k, w).options(opts).rows(&mut c).unwrap();
         assert_eq!(c.ys, (w.y0..w.y1).collect::<Vec<_>>(), "rows in order");
         c.values
     }
@@ -608,8 +750,9 @@ mod tests {
         for threads in [1, 2, 3] {
             let o =
                 EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
-            let r =
-                std::panic::catch_unwind(|| sweep_tiles(5, Window::new(0, 0, 400, 600), &o, &Boom, &Silent));
+            let r = std::panic::catch_unwind(|| {
+                Sweep::new(5, Window::new(0, 0, 400, 600)).options(&o).tiles(&Boom)
+            });
             assert!(r.is_err(), "threads={threads}: the panic reaches the caller");
         }
     }
@@ -631,19 +774,19 @@ mod tests {
         for threads in [1, 2] {
             let cancelled = EngineOptions { threads, band_height: Some(16), ..Default::default() };
             let mut sink = CancelAfterFirstRow(cancelled.cancel.clone());
-            let r = sweep(7, w, &cancelled, &mut sink, &Silent);
+            let r = Sweep::new(7, w).options(&cancelled).rows(&mut sink);
             assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {r:?}");
             // A visitor sweep with the cancelled token stops too.
             struct Nothing;
             impl TileVisitor for Nothing {
                 fn visit(&self, _: usize, _: &TileView<'_>) {}
             }
-            let r = sweep_tiles(7, w, &cancelled, &Nothing, &Silent);
+            let r = Sweep::new(7, w).options(&cancelled).tiles(&Nothing);
             assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {r:?}");
             // A fresh token runs to the end in the same process.
             let fresh = EngineOptions { threads, band_height: Some(16), ..Default::default() };
             assert_eq!(run(7, w, &fresh).len(), 300 * 2000);
-            sweep_tiles(7, w, &fresh, &Nothing, &Silent).unwrap();
+            Sweep::new(7, w).options(&fresh).tiles(&Nothing).unwrap();
         }
     }
 

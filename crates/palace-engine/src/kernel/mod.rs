@@ -27,6 +27,7 @@ pub mod counter;
 pub mod portable;
 pub mod wide;
 
+use crate::simd::cpu::Isa;
 use crate::simd::histogram::Run;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -483,7 +484,24 @@ pub(crate) fn left_columns<const L: usize>(left: &[i8], r0: usize, rows: usize) 
     (c2, c1)
 }
 
-/// Which tile kernel the engine uses outside the hood.
+/// How a narrow kernel's 8-bit lanes lie over a tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LaneLayout {
+    /// One row per lane, the tile computed along its anti-diagonals (32 rows at once with
+    /// AVX2 and plain Rust, 64 with AVX-512).
+    Diagonal,
+    /// The CA rule in band lanes with register blocking ([`band`]): 3 columns per block with
+    /// AVX2, 6 with AVX-512VL.
+    Band,
+}
+
+/// Which tile kernel the engine uses outside the hood: the fastest for this CPU, the exact
+/// scalar reference, or a narrow kernel given by its two independent axes, the lanes' layout
+/// and the instruction set.
+///
+/// `Auto` is resolved once per sweep: to a CA kernel by [`KernelChoice::resolve`], and to a
+/// three-counter kernel by [`KernelChoice::counter`] (the fastest of each kind need not share
+/// an instruction set).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KernelChoice {
     /// The fastest kernel for this CPU: AVX-512, else AVX2, else portable; AVX2 on AMD Zen 4,
@@ -492,31 +510,41 @@ pub enum KernelChoice {
     Auto,
     /// The exact 64-bit scalar kernel everywhere (slow; the reference).
     Wide,
-    /// 8-bit lanes in plain Rust, for any CPU.
-    Portable,
-    /// 8-bit lanes with AVX2 (32 rows at once).
-    Avx2,
-    /// 8-bit lanes with AVX-512 BW and VBMI (64 rows at once).
-    Avx512,
-    /// The CA rule in band lanes ([`band`]), plain Rust, for any CPU.
-    BandPortable,
-    /// The CA rule in band lanes with AVX2, 3 columns per register block.
-    BandAvx2,
-    /// The CA rule in band lanes with AVX-512VL (256-bit, 32 registers), 6 columns per block.
-    BandAvx512,
+    /// A narrow kernel: 8-bit lanes laid out by `layout`, with the instructions of `isa`.
+    Lanes {
+        /// How the lanes lie over the tile.
+        layout: LaneLayout,
+        /// The instruction set.
+        isa: Isa,
+    },
 }
 
 impl KernelChoice {
+    /// 8-bit lanes along anti-diagonals in plain Rust, for any CPU.
+    pub const PORTABLE: KernelChoice =
+        KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Portable };
+    /// 8-bit lanes along anti-diagonals with AVX2 (32 rows at once).
+    pub const AVX2: KernelChoice = KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx2 };
+    /// 8-bit lanes along anti-diagonals with AVX-512 BW and VBMI (64 rows at once).
+    pub const AVX512: KernelChoice = KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx512 };
+    /// The CA rule in band lanes, plain Rust, for any CPU.
+    pub const BAND_PORTABLE: KernelChoice =
+        KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Portable };
+    /// The CA rule in band lanes with AVX2, 3 columns per register block.
+    pub const BAND_AVX2: KernelChoice = KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx2 };
+    /// The CA rule in band lanes with AVX-512VL (256-bit, 32 registers), 6 columns per block.
+    pub const BAND_AVX512: KernelChoice = KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx512 };
+
     /// Every choice, `Auto` first.
     pub const ALL: [KernelChoice; 8] = [
         KernelChoice::Auto,
         KernelChoice::Wide,
-        KernelChoice::Portable,
-        KernelChoice::Avx2,
-        KernelChoice::Avx512,
-        KernelChoice::BandPortable,
-        KernelChoice::BandAvx2,
-        KernelChoice::BandAvx512,
+        KernelChoice::PORTABLE,
+        KernelChoice::AVX2,
+        KernelChoice::AVX512,
+        KernelChoice::BAND_PORTABLE,
+        KernelChoice::BAND_AVX2,
+        KernelChoice::BAND_AVX512,
     ];
 
     /// A short name for reports.
@@ -524,12 +552,10 @@ impl KernelChoice {
         match self {
             KernelChoice::Auto => "auto",
             KernelChoice::Wide => "wide",
-            KernelChoice::Portable => "portable",
-            KernelChoice::Avx2 => "avx2",
-            KernelChoice::Avx512 => "avx512",
-            KernelChoice::BandPortable => "band-portable",
-            KernelChoice::BandAvx2 => "band-avx2",
-            KernelChoice::BandAvx512 => "band-avx512",
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa } => isa.name(),
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Portable } => "band-portable",
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx2 } => "band-avx2",
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx512 } => "band-avx512",
         }
     }
 
@@ -538,47 +564,44 @@ impl KernelChoice {
     pub fn describe(self) -> String {
         let k = self.resolve();
         match k {
-            KernelChoice::Wide => "CA rule, exact 64-bit scalar (wide)".to_string(),
-            KernelChoice::Portable | KernelChoice::Avx2 | KernelChoice::Avx512 => {
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, .. } => {
                 format!("CA rule, anti-diagonal lanes ({})", k.name())
             }
-            _ => format!("CA rule, band lanes with register blocking ({})", k.name()),
+            KernelChoice::Lanes { layout: LaneLayout::Band, .. } => {
+                format!("CA rule, band lanes with register blocking ({})", k.name())
+            }
+            KernelChoice::Auto | KernelChoice::Wide => "CA rule, exact 64-bit scalar (wide)".to_string(),
         }
     }
 
     /// Whether this CPU can run the kernel.
     pub fn available(self) -> bool {
         match self {
-            KernelChoice::Auto | KernelChoice::Wide | KernelChoice::Portable | KernelChoice::BandPortable => {
-                true
+            KernelChoice::Auto | KernelChoice::Wide => true,
+            KernelChoice::Lanes { isa: Isa::Portable, .. } => true,
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx2 } => avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx512 } => avx512::available(),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx2 } => band::x86::avx2_available(),
+            #[cfg(target_arch = "x86_64")]
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx512 } => {
+                band::x86::avx512vl_available()
             }
-            #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx2 => avx2::available(),
-            #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx512 => avx512::available(),
-            #[cfg(target_arch = "x86_64")]
-            KernelChoice::BandAvx2 => band::x86::avx2_available(),
-            #[cfg(target_arch = "x86_64")]
-            KernelChoice::BandAvx512 => band::x86::avx512vl_available(),
             #[cfg(not(target_arch = "x86_64"))]
-            KernelChoice::Avx2 | KernelChoice::Avx512 | KernelChoice::BandAvx2 | KernelChoice::BandAvx512 => {
-                false
-            }
+            KernelChoice::Lanes { .. } => false,
         }
     }
 
-    /// The concrete kernel `Auto` stands for on this CPU, within `PALACE_ISA`'s cap
+    /// The concrete CA kernel `Auto` stands for on this CPU, within `PALACE_ISA`'s cap
     /// ([`crate::simd::cpu`]); other choices stand for themselves.
     pub fn resolve(self) -> KernelChoice {
         match self {
             KernelChoice::Auto => match crate::simd::cpu::level() {
-                crate::simd::cpu::Isa::Avx512 if KernelChoice::Avx512.available() => KernelChoice::Avx512,
-                crate::simd::cpu::Isa::Avx512 | crate::simd::cpu::Isa::Avx2
-                    if KernelChoice::Avx2.available() =>
-                {
-                    KernelChoice::Avx2
-                }
-                _ => KernelChoice::Portable,
+                Isa::Avx512 if KernelChoice::AVX512.available() => KernelChoice::AVX512,
+                Isa::Avx512 | Isa::Avx2 if KernelChoice::AVX2.available() => KernelChoice::AVX2,
+                _ => KernelChoice::PORTABLE,
             },
             k => k,
         }
@@ -588,64 +611,62 @@ impl KernelChoice {
     /// [`Arrangement`] (the lane kernels), else `None`.
     pub fn diagonal_lanes(self) -> Option<usize> {
         match self.resolve() {
-            KernelChoice::Portable | KernelChoice::Avx2 => Some(32),
-            KernelChoice::Avx512 => Some(64),
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx512 } => Some(64),
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, .. } => Some(32),
             _ => None,
         }
     }
 
     /// The narrow kernel function, or `None` for the wide kernel. Panics if the kernel is not
-    /// [`available`](Self::available) (the command line refuses that choice first).
+    /// [`available`](Self::available) (the engine refuses that choice first).
     pub fn narrow_fn(self) -> Option<NarrowFn> {
-        match self.resolve() {
-            KernelChoice::Wide => None,
-            KernelChoice::Portable => Some(portable::narrow_tile as NarrowFn),
+        let k = self.resolve();
+        assert!(k.available(), "kernel {} is not available on this CPU", k.name());
+        match k {
+            KernelChoice::Auto | KernelChoice::Wide => None,
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Portable } => {
+                Some(portable::narrow_tile as NarrowFn)
+            }
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Portable } => {
+                Some(band::portable::narrow_tile as NarrowFn)
+            }
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx2 => {
-                assert!(avx2::available(), "AVX2 kernel requested on a CPU without AVX2");
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx2 } => {
                 Some(avx2::narrow_tile as NarrowFn)
             }
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx512 => {
-                assert!(avx512::available(), "AVX-512 kernel requested on a CPU without AVX-512 BW/VBMI");
+            KernelChoice::Lanes { layout: LaneLayout::Diagonal, isa: Isa::Avx512 } => {
                 Some(avx512::narrow_tile as NarrowFn)
             }
-            KernelChoice::BandPortable => Some(band::portable::narrow_tile as NarrowFn),
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::BandAvx2 => {
-                assert!(band::x86::avx2_available(), "AVX2 kernel requested on a CPU without AVX2");
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx2 } => {
                 Some(band::x86::narrow_tile_avx2 as NarrowFn)
             }
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::BandAvx512 => {
-                assert!(
-                    band::x86::avx512vl_available(),
-                    "AVX-512 kernel requested on a CPU without AVX-512 F/VL/BW"
-                );
+            KernelChoice::Lanes { layout: LaneLayout::Band, isa: Isa::Avx512 } => {
                 Some(band::x86::narrow_tile_avx512vl as NarrowFn)
             }
-            k => panic!("kernel {k:?} is not available on this CPU"),
+            #[cfg(not(target_arch = "x86_64"))]
+            KernelChoice::Lanes { .. } => unreachable!("checked available above"),
         }
     }
-}
 
-impl KernelChoice {
     /// The three-counter kernel this choice stands for in counter sweeps: `Auto` the fastest
     /// ([`counter::best`]), `Wide` none (the CA's exact paths everywhere), the others their
-    /// own instruction set (AVX-512: the AVX-512VL kernel). Panics if it is not available,
-    /// as [`KernelChoice::narrow_fn`] does.
+    /// own instruction set whatever their layout (AVX-512: the AVX-512VL kernel). Panics if it
+    /// is not available, as [`KernelChoice::narrow_fn`] does.
     pub fn counter(self) -> Option<counter::CounterKernel> {
         match self {
             KernelChoice::Auto => Some(counter::best()),
             KernelChoice::Wide => None,
-            KernelChoice::Portable | KernelChoice::BandPortable => Some(counter::portable::PORTABLE),
+            KernelChoice::Lanes { isa: Isa::Portable, .. } => Some(counter::portable::PORTABLE),
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx2 | KernelChoice::BandAvx2 => {
+            KernelChoice::Lanes { isa: Isa::Avx2, .. } => {
                 assert!(counter::x86::avx2_available(), "AVX2 kernel requested on a CPU without AVX2");
                 Some(counter::x86::AVX2)
             }
             #[cfg(target_arch = "x86_64")]
-            KernelChoice::Avx512 | KernelChoice::BandAvx512 => {
+            KernelChoice::Lanes { isa: Isa::Avx512, .. } => {
                 assert!(
                     counter::x86::avx512vl_available(),
                     "AVX-512 kernel requested on a CPU without AVX-512 F/VL/BW"
@@ -653,7 +674,7 @@ impl KernelChoice {
                 Some(counter::x86::AVX512VL)
             }
             #[cfg(not(target_arch = "x86_64"))]
-            k => panic!("kernel {k:?} is not available on this CPU"),
+            k => panic!("kernel {} is not available on this CPU", k.name()),
         }
     }
 }

@@ -7,9 +7,9 @@
 //! solver's verdict. The game on a smaller board is the same game restricted, since moves only
 //! go west, north or north-west.
 
+use crate::engine::Progress;
 use crate::engine::sink::{Collect, Row, RowSink};
-use crate::engine::{EngineOptions, sweep};
-use crate::engine::{Progress, Silent};
+use crate::engine::{EngineOptions, Sweep};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::solver::solve_many;
@@ -86,7 +86,7 @@ pub fn run(
         for h in 1..=max_size {
             for w in 1..=max_size {
                 let mut c = Collect::default();
-                sweep(*k, Window::new(0, 0, w, h), opts, &mut c, &Silent)?;
+                Sweep::new(*k, Window::new(0, 0, w, h)).options(opts).rows(&mut c)?;
                 for y in 0..h {
                     for x in 0..w {
                         let v = c.values[(y * w + x) as usize];
@@ -113,7 +113,7 @@ pub fn run(
     // are compared as they arrive, so memory stays bounded by the width.
     let s = wythoff_size;
     let mut against = WythoffRows { side: s, cells: 0, mismatch: None };
-    sweep(1, Window::new(0, 0, s, s), opts, &mut against, &Silent)?;
+    Sweep::new(1, Window::new(0, 0, s, s)).options(opts).rows(&mut against)?;
     report.cells_vs_wythoff = against.cells;
     if report.mismatch.is_none() {
         report.mismatch = against.mismatch;

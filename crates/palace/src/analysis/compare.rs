@@ -1,6 +1,6 @@
 //! `palace compare`: the paper's Fig. 4. Cell `(x, y)` of game `A` *matches* when
 //! `N_B(x + dx, y + dy) = N_A(x, y) + d`. The two games are swept together on the workers
-//! (`engine::sweep_lanes`; the reference form, [`run_reference`], sweeps them in lockstep), with
+//! (`Sweep::lanes`; the reference form, [`run_reference`], sweeps them in lockstep), with
 //! the region labels of game `A` ([`crate::labels`]) so that matches are reported per
 //! region.
 //!

@@ -24,7 +24,7 @@
 //! ```
 
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, Progress, SweepReport, sweep};
+use crate::engine::{EngineOptions, Progress, Sweep, SweepReport};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use serde::Serialize;
@@ -184,7 +184,8 @@ pub fn positions(
             most_on_a_diagonal: 0,
         },
     };
-    let sweep_report = sweep(k, Window::new(0, 0, width, rows), opts, &mut lister, progress)?;
+    let sweep_report =
+        Sweep::new(k, Window::new(0, 0, width, rows)).options(opts).progress(progress).rows(&mut lister)?;
     let full = |v: &[u32]| v.iter().filter(|&&c| c == k).count() as u64;
     lister.report.full_columns = full(&lister.columns);
     lister.report.full_diagonals = full(&lister.diagonals);
@@ -218,7 +219,7 @@ pub fn cell(
         });
     };
     let mut one = One(None);
-    let report = sweep(k, Window::new(x, y, x1, y1), opts, &mut one, progress)?;
+    let report = Sweep::new(k, Window::new(x, y, x1, y1)).options(opts).progress(progress).rows(&mut one)?;
     Ok((one.0.expect("the window's one row"), report))
 }
 

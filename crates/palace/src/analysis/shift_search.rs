@@ -17,7 +17,7 @@
 //! figure's windows are 100 x 100).
 
 use crate::engine::sink::Collect;
-use crate::engine::{EngineOptions, Progress, sweep};
+use crate::engine::{EngineOptions, Progress, Sweep};
 use crate::error::{Error, Result};
 use crate::labels::{self, Region};
 use crate::model::geometry::{MAX_SIDE, Window};
@@ -139,7 +139,7 @@ pub fn search(
     );
     let values = |k: u32, w: Window| -> Result<Vec<i64>> {
         let mut c = Collect::default();
-        sweep(k, w, opts, &mut c, progress)?;
+        Sweep::new(k, w).options(opts).progress(progress).rows(&mut c)?;
         Ok(c.values.iter().map(|&v| v + i64::from(k)).collect())
     };
     let scored = match only {

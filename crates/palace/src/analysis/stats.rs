@@ -5,7 +5,7 @@
 use crate::engine::Progress;
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{
-    EngineOptions, PalaceTile, PalaceVisitor, SweepReport, TileKind, TileView, TileVisitor, sweep_tiles,
+    EngineOptions, PalaceTile, PalaceVisitor, Sweep, SweepReport, TileKind, TileView, TileVisitor,
 };
 use crate::error::Result;
 use crate::model::geometry::Window;
@@ -534,7 +534,7 @@ impl PalaceVisitor for StatsVisitor {
 }
 
 /// Statistics of the `width x height` board of game `k` from its corner, by the counter
-/// sweep ([`crate::engine::sweep_palaces`] with the kernels' tally): the same [`Stats`] as
+/// sweep ([`Sweep::palaces`](crate::engine::Sweep::palaces) with the kernels' tally): the same [`Stats`] as
 /// [`stats`] gives for the window `[0, width) x [0, height)`.
 pub fn stats_by_counters(
     k: u32,
@@ -544,7 +544,10 @@ pub fn stats_by_counters(
     progress: &dyn Progress,
 ) -> Result<(Stats, SweepReport)> {
     let visitor = StatsVisitor::new(k, opts.resolved_threads());
-    let report = crate::engine::sweep_palaces(k, width, height, opts, &visitor, progress)?;
+    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height))
+        .options(opts)
+        .progress(progress)
+        .palaces(&visitor)?;
     Ok((visitor.finish(Window::new(0, 0, width, height)), report))
 }
 
@@ -556,12 +559,12 @@ pub fn stats(
     progress: &dyn Progress,
 ) -> Result<(Stats, SweepReport)> {
     let visitor = StatsVisitor::new(k, opts.resolved_threads());
-    let report = sweep_tiles(k, window, opts, &visitor, progress)?;
+    let report = Sweep::new(k, window).options(opts).progress(progress).tiles(&visitor)?;
     Ok((visitor.finish(window), report))
 }
 
 /// The palace count of a board from its corner, by a counter sweep
-/// ([`crate::engine::sweep_palaces`]): no histogram and no extremes, several times faster.
+/// ([`Sweep::palaces`](crate::engine::Sweep::palaces)): no histogram and no extremes, several times faster.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PalaceCount {
     /// The game.
@@ -622,7 +625,10 @@ pub fn palaces(
     progress: &dyn Progress,
 ) -> Result<(PalaceCount, SweepReport)> {
     let sum = PalaceSum::default();
-    let report = crate::engine::sweep_palaces(k, width, height, opts, &sum, progress)?;
+    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height))
+        .options(opts)
+        .progress(progress)
+        .palaces(&sum)?;
     let cells = u64::from(width) * u64::from(height);
     Ok((PalaceCount { k, width, height, cells, palaces: sum.total() }, report))
 }
@@ -667,7 +673,7 @@ impl fmt::Display for Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{EngineOptions, sweep};
+    use crate::engine::{EngineOptions, Sweep};
     use crate::model::reference::direct_values;
 
     #[test]
@@ -701,7 +707,7 @@ mod tests {
                 }
             }
             let mut s = StatsSink::new(k, win);
-            sweep(k, win, &EngineOptions::default(), &mut s, &crate::engine::Silent).unwrap();
+            Sweep::new(k, win).options(&EngineOptions::default()).rows(&mut s).unwrap();
             let by_rows = s.finish();
             for (threads, tw, bh) in [(1, 7, 5), (2, 16, 9), (3, 64, 128)] {
                 let o = EngineOptions {
@@ -716,7 +722,7 @@ mod tests {
             // The counter sweep, on the board from the corner.
             let corner = Window::new(0, 0, win.x1, win.y1);
             let mut s = StatsSink::new(k, corner);
-            sweep(k, corner, &EngineOptions::default(), &mut s, &crate::engine::Silent).unwrap();
+            Sweep::new(k, corner).options(&EngineOptions::default()).rows(&mut s).unwrap();
             let want = s.finish();
             for threads in [1, 2, 3] {
                 let o = EngineOptions { threads, ..Default::default() };

@@ -7,7 +7,7 @@
 //!
 //! Per k, with one worker each (the boards are small; the survey runs many k at once):
 //!
-//! * one visitor sweep of game k ([`crate::engine::sweep_tiles`]) gathers the statistics
+//! * one visitor sweep of game k ([`Sweep::tiles`](crate::engine::Sweep::tiles)) gathers the statistics
 //!   ([`crate::analysis::stats`]), every cell holding the board's largest value, and the cells of
 //!   the 8 x 8 blocks along the main diagonal;
 //! * one visitor sweep of game k+3 shifted by (1, 1), over the board's first 2k + 32 rows and
@@ -24,7 +24,7 @@
 
 use crate::analysis::skin;
 use crate::analysis::stats::{self, Stats};
-use crate::engine::{EngineOptions, Progress, Silent, TileKind, TileView, TileVisitor, sweep_tiles};
+use crate::engine::{EngineOptions, Progress, Silent, Sweep, TileKind, TileView, TileVisitor};
 use crate::error::{Error, Result};
 use crate::labels::{self, BLOCK, Region};
 use crate::model::geometry::Window;
@@ -450,7 +450,7 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
         hottest: Hottest::new(k, workers),
         band: DiagonalBand::new(0, n),
     };
-    sweep_tiles(k, window, opts, &v, &Silent)?;
+    Sweep::new(k, window).options(opts).tiles(&v)?;
     let st: Stats = v.stats.finish(window);
     let (top, hot) = v.hottest.finish();
     let band_k = v.band.into_cells();
@@ -468,7 +468,7 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     let mut prism = None;
     for m in [n.min(2 * k + 4 * BLOCK as u32), n] {
         let band3 = DiagonalBand::new(1, m);
-        sweep_tiles(k + 3, Window::new(1, 1, m + 1, m + 1), opts, &band3, &Silent)?;
+        Sweep::new(k + 3, Window::new(1, 1, m + 1, m + 1)).options(opts).tiles(&band3)?;
         prism = prism_of(k, m, &band_k[..m as usize * BLOCK], &band3.into_cells());
         if m == n || prism.is_some_and(|d| d + 3 * BLOCK as u64 <= u64::from(m)) {
             break;

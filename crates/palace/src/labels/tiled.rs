@@ -1,7 +1,7 @@
 //! The tiled labeller: the labels computed by the sweep's workers, tile by tile.
 //!
 //! The same labels as [`Labeler`](super::Labeler), from the aligned tiles of the three games of
-//! [`tile_lanes`] ([`crate::engine::sweep_lanes`]). What a label needs beyond its tile travels
+//! [`tile_lanes`] ([`Sweep::lanes`](crate::engine::Sweep::lanes)). What a label needs beyond its tile travels
 //! with the tiles as a wavefront state ([`LabelState`]): the last 81 rows and columns of game k
 //! (the lower rift's period partner reaches 81 rows up, the upper one's 81 columns left, the
 //! épaulettes' five, the inner sector's square 63), whether each column and row is still 0 from
@@ -663,7 +663,10 @@ pub fn sweep_games_only(k: u32, window: Window, opts: &EngineOptions, progress: 
         band_height: grid(opts.band_height),
         ..opts.clone()
     };
-    crate::engine::sweep_lanes(&tile_lanes(k, window.x1, window.y1), &opts, &Nothing, progress)?;
+    crate::engine::Sweep::together(&tile_lanes(k, window.x1, window.y1))
+        .options(&opts)
+        .progress(progress)
+        .lanes(&Nothing)?;
     Ok(())
 }
 
@@ -697,7 +700,7 @@ pub fn label_tiles<A: Send>(
         accs: (0..workers).map(|_| Mutex::new((acc(), TileScratch::default()))).collect(),
         f,
     };
-    crate::engine::sweep_lanes(&all, &opts, &visitor, progress)?;
+    crate::engine::Sweep::together(&all).options(&opts).progress(progress).lanes(&visitor)?;
     Ok(visitor.accs.into_iter().map(|m| m.into_inner().expect("labeller lock").0).collect())
 }
 

@@ -541,12 +541,12 @@ mod tests {
     #[test]
     fn pieces_and_rows_draw_the_same_deepest_level() {
         use crate::engine::sink::Collect;
-        use crate::engine::{EngineOptions, Silent, sweep};
+        use crate::engine::{EngineOptions, Sweep};
         let (k, win) = (37u32, Window::new(13, 5, 300, 211));
         let opts =
             EngineOptions { threads: 2, tile_width: Some(33), band_height: Some(29), ..Default::default() };
         let mut c = Collect::default();
-        sweep(k, win, &opts, &mut c, &Silent).unwrap();
+        Sweep::new(k, win).options(&opts).rows(&mut c).unwrap();
         let want: Vec<u8> = (win.y0..win.y1)
             .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
             .zip(&c.values)
@@ -572,9 +572,9 @@ mod tests {
             let opts_t = TileOptions { tile_size: 64, ..TileOptions::default() };
             let mut w = DziWriter::create(out, k, win, opts_t).unwrap();
             if pieces {
-                sweep(k, win, &opts, &mut w, &Silent).unwrap();
+                Sweep::new(k, win).options(&opts).rows(&mut w).unwrap();
             } else {
-                sweep(k, win, &opts, &mut Assembled(&mut w), &Silent).unwrap();
+                Sweep::new(k, win).options(&opts).rows(&mut Assembled(&mut w)).unwrap();
             }
             let p = w.pyramid();
             w.finish().unwrap();

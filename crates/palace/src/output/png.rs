@@ -504,7 +504,7 @@ mod tests {
     #[test]
     fn pictures_from_pieces_match() {
         use crate::engine::sink::Collect;
-        use crate::engine::{EngineOptions, sweep};
+        use crate::engine::{EngineOptions, Sweep};
         let dir = tempfile::tempdir().unwrap();
         for (k, win, tile_width, threads) in [
             (37u32, Window::new(13, 5, 700, 611), 33u32, 2usize),
@@ -518,7 +518,7 @@ mod tests {
                 ..EngineOptions::default()
             };
             let mut c = Collect::default();
-            sweep(k, win, &opts, &mut c, &crate::engine::Silent).unwrap();
+            Sweep::new(k, win).options(&opts).rows(&mut c).unwrap();
             // The paper's colouring from the exact values: the hood, else by v.
             let want: Vec<u8> = (win.y0..win.y1)
                 .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
@@ -537,7 +537,7 @@ mod tests {
                 let out = AtomicOutput::create(&path, "-o").unwrap();
                 let mut w = PngWriter::create_with(out, k, win, PngOptions::default(), parallel).unwrap();
                 assert_eq!(crate::engine::sink::RowSink::takes_parts(&w), parallel);
-                sweep(k, win, &opts, &mut w, &crate::engine::Silent).unwrap();
+                Sweep::new(k, win).options(&opts).rows(&mut w).unwrap();
                 w.finish().unwrap();
                 pictures.push(decode(&path).3);
             }

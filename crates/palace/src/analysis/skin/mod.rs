@@ -15,7 +15,7 @@
 //! One state machine, [`SkinState`], reads the rows in order and follows the boundary and the
 //! open runs. Two sweeps feed it:
 //!
-//! * [`follow`] and [`Follower`]: a counter sweep ([`crate::engine::sweep_palaces`])
+//! * [`follow`] and [`Follower`]: a counter sweep ([`Sweep::palaces`](crate::engine::Sweep::palaces))
 //!   of the rows the skin needs, at the three-counter kernels' speed, asking for the values of
 //!   only the tiles around the advancing boundary; it pauses and resumes through checkpoints.
 //! * [`follow_rows`]: the CA's row sweep with the columns around the boundary

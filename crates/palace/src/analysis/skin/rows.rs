@@ -6,7 +6,7 @@
 
 use super::{Column, SkinReport, SkinState, analyse, rows_for};
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, Progress, SweepReport, sweep};
+use crate::engine::{EngineOptions, Progress, Sweep, SweepReport};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 
@@ -56,7 +56,7 @@ pub fn follow_rows_with(
     let mut o = opts.clone();
     // Wide and shallow: thinner bands keep the bands in flight small.
     o.band_height = o.band_height.or(Some(64));
-    let report = sweep(k, window, &o, &mut sink, progress)?;
+    let report = Sweep::new(k, window).options(&o).progress(progress).rows(&mut sink)?;
     if !sink.0.complete() {
         return Err(Error::SkinUnfinished { to, rows: window.height() });
     }

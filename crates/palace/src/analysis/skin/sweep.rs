@@ -1,4 +1,4 @@
-//! The skin followed through a counter sweep ([`crate::engine::sweep_palaces_from`]).
+//! The skin followed through a counter sweep ([`Sweep::palaces_pausable`](crate::engine::Sweep::palaces_pausable)).
 //!
 //! The sweep covers `[0, X) x [0, Y)` with `Y` from [`super::rows_for`]. Tiles of outer space
 //! above the arm are quiet (their halo is 0) and cost only the hand-over of their counters;
@@ -18,8 +18,9 @@
 
 use super::{Column, SkinReport, SkinState, analyse, check_to, rows_for};
 use crate::engine::checkpoint::Frontier;
-use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Silent, SweepReport, TileKind};
+use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind};
 use crate::error::{Error, Result};
+use crate::model::geometry::Window;
 use crate::model::rule::hood_sentinel;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -150,16 +151,11 @@ impl<'a> Follower<'a> {
             )));
         }
         let stop = || self.stop.load(Ordering::Relaxed) || pause();
-        let (report, frontier) = crate::engine::sweep_palaces_from(
-            self.k,
-            self.width,
-            self.height,
-            self.opts,
-            self,
-            &Silent,
-            start,
-            Some(&stop),
-        )?;
+        let (report, frontier) = Sweep::new(self.k, Window::new(0, 0, self.width, self.height))
+            .options(self.opts)
+            .resume(start)
+            .pause_when(&stop)
+            .palaces_pausable(self)?;
         let mut g = self.inner.lock().unwrap();
         if let Some(e) = g.error.take() {
             return Err(e);
