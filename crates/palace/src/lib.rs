@@ -2,6 +2,22 @@
 //! Larsson and Neary (AUTOMATA 2015): the palace numbers of k-Blocking Wythoff Nim. The rule
 //! and why it holds are specified in `docs/rule.md`.
 //!
+//! ```
+//! use palace::analysis::stats;
+//! use palace::engine::{EngineOptions, Silent};
+//! use palace::Window;
+//!
+//! // Statistics of the 1500 x 1500 board of game k = 500 (the README's picture), on every core:
+//! // cells, palaces, the extreme values and where they first occur, the values' histogram.
+//! let opts = EngineOptions::default();
+//! let (s, _report) = stats::stats(500, Window::new(0, 0, 1500, 1500), &opts, &Silent)?;
+//! // The three-counter form counts the same palaces without computing the values.
+//! let (count, _report) = stats::palaces(500, 1500, 1500, &opts, &Silent)?;
+//! assert_eq!(s.total.palaces, count.palaces);
+//! println!("{s}");
+//! # Ok::<(), palace::Error>(())
+//! ```
+//!
 //! It stands on the engine crate, [`palace_engine`], whose modules it re-exports under the
 //! same names, so that `palace::engine`, `palace::model`, `palace::kernel`, `palace::simd` and
 //! `palace::error` are the engine's. Its own folders are the layers above the engine, each
