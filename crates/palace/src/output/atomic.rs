@@ -16,7 +16,7 @@
 //!   ([`AtomicOutput::create_cancellable`]).
 //! * **`-`**: standard output, in place, unless it is a terminal.
 //! * **a folder**, a name ending in `/`, a name too long for the file system, a folder that
-//!   does not exist or cannot be written: refused with a usage error naming the flag.
+//!   does not exist or cannot be written: refused with a usage error naming the output as the caller named it.
 //!
 //! Temporary files and folders are [`Temporary`]s: removed through a handle on their folder,
 //! and listed for a process that must exit at once (see [`super::temporary`]).
@@ -54,10 +54,10 @@ enum How {
 }
 
 impl AtomicOutput {
-    /// Prepares to write `path`, given by the user with `flag` (named in every error). All the
+    /// Prepares to write `path`, given by the user as `name` (the flag or argument that named it, quoted in every error). All the
     /// checks of the module documentation happen here.
-    pub fn create(path: &Path, flag: &str) -> Result<Self> {
-        let mut out = Self::create_cancellable(path, flag, &crate::engine::Cancel::new())?;
+    pub fn create(path: &Path, name: &str) -> Result<Self> {
+        let mut out = Self::create_cancellable(path, name, &crate::engine::Cancel::new())?;
         out.cancel = None;
         Ok(out)
     }
@@ -66,20 +66,20 @@ impl AtomicOutput {
     /// ends with [`Error::Interrupted`] once it is cancelled, and so does
     /// [`AtomicOutput::commit`] (the output does not take its name after a signal, however
     /// far the run got).
-    pub fn create_cancellable(path: &Path, flag: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
-        let mut out = Self::open_checked(path, flag, cancel)?;
+    pub fn create_cancellable(path: &Path, name: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
+        let mut out = Self::open_checked(path, name, cancel)?;
         out.cancel = Some(cancel.clone());
         Ok(out)
     }
 
-    fn open_checked(path: &Path, flag: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
+    fn open_checked(path: &Path, name: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
         let shown = path.display();
-        let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
+        let usage = |why: String| Error::Usage(format!("{name} {shown}: {why}"));
         if path.as_os_str().is_empty() {
-            return Err(Error::Usage(format!("{flag} is empty; give a file name such as out.png")));
+            return Err(Error::Usage(format!("{name} is empty; give a file name such as out.png")));
         }
         if path.as_os_str() == "-" {
-            return Self::stdout(flag);
+            return Self::stdout(name);
         }
         let text = path.as_os_str().as_encoded_bytes();
         if text.ends_with(b"/") || path.file_name().is_none() {
@@ -124,9 +124,10 @@ impl AtomicOutput {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // `.NAME.XXXXXX.tmp` names the output it belongs to, where that still fits.
-        let prefix = if name.len() + 12 <= NAME_MAX { format!(".{name}.") } else { ".palace.".into() };
+        let prefix =
+            if file_name.len() + 12 <= NAME_MAX { format!(".{file_name}.") } else { ".palace.".into() };
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");
         // A new output is an ordinary file, readable by others like any file we create.
@@ -146,13 +147,13 @@ impl AtomicOutput {
 
     /// Standard output, written in place; refused when it is a terminal.
     #[cfg(unix)]
-    fn stdout(flag: &str) -> Result<Self> {
+    fn stdout(name: &str) -> Result<Self> {
         use std::io::IsTerminal;
         use std::os::fd::AsFd;
         let out = std::io::stdout();
         if out.is_terminal() {
             return Err(Error::Usage(format!(
-                "{flag} -: standard output is a terminal; redirect it to a file or a pipe (... {flag} - > out)"
+                "{name} -: standard output is a terminal; redirect it to a file or a pipe (... {name} - > out)"
             )));
         }
         let fd = out.as_fd().try_clone_to_owned().map_err(|e| Error::io("standard output", e))?;
@@ -165,9 +166,9 @@ impl AtomicOutput {
 
     /// Standard output is not supported here.
     #[cfg(not(unix))]
-    fn stdout(flag: &str) -> Result<Self> {
+    fn stdout(name: &str) -> Result<Self> {
         Err(Error::Usage(format!(
-            "{flag} -: writing to standard output needs a Unix system; give a file name"
+            "{name} -: writing to standard output needs a Unix system; give a file name"
         )))
     }
 
@@ -253,7 +254,7 @@ impl AtomicOutput {
 /// The target may not exist yet, or be an empty folder, or be a folder holding a file named
 /// `marker` (an earlier output of the same kind), which is replaced as a whole: the old folder
 /// is renamed aside, the new one into place, then the old one removed. Any other existing path
-/// is refused with a usage error naming the flag, before any computing starts.
+/// is refused with a usage error naming the output as the caller named it, before any computing starts.
 #[derive(Debug)]
 pub struct AtomicDir {
     path: PathBuf,
@@ -261,13 +262,13 @@ pub struct AtomicDir {
 }
 
 impl AtomicDir {
-    /// Prepares to write the folder `path`, given with `flag`; `marker` names the file an
+    /// Prepares to write the folder `path`, given as `name` (quoted in every error); `marker` names the file an
     /// earlier output of the same kind holds.
-    pub fn create(path: &Path, flag: &str, marker: &str) -> Result<Self> {
+    pub fn create(path: &Path, name: &str, marker: &str) -> Result<Self> {
         let shown = path.display();
-        let usage = |why: String| Error::Usage(format!("{flag} {shown}: {why}"));
+        let usage = |why: String| Error::Usage(format!("{name} {shown}: {why}"));
         if path.as_os_str().is_empty() {
-            return Err(Error::Usage(format!("{flag} is empty; give a folder name such as tiles")));
+            return Err(Error::Usage(format!("{name} is empty; give a folder name such as tiles")));
         }
         let Some(name) = path.file_name() else {
             return Err(usage("has no folder name; give one such as tiles".into()));
@@ -395,7 +396,7 @@ fn open_in_place(target: &Path, cancel: &crate::engine::Cancel) -> Result<File> 
 }
 
 /// The error for a temporary file or folder that cannot be created in `dir`, through the
-/// caller's `usage` (which names the flag and the path given).
+/// caller's `usage` (which names the name and the path given).
 fn cannot_write_in(dir: &Path, e: &std::io::Error, usage: &dyn Fn(String) -> Error) -> Error {
     let e = match e.kind() {
         std::io::ErrorKind::NotFound => "no such folder".to_string(),

@@ -410,7 +410,10 @@ impl SkinState {
         let rows = u64::from(self.rows);
         let ncols = self.cols.len();
         if self.boundary > self.to {
-            return Some(format!("its boundary {} lies past --to {}", self.boundary, self.to));
+            return Some(format!(
+                "its boundary {} lies past the last column to follow, {}",
+                self.boundary, self.to
+            ));
         }
         let mut top = 0;
         for c in &self.cols {
