@@ -1,9 +1,7 @@
 //! Boards and windows: which game (k), how large a board, and which half-open rectangle
-//! `[x0, x1) x [y0, y1)` of it to compute and hand out. Validation lives here so every command
-//! reports the same clear messages.
+//! `[x0, x1) x [y0, y1)` of it to compute and hand out. Their validation, with the typed errors
+//! every caller words in its own terms, is in [`crate::model::bounds`].
 
-use crate::error::{Error, Result};
-use crate::model::rule::MAX_K;
 use std::fmt;
 use std::str::FromStr;
 
@@ -23,46 +21,9 @@ pub struct Board {
 }
 
 impl Board {
-    /// Checks `k` and the sides ([`crate::error::ParameterError`] names what is wrong).
-    pub fn new(k: u32, width: u32, height: u32) -> Result<Self> {
-        if k == 0 {
-            return Err(crate::error::ParameterError::KZero.into());
-        }
-        if k > MAX_K {
-            return Err(crate::error::ParameterError::KTooLarge { k, max: MAX_K }.into());
-        }
-        for (flag, v) in [("width", width), ("height", height)] {
-            if v == 0 {
-                return Err(crate::error::ParameterError::SideZero { side: flag }.into());
-            }
-            if v > MAX_SIDE {
-                return Err(Error::Usage(format!(
-                    "the board {flag} {v} is larger than the supported {MAX_SIDE}"
-                )));
-            }
-        }
-        Ok(Board { k, width, height })
-    }
-
     /// The whole board as a window.
     pub fn full(&self) -> Window {
         Window { x0: 0, y0: 0, x1: self.width, y1: self.height }
-    }
-
-    /// Checks that `w` is a non-empty window inside this board.
-    pub fn check_window(&self, w: &Window) -> Result<()> {
-        if w.x0 >= w.x1 || w.y0 >= w.y1 {
-            return Err(crate::error::ParameterError::WindowEmpty { window: *w }.into());
-        }
-        if w.x1 > self.width || w.y1 > self.height {
-            return Err(crate::error::ParameterError::WindowOutside {
-                window: *w,
-                width: self.width,
-                height: self.height,
-            }
-            .into());
-        }
-        Ok(())
     }
 }
 

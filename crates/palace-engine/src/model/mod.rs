@@ -2,6 +2,7 @@
 //! references, and the games themselves. Nothing here is optimised; everything fast elsewhere
 //! is tested against it.
 
+pub mod bounds;
 pub mod geometry;
 pub mod reference;
 pub mod rule;
