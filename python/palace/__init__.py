@@ -144,20 +144,36 @@ def _dtype_name(dtype: Any) -> Optional[str]:
     return name
 
 
-def _table(rows: List[Dict[str, Any]]) -> Dict[str, np.ndarray]:
-    """A list of records as columns: numpy arrays, object arrays where a column mixes types or
-    has gaps (None)."""
+def _csv_table(text: str) -> Dict[str, np.ndarray]:
+    """The command line's CSV as columns: integer or float arrays where every entry is a
+    number, object arrays (``None`` for an empty entry) where some are empty or text."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         return {}
+    head, body = rows[0], rows[1:]
+
+    def number(s: str) -> Any:
+        if s == "":
+            return None
+        for kind in (int, float):
+            try:
+                return kind(s)
+            except ValueError:
+                pass
+        return s
+
     cols: Dict[str, np.ndarray] = {}
-    for key in rows[0]:
-        col = [r.get(key) for r in rows]
-        if any(c is None or isinstance(c, (dict, list)) for c in col):
+    for i, name in enumerate(head):
+        col = [number(r[i]) for r in body]
+        if all(isinstance(c, (int, float)) for c in col):
+            cols[name] = np.asarray(col)
+        else:
             arr = np.empty(len(col), dtype=object)
             arr[:] = col
-        else:
-            arr = np.asarray(col)
-        cols[key] = arr
+            cols[name] = arr
     return cols
 
 
@@ -391,8 +407,8 @@ def skin(k: int, to: int, threads: Optional[int] = None, progress: bool = False)
 
 
 def compare(
-    a: int,
-    b: int,
+    k: int,
+    k2: int,
     size: Optional[int] = None,
     width: Optional[int] = None,
     height: Optional[int] = None,
@@ -402,11 +418,12 @@ def compare(
     threads: Optional[int] = None,
     progress: bool = False,
 ) -> Dict[str, Any]:
-    """Compares games ``a`` and ``b`` cell by cell over a window of ``a``'s board: how many
-    cells satisfy ``N_b(x + dx, y + dy) = N_a(x, y) + offset`` with ``shift = (dx, dy)``, in
-    all and per region of game ``a`` (``palace compare --json``, as a dictionary)."""
-    with _Bar(progress, f"compare {a} {b}", "rows") as bar:
-        text = _palace.compare(a, b, size, width, height, window, shift, offset, threads, bar.callback())
+    """Compares games ``k`` and ``k2`` cell by cell over a window of ``k``'s board: how many
+    cells satisfy ``N_k2(x + dx, y + dy) = N_k(x, y) + offset`` with ``shift = (dx, dy)``
+    (both >= 0), in all and per region of game ``k`` (``palace compare --json``, as a
+    dictionary: ``cells``, ``matched``, ``fraction``, ``per_region``)."""
+    with _Bar(progress, f"compare {k} {k2}", "rows") as bar:
+        text = _palace.compare(k, k2, size, width, height, window, shift, offset, threads, bar.callback())
     return json.loads(text)
 
 
@@ -428,9 +445,9 @@ def regions(
 
 @dataclass
 class Survey:
-    """A survey of many games (``palace survey``): ``rows`` holds one entry per game as
-    columns (numpy arrays; object arrays where a column has gaps), ``summary`` the command's
-    summary."""
+    """A survey of many games (``palace survey``): ``rows`` holds the command's CSV as
+    columns, one entry per game (numpy arrays; object arrays with ``None`` where a column has
+    gaps), ``summary`` the command's summary (``docs/survey.md`` explains each column)."""
 
     rows: Dict[str, np.ndarray]
     summary: Dict[str, Any]
@@ -442,22 +459,35 @@ class Survey:
 
 
 def survey(
-    start: int,
-    stop: int,
+    k: Union[Tuple[int, int], range],
     step: int = 1,
-    factor: int = 3,
+    size_factor: int = 3,
     skin: bool = True,
     detail_step: int = 1,
     threads: Optional[int] = None,
     progress: bool = False,
 ) -> Survey:
-    """Measures games ``k = start, start + step, ..., <= stop`` on boards of side
-    ``factor * k`` (``palace survey``; ``docs/survey.md``). ``skin=False`` skips following
-    the skin; ``detail_step`` computes the region labels for every ``detail_step``-th game
-    only."""
+    """Measures many games on boards of side ``size_factor * k`` (``palace survey``;
+    ``docs/survey.md``): ``k = (first, last)`` surveys ``first, first + step, ..., <= last``
+    (both ends included, as the command's ``A..B``); a ``range`` gives its own step.
+    ``skin=False`` skips following the skin; ``detail_step`` computes the region labels for
+    every ``detail_step``-th game only.
+
+    >>> palace.survey(k=(20, 40), step=5).to_pandas()
+    """
+    if isinstance(k, range):
+        if len(k) == 0:
+            raise ValueError(f"k = {k!r}: the range holds no game")
+        start, stop, step = k[0], k[-1], abs(k.step)
+        start, stop = min(start, stop), max(start, stop)
+    else:
+        try:
+            start, stop = k
+        except (TypeError, ValueError):
+            raise TypeError(f"k = {k!r}: k is (first, last), both included, or a range") from None
     with _Bar(progress, "survey", "k") as bar:
-        rows, summary = _palace.survey(start, stop, step, factor, skin, detail_step, threads, bar.callback())
-    return Survey(rows=_table(json.loads(rows)), summary=json.loads(summary))
+        rows, summary = _palace.survey(start, stop, step, size_factor, skin, detail_step, threads, bar.callback())
+    return Survey(rows=_csv_table(rows), summary=json.loads(summary))
 
 
 def render(

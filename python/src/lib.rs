@@ -261,15 +261,15 @@ fn skin<'py>(
     Ok((report, arrays))
 }
 
-/// Games `a` and `b` compared cell by cell (`N_B(x + dx, y + dy) = N_A(x, y) + offset`): the
-/// JSON of `palace compare --json`.
+/// Games `k` and `k2` compared cell by cell (`N_k2(x + dx, y + dy) = N_k(x, y) + offset`):
+/// the JSON of `palace compare --json`.
 #[pyfunction]
-#[pyo3(signature = (a, b, size=None, width=None, height=None, window=None, shift=(0, 0), offset=0, threads=None, progress=None))]
+#[pyo3(signature = (k, k2, size=None, width=None, height=None, window=None, shift=(0, 0), offset=0, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare(
     py: Python<'_>,
-    a: i64,
-    b: i64,
+    k: i64,
+    k2: i64,
     size: Option<i64>,
     width: Option<i64>,
     height: Option<i64>,
@@ -280,10 +280,10 @@ fn compare(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     use palace::analysis::compare as cmp;
-    let (board_a, w) = board(a, size, width, height, window).map_err(|e| rename_k(py, e, "a"))?;
-    let b = k_arg(b)
+    let (board_a, w) = board(k, size, width, height, window)?;
+    let b = k_arg(k2)
         .and_then(|b| palace::Board::new(b, 1, 1).map_err(to_py))
-        .map_err(|e| rename_k(py, e, "b"))?
+        .map_err(|e| rename_k(py, e, "k2"))?
         .k;
     let shift = (u32_arg("shift[0]", shift.0, 0)?, u32_arg("shift[1]", shift.1, 0)?);
     let c = cmp::Comparison { a: board_a.k, b, shift, offset };
@@ -325,17 +325,17 @@ fn regions(
     })
 }
 
-/// The survey of games `start..=stop` by `step` on `(factor k)`-sided boards: the rows as the
-/// JSON list of the library's rows, and the summary.
+/// The survey of games `start..=stop` by `step` on `(size_factor k)`-sided boards: the rows as
+/// the CSV of `palace survey`, and the summary as its JSON.
 #[pyfunction]
-#[pyo3(signature = (start, stop, step=1, factor=3, skin=true, detail_step=1, threads=None, progress=None))]
+#[pyo3(signature = (start, stop, step=1, size_factor=3, skin=true, detail_step=1, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn survey(
     py: Python<'_>,
     start: i64,
     stop: i64,
     step: i64,
-    factor: i64,
+    size_factor: i64,
     skin: bool,
     detail_step: i64,
     threads: Option<i64>,
@@ -343,26 +343,36 @@ fn survey(
 ) -> PyResult<(String, String)> {
     use palace::analysis::survey as sv;
     let so = sv::SurveyOptions {
-        from: u32_arg("start", start, 1)?,
-        to: u32_arg("stop", stop, 1)?,
+        from: u32_arg("k", start, 1)?,
+        to: u32_arg("k", stop, 1)?,
         step: u32_arg("step", step, 1)?,
-        factor: u32_arg("factor", factor, 1)?,
+        factor: u32_arg("size_factor", size_factor, 1)?,
         skin,
         detail_step: u32_arg("detail_step", detail_step, 1)?,
     };
     if so.to < so.from {
-        return Err(value_error(format!("stop = {}: stop is at least start = {}", so.to, so.from)));
+        return Err(value_error(format!(
+            "k = ({}, {}): the last game is at least the first",
+            so.from, so.to
+        )));
     }
     if so.to > palace::model::rule::MAX_K {
-        return Err(value_error(format!("stop = {}: games go up to {}", so.to, palace::model::rule::MAX_K)));
+        return Err(value_error(format!(
+            "k = ({}, {}): games go up to {}",
+            so.from,
+            so.to,
+            palace::model::rule::MAX_K
+        )));
     }
     let threads = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(threads, cancel);
         let rows = sv::survey(&so, threads, &opts, pb)?;
         let summary = sv::summarise(&rows, so.factor);
+        let mut csv = Vec::new();
+        sv::write_csv(&rows, &mut csv).expect("writing to memory");
         Ok((
-            serde_json::to_string(&rows).expect("serialisable"),
+            String::from_utf8(csv).expect("UTF-8 CSV"),
             serde_json::to_string(&summary).expect("serialisable"),
         ))
     })
