@@ -24,7 +24,9 @@ where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacc
 
 from __future__ import annotations
 
+import errno
 import json
+import operator
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +132,21 @@ def _check_memory(cells: int, itemsize: int, what: str) -> None:
             f"{'s' if itemsize > 1 else ''}), more than the {have / 2**30:.1f} GiB of memory "
             "available; give a smaller window (window=(x0, y0, x1, y1)) or board"
         )
+
+
+def _check_ints(**named: Any) -> None:
+    """Raises ``TypeError`` naming the first argument that is given but not an integer."""
+    for name, value in named.items():
+        if value is None:
+            continue
+        try:
+            operator.index(value)
+        except TypeError:
+            raise TypeError(f"{name} = {value!r}: {name} is an integer") from None
+
+
+def _check_board(k: Any, size: Any, width: Any, height: Any, threads: Any) -> None:
+    _check_ints(k=k, size=size, width=width, height=height, threads=threads)
 
 
 def _dtype_name(dtype: Any) -> Optional[str]:
@@ -241,6 +258,7 @@ def values(
     >>> (v < 0).sum()                       # the palaces of the board
     >>> palace.values(k=5, size=6) + 5      # the palace numbers of the paper's Fig. 1
     """
+    _check_board(k, size, width, height, threads)
     name = _dtype_name(dtype)
     _, _, _, (x0, y0, x1, y1), name = _palace.plan(k, size, width, height, window, name)
     itemsize = np.dtype(name).itemsize
@@ -263,6 +281,7 @@ def palaces(
     The arguments are those of :func:`values`; ``palaces(...)`` equals ``values(...) < 0``
     at a byte a cell.
     """
+    _check_board(k, size, width, height, threads)
     _, _, _, (x0, y0, x1, y1), _ = _palace.plan(k, size, width, height, window, None)
     _check_memory((x1 - x0) * (y1 - y0), 1, "the array of palaces")
     with _Bar(progress, f"palaces k={k}", "rows") as bar:
@@ -342,6 +361,7 @@ def stats(
     three-counter sweep (whole boards only). ``backend="gpu"`` runs on the GPU where this
     build has it (:data:`HAS_GPU`); otherwise it raises ``ValueError``.
     """
+    _check_board(k, size, width, height, threads)
     with _Bar(progress, f"stats k={k}", "rows") as bar:
         text = _palace.stats(
             k, size, width, height, window, palaces_only, by_counters, threads, backend, bar.callback()
@@ -400,6 +420,7 @@ def skin(k: int, to: int, threads: Optional[int] = None, progress: bool = False)
     >>> s = palace.skin(k=40003, to=3_040_003)
     >>> s.thickness.max(), s.report["levels"][0]
     """
+    _check_ints(k=k, to=to, threads=threads)
     with _Bar(progress, f"skin k={k}", "cells") as bar:
         report, arrays = _palace.skin(k, to, threads, bar.callback())
     names = ("x", "top", "top_v", "vertical", "diagonal", "level")
@@ -422,6 +443,8 @@ def compare(
     cells satisfy ``N_k2(x + dx, y + dy) = N_k(x, y) + offset`` with ``shift = (dx, dy)``
     (both >= 0), in all and per region of game ``k`` (``palace compare --json``, as a
     dictionary: ``cells``, ``matched``, ``fraction``, ``per_region``)."""
+    _check_board(k, size, width, height, threads)
+    _check_ints(k2=k2, offset=offset)
     with _Bar(progress, f"compare {k} {k2}", "rows") as bar:
         text = _palace.compare(k, k2, size, width, height, window, shift, offset, threads, bar.callback())
     return json.loads(text)
@@ -438,6 +461,7 @@ def regions(
 ) -> Dict[str, Any]:
     """The paper's regions of a window of game ``k``, with their cells, palaces and
     boundaries (``palace regions --json``, as a dictionary; ``docs/regions.md``)."""
+    _check_board(k, size, width, height, threads)
     with _Bar(progress, f"regions k={k}", "rows") as bar:
         text = _palace.regions(k, size, width, height, window, threads, bar.callback())
     return json.loads(text)
@@ -517,7 +541,11 @@ def render(
     >>> import matplotlib.pyplot as plt
     >>> plt.imshow(palace.render(k=500, size=1500))
     """
+    _check_board(k, size, width, height, threads)
     p = None if path is None else os.fspath(path)
+    if p is not None and not Path(p).parent.is_dir():
+        parent = str(Path(p).parent)
+        raise FileNotFoundError(errno.ENOENT, f"path = {p!r}: no such folder to write the picture in", parent)
     with _Bar(progress, f"render k={k}", "rows") as bar:
         return _palace.render(
             k, size, width, height, window, scale, zoom, aggregate, scheme, legend, p, threads, bar.callback()
@@ -544,6 +572,7 @@ class FibonacciNim:
 
 def fibonacci_nim(to: int, threads: Optional[int] = None, progress: bool = False) -> FibonacciNim:
     """Solves Fibonacci nim for every pile ``1..to`` (at most 10**6)."""
+    _check_ints(to=to, threads=threads)
     with _Bar(progress, "fibonacci nim", "piles") as bar:
         p, moves = _palace.fibonacci_nim(to, threads, bar.callback())
     winner = np.array([0] + [2 if len(m) == 0 else 1 for m in moves[1:]], dtype=np.int8)
@@ -554,6 +583,7 @@ def fibonacci_nim_grundy(to: int, threads: Optional[int] = None, progress: bool 
     """The Grundy values ``G(n, q)`` of Fibonacci nim (pile ``n``, quota ``q``) for
     ``0 <= n, q <= to`` (at most 30000), as a ``uint16`` array indexed ``[n, q]``.
     ``G(n, q) = mex{G(n - j, min(2j, n - j)) : 1 <= j <= min(q, n)}``, 0 without a move."""
+    _check_ints(to=to, threads=threads)
     with _Bar(progress, "grundy values", "rows") as bar:
         return _palace.fibonacci_nim_grundy(to, threads, bar.callback())
 
@@ -596,4 +626,5 @@ def fraenkel_array(rows: int, columns: int = 8) -> np.ndarray:
     """Rows ``0..rows-1`` and columns ``0..columns-1`` of Fraenkel's array ``A`` (*Arrays,
     Numeration Systems and Frankenstein Games*), as ``uint64`` (``palace game
     fraenkel-array``)."""
+    _check_ints(rows=rows, columns=columns)
     return _palace.fraenkel_array(rows, columns)

@@ -27,11 +27,12 @@ where
     F: FnOnce(&Watch<'_>) -> palace::Result<T> + Send,
 {
     run::run(py, progress, move |cancel, pb| {
-        let pool = rayon::ThreadPoolBuilder::new()
+        // A scoped pool: its threads are joined before the call returns, so none is left
+        // running after a result or an interruption.
+        rayon::ThreadPoolBuilder::new()
             .num_threads(palace::engine::resolve_threads(threads))
-            .build()
-            .map_err(|source| palace::Error::ThreadPool { threads, source })?;
-        pool.install(|| f(&Watch::new(cancel, pb)))
+            .build_scoped(|thread| thread.run(), |pool| pool.install(|| f(&Watch::new(cancel, pb))))
+            .map_err(|source| palace::Error::ThreadPool { threads, source })?
     })
 }
 

@@ -171,7 +171,7 @@ fn stats(
     match backend {
         "cpu" => {}
         "gpu" => return gpu_stats(py, progress, k, w, palaces_only),
-        other => return Err(value_error(format!("backend = {other:?}: backend is 'cpu' or 'gpu'"))),
+        other => return Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
     }
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(threads, cancel);
@@ -221,7 +221,7 @@ fn gpu_stats(
     _palaces_only: bool,
 ) -> PyResult<String> {
     Err(value_error(
-        "backend = 'gpu': this build of palace has no GPU backend; install it with the cargo feature gpu (pip install ./python --config-settings=build-args='--features gpu') or use backend = 'cpu'",
+        "backend = 'gpu': this build of palace has no GPU backend (the cargo feature gpu of palace-py; docs/python.md says how to build it); use backend = 'cpu'",
     ))
 }
 
@@ -413,13 +413,13 @@ fn render<'py>(
         "min" => Aggregate::Min,
         "max" => Aggregate::Max,
         other => {
-            return Err(value_error(format!("aggregate = {other:?}: aggregate is 'mean', 'min' or 'max'")));
+            return Err(value_error(format!("aggregate = '{other}': aggregate is 'mean', 'min' or 'max'")));
         }
     };
     let scheme = match scheme {
         "paper" => Scheme::Paper,
         "values" => Scheme::Values,
-        other => return Err(value_error(format!("scheme = {other:?}: scheme is 'paper' or 'values'"))),
+        other => return Err(value_error(format!("scheme = '{other}': scheme is 'paper' or 'values'"))),
     };
     let (pw, ph) = (
         u64::from(w.width().div_ceil(scale)) * u64::from(zoom),
