@@ -1,6 +1,6 @@
 //! `palace._palace`: the native half of the Python package `palace`. Each function here takes
 //! plain Python values, checks them with messages naming the Python arguments, runs the
-//! `palace` library's own code on a worker thread with the GIL released ([`run`]), and hands
+//! `palace` library's own code on a worker thread with the GIL released (`run.rs`), and hands
 //! back numpy arrays or the library's reports as JSON text, which `palace/__init__.py` turns
 //! into dictionaries and dataclasses. The friendly signatures and docstrings live there.
 
