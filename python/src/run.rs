@@ -39,10 +39,9 @@ impl Progress for Shared {
 
 impl Shared {
     /// Calls `callback(position, length, message)` with the run's state.
-    fn report(&self, py: Python<'_>, callback: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn report(&self, callback: &Bound<'_, PyAny>) -> PyResult<()> {
         let msg = self.message.lock().expect("progress message lock").take();
         let (pos, len) = (self.pos.load(Ordering::Relaxed), self.len.load(Ordering::Relaxed));
-        let _ = py;
         callback.call1((pos, len, msg))?;
         Ok(())
     }
@@ -76,7 +75,7 @@ where
                 Ok(result) => {
                     py.detach(move || worker.join()).map_err(|_| panicked())?;
                     if let Some(cb) = progress {
-                        shared.report(py, cb)?;
+                        shared.report(cb)?;
                     }
                     return result.map_err(crate::errors::to_py);
                 }
@@ -86,7 +85,7 @@ where
                     return Err(panicked());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    py.check_signals().and_then(|()| progress.map_or(Ok(()), |cb| shared.report(py, cb)))
+                    py.check_signals().and_then(|()| progress.map_or(Ok(()), |cb| shared.report(cb)))
                 }
             };
             if let Err(e) = stop {

@@ -117,3 +117,19 @@ def test_repeated_calls_do_not_leak():
         calls()
     grown = _rss() - before
     assert grown < 16 << 20, f"RSS grew by {grown >> 20} MiB over 100 rounds"
+
+
+def test_progress_reaches_the_end():
+    seen = []
+    palace._palace.values(300, 900, None, None, None, None, None, lambda pos, length, msg: seen.append((pos, length)))
+    assert seen, "the callback was never called"
+    assert seen[-1] == (900, 900), seen[-1]
+    assert all(p <= n for p, n in seen)
+
+
+def test_progress_without_tqdm_shows_nothing(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    v = palace.values(k=30, size=90, progress=True)
+    assert v.shape == (90, 90)
+    assert capsys.readouterr().err == ""
