@@ -16,7 +16,8 @@ part of it as ``window=(x0, y0, x1, y1)`` (half-open: columns ``x0..x1-1``, rows
     >>> v = palace.values(k=500, size=1500)      # int8 array, shape (1500, 1500)
     >>> s = palace.skin(k=40003, to=3_040_003)   # the skin's columns as arrays
 
-The analyses (:func:`stats`, :func:`skin`, :func:`compare`, :func:`regions`, :func:`survey`)
+The analyses (:func:`stats`, :func:`skin`, :func:`compare`, :func:`regions`, :func:`survey`,
+:func:`threads`)
 return dictionaries or small dataclasses whose tables are numpy arrays, with ``.to_pandas()``
 where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacci_nim_grundy`,
 :func:`subtraction`, :func:`fraenkel_array`) returns arrays.
@@ -48,6 +49,8 @@ __all__ = [
     "regions",
     "survey",
     "Survey",
+    "threads",
+    "Threads",
     "render",
     "fibonacci_nim",
     "FibonacciNim",
@@ -512,6 +515,41 @@ def survey(
     with _Bar(progress, "survey", "k") as bar:
         rows, summary = _palace.survey(start, stop, step, size_factor, skin, detail_step, threads, bar.callback())
     return Survey(rows=_csv_table(rows), summary=json.loads(summary))
+
+
+@dataclass
+class Threads:
+    """The threads of a window (``palace threads``; ``docs/threads.md``): ``table`` holds the
+    command's CSV as columns, one entry per thread (numpy arrays; object arrays with ``None``
+    where a column has gaps); ``report`` the command's JSON report."""
+
+    table: Dict[str, np.ndarray]
+    report: Dict[str, Any] = field(repr=False)
+
+    def to_pandas(self):
+        """The threads as a DataFrame, one row per thread."""
+        pd = _pandas()
+        return pd.DataFrame(self.table)
+
+
+def threads(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    reach: int = 4,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Threads:
+    """Traces the threads of palaces through a window of game ``k`` (``palace threads``):
+    cells on the same or the next row at most ``reach`` columns apart belong to one thread.
+    ``threads`` is the number of worker threads, as everywhere."""
+    _check_board(k, size, width, height, threads)
+    _check_ints(reach=reach)
+    with _Bar(progress, f"threads k={k}", "rows") as bar:
+        report, table = _palace.threads(k, size, width, height, window, reach, threads, bar.callback())
+    return Threads(table=_csv_table(table), report=json.loads(report))
 
 
 def render(

@@ -84,6 +84,16 @@ def survey(
     threads: Optional[int] = None,
     progress: _Progress = None,
 ) -> Tuple[str, str]: ...
+def threads(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: _Window = None,
+    reach: int = 4,
+    threads: Optional[int] = None,
+    progress: _Progress = None,
+) -> Tuple[str, str]: ...
 def render(
     k: int,
     size: Optional[int] = None,

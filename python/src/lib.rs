@@ -378,6 +378,50 @@ fn survey(
     })
 }
 
+/// The threads of a window (`palace threads`): the report as the JSON of `palace threads
+/// --json`, and one line per thread as its CSV.
+#[pyfunction]
+#[pyo3(signature = (k, size=None, width=None, height=None, window=None, reach=4, threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn threads(
+    py: Python<'_>,
+    k: i64,
+    size: Option<i64>,
+    width: Option<i64>,
+    height: Option<i64>,
+    window: Option<(i64, i64, i64, i64)>,
+    reach: i64,
+    threads: Option<i64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, String)> {
+    use palace::analysis::threads as th;
+    let (b, w) = board(k, size, width, height, window)?;
+    // The region labels play game k + 3 too.
+    let max = palace::model::rule::MAX_K - 3;
+    if b.k > max {
+        return Err(value_error(format!(
+            "k = {}: threads labels the regions, which also plays k + 3; k <= {max}",
+            b.k
+        )));
+    }
+    let reach = u32_arg("reach", reach, 1)?;
+    if reach > 64 {
+        return Err(value_error(format!("reach = {reach}: reach is 1..=64 columns")));
+    }
+    let workers = threads_arg(threads)?;
+    run::run(py, progress, move |cancel, pb| {
+        let (traced, _) = th::run(b.k, w, reach, 1, None, false, &engine(workers, cancel), pb)?;
+        let summaries = th::summaries(&traced, cancel)?;
+        let mut csv = Vec::new();
+        th::write_csv(&traced, &summaries, &mut csv).expect("writing to memory");
+        let report = th::ThreadsReport::new(b.k, w, reach, &traced, cancel)?;
+        Ok((
+            serde_json::to_string(&report).expect("serialisable"),
+            String::from_utf8(csv).expect("UTF-8 CSV"),
+        ))
+    })
+}
+
 /// A picture of a window in the paper's colours, written as PNG to `path` (atomically: the
 /// file appears whole or not at all) and decoded back to RGB when `path` is `None`.
 #[pyfunction]
@@ -492,6 +536,7 @@ fn _palace(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(compare, m)?,
         wrap_pyfunction!(regions, m)?,
         wrap_pyfunction!(survey, m)?,
+        wrap_pyfunction!(threads, m)?,
         wrap_pyfunction!(render, m)?,
     ] {
         m.add_function(f)?;

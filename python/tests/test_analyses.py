@@ -9,6 +9,16 @@ import palace
 from conftest import read_png
 
 
+def same(text, value):
+    """Whether a CSV entry and the parsed value agree: empty and None, or equal numbers or
+    text."""
+    if value is None:
+        return text == ""
+    if isinstance(value, (float, np.floating)):
+        return float(text) == value
+    return text == str(value)
+
+
 @pytest.mark.parametrize(
     "k, args, kw",
     [
@@ -66,7 +76,7 @@ def test_survey_equals_palace_survey(cli, tmp_path):
         rows = list(csv.DictReader(f))
     assert list(got.rows) == list(rows[0])
     for name, col in got.rows.items():
-        assert [r[name] for r in rows] == ["" if c is None else str(c) for c in col], name
+        assert all(same(r[name], c) for r, c in zip(rows, col)), name
 
 
 def test_render_equals_palace_render(cli, tmp_path):
@@ -103,3 +113,16 @@ def test_render_with_its_legend_equals_palace_render(cli, tmp_path):
     got = tmp_path / "py.png"
     palace.render(k=90, size=120, zoom=3, legend=True, path=got)
     assert got.read_bytes() == want.read_bytes()
+
+
+def test_threads_equal_palace_threads(cli, tmp_path):
+    out = tmp_path / "threads.csv"
+    report = cli.json("threads", "--k", "400", "--size", "1200", "--reach", "3", "--csv", str(out))
+    got = palace.threads(k=400, size=1200, reach=3)
+    assert got.report == report
+    with open(out) as f:
+        rows = list(csv.DictReader(f))
+    assert rows, "the window has threads"
+    assert list(got.table) == list(rows[0])
+    for name, col in got.table.items():
+        assert all(same(r[name], c) for r, c in zip(rows, col)), name
