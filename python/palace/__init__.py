@@ -13,7 +13,7 @@ part of it as ``window=(x0, y0, x1, y1)`` (half-open: columns ``x0..x1-1``, rows
 ``y0..y1-1``).
 
     >>> import palace
-    >>> v = palace.values(k=500, size=1500)      # int8 array, shape (1500, 1500)
+    >>> v = palace.values(k=500, size=1500)      # shape (1500, 1500); int32, as the hood reaches -500
     >>> s = palace.skin(k=40003, to=3_040_003)   # the skin's columns as arrays
 
 The analyses (:func:`stats`, :func:`skin`, :func:`compare`, :func:`regions`, :func:`survey`,
