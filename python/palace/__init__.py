@@ -1,0 +1,668 @@
+"""The blocking-queen cellular automaton of k-Blocking Wythoff Nim, as numpy arrays.
+
+``palace`` computes the palace numbers of Cook, Larsson and Neary (AUTOMATA 2015): for game
+``k`` and every position ``(x, y)`` of the two heaps, the number ``N`` of palaces (P-positions)
+that the queen at ``(x, y)`` sees west, north and north-west. The arrays hold the CA value
+``v = N - k``, negative exactly at the palaces. Column ``x`` is the first heap, row ``y`` the
+second; ``(0, 0)`` is the top-left corner, so ``values(...)[y, x]`` is the cell ``(x, y)``.
+
+Every number comes from the same Rust library as the ``palace`` command line, computed on a
+worker thread with the GIL released; Ctrl-C stops a long call and raises
+``KeyboardInterrupt``. A board is given as ``size=N`` (square) or ``width=W, height=H``, and a
+part of it as ``window=(x0, y0, x1, y1)`` (half-open: columns ``x0..x1-1``, rows
+``y0..y1-1``).
+
+    >>> import palace
+    >>> v = palace.values(k=500, size=1500)      # shape (1500, 1500); int32, as the hood reaches -500
+    >>> s = palace.skin(k=40003, to=3_040_003)   # the skin's columns as arrays
+
+The analyses (:func:`stats`, :func:`skin`, :func:`compare`, :func:`regions`, :func:`survey`,
+:func:`threads`)
+return dictionaries or small dataclasses whose tables are numpy arrays, with ``.to_pandas()``
+where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacci_nim_grundy`,
+:func:`subtraction`, :func:`fraenkel_array`) returns arrays.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import operator
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _palace
+
+__all__ = [
+    "values",
+    "palaces",
+    "stats",
+    "Stats",
+    "PalaceCount",
+    "skin",
+    "Skin",
+    "compare",
+    "regions",
+    "survey",
+    "Survey",
+    "threads",
+    "Threads",
+    "render",
+    "fibonacci_nim",
+    "FibonacciNim",
+    "fibonacci_nim_grundy",
+    "subtraction",
+    "Subtraction",
+    "fraenkel_array",
+    "MAX_K",
+    "HAS_GPU",
+]
+
+#: The largest game accepted: palace numbers reach 3k and must fit int32.
+MAX_K: int = _palace.MAX_K
+#: Whether this build has the GPU backend (``backend="gpu"`` of :func:`stats`).
+HAS_GPU: bool = _palace.GPU
+
+Window = Tuple[int, int, int, int]
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+class _Bar:
+    """A tqdm progress bar fed by the native module's callback ``(position, length, message)``;
+    without tqdm, no bar."""
+
+    def __init__(self, show: bool, desc: str, unit: str) -> None:
+        self.bar = None
+        if show:
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(desc=desc, unit=unit, total=None)
+
+    def callback(self) -> Optional[Callable[[int, int, Optional[str]], None]]:
+        if self.bar is None:
+            return None
+
+        def update(pos: int, length: int, message: Optional[str]) -> None:
+            bar = self.bar
+            if length and bar.total != length:
+                bar.total = length
+            bar.n = pos
+            if message:
+                bar.set_postfix_str(message, refresh=False)
+            bar.refresh()
+
+        return update
+
+    def __enter__(self) -> "_Bar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _available_memory() -> Optional[int]:
+    """Bytes this process could still allocate: MemAvailable on Linux, else the physical
+    memory; ``None`` where neither can be told."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_memory(cells: int, itemsize: int, what: str) -> None:
+    need = cells * itemsize
+    have = _available_memory()
+    if have is not None and need > have:
+        raise ValueError(
+            f"{what} would take {need / 2**30:.1f} GiB ({cells} cells of {itemsize} byte"
+            f"{'s' if itemsize > 1 else ''}), more than the {have / 2**30:.1f} GiB of memory "
+            "available; give a smaller window (window=(x0, y0, x1, y1)) or board"
+        )
+
+
+def _check_ints(**named: Any) -> None:
+    """Raises ``TypeError`` naming the first argument that is given but not an integer."""
+    for name, value in named.items():
+        if value is None:
+            continue
+        try:
+            operator.index(value)
+        except TypeError:
+            raise TypeError(f"{name} = {value!r}: {name} is an integer") from None
+
+
+def _check_board(k: Any, size: Any, width: Any, height: Any, threads: Any) -> None:
+    _check_ints(k=k, size=size, width=width, height=height, threads=threads)
+
+
+def _dtype_name(dtype: Any) -> Optional[str]:
+    if dtype is None:
+        return None
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        raise TypeError(f"dtype = {dtype!r}: dtype is int8, int32 or None") from None
+    if name not in ("int8", "int32"):
+        raise ValueError(f"dtype = {name}: dtype is int8, int32 or None")
+    return name
+
+
+def _csv_table(text: str) -> Dict[str, np.ndarray]:
+    """The command line's CSV as columns: integer or float arrays where every entry is a
+    number, object arrays (``None`` for an empty entry) where some are empty or text."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return {}
+    head, body = rows[0], rows[1:]
+
+    def number(s: str) -> Any:
+        if s == "":
+            return None
+        for kind in (int, float):
+            try:
+                return kind(s)
+            except ValueError:
+                pass
+        return s
+
+    cols: Dict[str, np.ndarray] = {}
+    for i, name in enumerate(head):
+        col = [number(r[i]) for r in body]
+        if all(isinstance(c, (int, float)) for c in col):
+            cols[name] = np.asarray(col)
+        else:
+            arr = np.empty(len(col), dtype=object)
+            arr[:] = col
+            cols[name] = arr
+    return cols
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+    return pandas
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+
+def values(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    threads: Optional[int] = None,
+    dtype: Any = None,
+    progress: bool = False,
+) -> np.ndarray:
+    """The CA values ``v = N - k`` of game ``k`` as a 2-D numpy array.
+
+    Parameters
+    ----------
+    k : int
+        The game, 1 to ``MAX_K`` (k = 1 is classical Wythoff Nim).
+    size : int, optional
+        A square board of ``size x size`` cells; or give ``width`` and ``height``.
+    width, height : int, optional
+        The board's columns and rows.
+    window : (x0, y0, x1, y1), optional
+        The half-open part ``[x0, x1) x [y0, y1)`` of the board to return (default: all of
+        it). The cells outside it are computed as needed but not kept.
+    threads : int, optional
+        Worker threads; ``None`` or 0 means one per core. The values do not depend on it.
+    dtype : {None, "int8", "int32"}, optional
+        ``None`` picks ``int8`` where every value of the window fits (outside the hood values
+        stay within a few units of 0; inside it ``v`` reaches ``-k``), else ``int32``.
+    progress : bool
+        Show a progress bar (rows) when tqdm is installed.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(y1 - y0, x1 - x0)``; ``a[y - y0, x - x0]`` is the cell ``(x, y)``. The
+        palaces are the negative entries; ``a + k`` is the palace number ``N``.
+
+    Raises
+    ------
+    ValueError
+        A bad ``k``, board, ``window``, ``threads`` or ``dtype``, or an array larger than the
+        memory available.
+    TypeError
+        The board given both ways, or not at all.
+    KeyboardInterrupt
+        Ctrl-C during the computation (the workers stop first).
+
+    Examples
+    --------
+    >>> v = palace.values(k=500, size=1500)
+    >>> (v < 0).sum()                       # the palaces of the board
+    >>> palace.values(k=5, size=6) + 5      # the palace numbers of the paper's Fig. 1
+    """
+    _check_board(k, size, width, height, threads)
+    name = _dtype_name(dtype)
+    _, _, _, (x0, y0, x1, y1), name = _palace.plan(k, size, width, height, window, name)
+    itemsize = np.dtype(name).itemsize
+    _check_memory((x1 - x0) * (y1 - y0), itemsize, "the array of values")
+    with _Bar(progress, f"values k={k}", "rows") as bar:
+        return _palace.values(k, size, width, height, window, threads, name, bar.callback())
+
+
+def palaces(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> np.ndarray:
+    """Where the palaces (P-positions, ``v < 0``) of game ``k`` lie, as a 2-D bool array.
+
+    The arguments are those of :func:`values`; ``palaces(...)`` equals ``values(...) < 0``
+    at a byte a cell.
+    """
+    _check_board(k, size, width, height, threads)
+    _, _, _, (x0, y0, x1, y1), _ = _palace.plan(k, size, width, height, window, None)
+    _check_memory((x1 - x0) * (y1 - y0), 1, "the array of palaces")
+    with _Bar(progress, f"palaces k={k}", "rows") as bar:
+        return _palace.palaces(k, size, width, height, window, threads, bar.callback())
+
+
+# --- analyses --------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """Statistics of a window (``palace stats``).
+
+    ``total``, ``hood`` and ``rest`` are dictionaries ``{"cells", "palaces", "min", "max"}``
+    for the whole window, its hood (the closed-form corner) and the rest; ``min`` and ``max``
+    are ``{"v", "x", "y"}``, the extreme value and its first cell in row-major order.
+    ``histogram_values`` and ``histogram_counts`` count every value ``v`` outside the hood.
+    ``engine`` is what the engine did (cells per path, threads, seconds); ``raw`` the
+    command line's JSON, parsed.
+    """
+
+    k: int
+    window: Window
+    total: Dict[str, Any]
+    hood: Dict[str, Any]
+    rest: Dict[str, Any]
+    histogram_values: np.ndarray
+    histogram_counts: np.ndarray
+    engine: Dict[str, Any] = field(repr=False)
+    raw: Dict[str, Any] = field(repr=False)
+
+    @property
+    def palaces(self) -> int:
+        """Palaces in the window, hood included."""
+        return int(self.total["palaces"])
+
+    @property
+    def density(self) -> float:
+        """Palaces per cell."""
+        return self.total["palaces"] / self.total["cells"]
+
+    def to_pandas(self):
+        """The histogram as a DataFrame with columns ``v`` and ``count``."""
+        pd = _pandas()
+        return pd.DataFrame({"v": self.histogram_values, "count": self.histogram_counts})
+
+
+@dataclass
+class PalaceCount:
+    """The palaces of a board from its corner (``palace stats --palaces-only``)."""
+
+    k: int
+    width: int
+    height: int
+    cells: int
+    palaces: int
+    engine: Dict[str, Any] = field(repr=False)
+
+
+def stats(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    palaces_only: bool = False,
+    by_counters: bool = False,
+    threads: Optional[int] = None,
+    backend: str = "cpu",
+    progress: bool = False,
+) -> Union[Stats, PalaceCount]:
+    """Counts, extremes and the value histogram of a window of game ``k`` (``palace stats``).
+
+    The board and ``window`` are given as in :func:`values`. ``palaces_only=True`` counts
+    only the palaces of the whole board, several times faster, and returns a
+    :class:`PalaceCount`; ``by_counters=True`` computes the same :class:`Stats` through the
+    three-counter sweep (whole boards only). ``backend="gpu"`` runs on the GPU where this
+    build has it (:data:`HAS_GPU`); otherwise it raises ``ValueError``.
+    """
+    _check_board(k, size, width, height, threads)
+    with _Bar(progress, f"stats k={k}", "rows") as bar:
+        text = _palace.stats(
+            k, size, width, height, window, palaces_only, by_counters, threads, backend, bar.callback()
+        )
+    raw = json.loads(text)
+    if "palaces" in raw:
+        p = raw["palaces"]
+        return PalaceCount(p["k"], p["width"], p["height"], p["cells"], p["palaces"], raw["engine"])
+    s = raw["stats"]
+    hist = s["histogram"]
+    return Stats(
+        k=s["k"],
+        window=tuple(s["window"]),
+        total=s["total"],
+        hood=s["hood"],
+        rest=s["rest"],
+        histogram_values=np.array([h[0] for h in hist], dtype=np.int64),
+        histogram_counts=np.array([h[1] for h in hist], dtype=np.uint64),
+        engine=raw["engine"],
+        raw=raw,
+    )
+
+
+@dataclass
+class Skin:
+    """The skin of the upper arm of game ``k``, from the shoulder ``(k, 0)`` to column ``to``
+    (``palace skin``; ``docs/skin.md``).
+
+    ``columns`` holds the CSV's columns as arrays: ``x``; ``top``, the row of the first cell
+    below outer space; ``top_v``, its value; ``vertical``, the palaces from it straight down
+    (the skin's thickness); ``diagonal``, those along (1, 1); ``level``, the Fibonacci level
+    of the thickness (-1 where it is none). ``report`` is the command line's JSON report
+    (levels, periods, the paper's checks).
+    """
+
+    k: int
+    to: int
+    columns: Dict[str, np.ndarray]
+    report: Dict[str, Any] = field(repr=False)
+
+    @property
+    def thickness(self) -> np.ndarray:
+        """The vertical thickness of the skin per column (``columns["vertical"]``)."""
+        return self.columns["vertical"]
+
+    def to_pandas(self):
+        """The columns as a DataFrame (the command line's CSV)."""
+        pd = _pandas()
+        return pd.DataFrame(self.columns)
+
+
+def skin(k: int, to: int, threads: Optional[int] = None, progress: bool = False) -> Skin:
+    """Follows the skin of game ``k`` (``k >= 3``) from the shoulder to column ``to``
+    (exclusive; ``k < to``), measuring every column (``palace skin``).
+
+    >>> s = palace.skin(k=40003, to=3_040_003)
+    >>> s.thickness.max(), s.report["levels"][0]
+    """
+    _check_ints(k=k, to=to, threads=threads)
+    with _Bar(progress, f"skin k={k}", "cells") as bar:
+        report, arrays = _palace.skin(k, to, threads, bar.callback())
+    names = ("x", "top", "top_v", "vertical", "diagonal", "level")
+    return Skin(k=k, to=to, columns=dict(zip(names, arrays)), report=json.loads(report))
+
+
+def compare(
+    k: int,
+    k2: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    shift: Tuple[int, int] = (0, 0),
+    offset: int = 0,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Dict[str, Any]:
+    """Compares games ``k`` and ``k2`` cell by cell over a window of ``k``'s board: how many
+    cells satisfy ``N_k2(x + dx, y + dy) = N_k(x, y) + offset`` with ``shift = (dx, dy)``
+    (both >= 0), in all and per region of game ``k`` (``palace compare --json``, as a
+    dictionary: ``cells``, ``matched``, ``fraction``, ``per_region``)."""
+    _check_board(k, size, width, height, threads)
+    _check_ints(k2=k2, offset=offset)
+    with _Bar(progress, f"compare {k} {k2}", "rows") as bar:
+        text = _palace.compare(k, k2, size, width, height, window, shift, offset, threads, bar.callback())
+    return json.loads(text)
+
+
+def regions(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Dict[str, Any]:
+    """The paper's regions of a window of game ``k``, with their cells, palaces and
+    boundaries (``palace regions --json``, as a dictionary; ``docs/regions.md``)."""
+    _check_board(k, size, width, height, threads)
+    with _Bar(progress, f"regions k={k}", "rows") as bar:
+        text = _palace.regions(k, size, width, height, window, threads, bar.callback())
+    return json.loads(text)
+
+
+@dataclass
+class Survey:
+    """A survey of many games (``palace survey``): ``rows`` holds the command's CSV as
+    columns, one entry per game (numpy arrays; object arrays with ``None`` where a column has
+    gaps), ``summary`` the command's summary (``docs/survey.md`` explains each column)."""
+
+    rows: Dict[str, np.ndarray]
+    summary: Dict[str, Any]
+
+    def to_pandas(self):
+        """The rows as a DataFrame, one row per game."""
+        pd = _pandas()
+        return pd.DataFrame(self.rows)
+
+
+def survey(
+    k: Union[Tuple[int, int], range],
+    step: int = 1,
+    size_factor: int = 3,
+    skin: bool = True,
+    detail_step: int = 1,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Survey:
+    """Measures many games on boards of side ``size_factor * k`` (``palace survey``;
+    ``docs/survey.md``): ``k = (first, last)`` surveys ``first, first + step, ..., <= last``
+    (both ends included, as the command's ``A..B``); a ``range`` gives its own step.
+    ``skin=False`` skips following the skin; ``detail_step`` computes the region labels for
+    every ``detail_step``-th game only.
+
+    >>> palace.survey(k=(20, 40), step=5).to_pandas()
+    """
+    if isinstance(k, range):
+        if len(k) == 0:
+            raise ValueError(f"k = {k!r}: the range holds no game")
+        start, stop, step = k[0], k[-1], abs(k.step)
+        start, stop = min(start, stop), max(start, stop)
+    else:
+        try:
+            start, stop = k
+        except (TypeError, ValueError):
+            raise TypeError(f"k = {k!r}: k is (first, last), both included, or a range") from None
+    with _Bar(progress, "survey", "k") as bar:
+        rows, summary = _palace.survey(start, stop, step, size_factor, skin, detail_step, threads, bar.callback())
+    return Survey(rows=_csv_table(rows), summary=json.loads(summary))
+
+
+@dataclass
+class Threads:
+    """The threads of a window (``palace threads``; ``docs/threads.md``): ``table`` holds the
+    command's CSV as columns, one entry per thread (numpy arrays; object arrays with ``None``
+    where a column has gaps); ``report`` the command's JSON report."""
+
+    table: Dict[str, np.ndarray]
+    report: Dict[str, Any] = field(repr=False)
+
+    def to_pandas(self):
+        """The threads as a DataFrame, one row per thread."""
+        pd = _pandas()
+        return pd.DataFrame(self.table)
+
+
+def threads(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    reach: int = 4,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Threads:
+    """Traces the threads of palaces through a window of game ``k`` (``palace threads``):
+    cells on the same or the next row at most ``reach`` columns apart belong to one thread.
+    ``threads`` is the number of worker threads, as everywhere."""
+    _check_board(k, size, width, height, threads)
+    _check_ints(reach=reach)
+    with _Bar(progress, f"threads k={k}", "rows") as bar:
+        report, table = _palace.threads(k, size, width, height, window, reach, threads, bar.callback())
+    return Threads(table=_csv_table(table), report=json.loads(report))
+
+
+def render(
+    k: int,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    window: Optional[Window] = None,
+    scale: int = 1,
+    zoom: int = 1,
+    aggregate: str = "mean",
+    scheme: str = "paper",
+    legend: bool = False,
+    path: Union[str, "os.PathLike[str]", None] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Optional[np.ndarray]:
+    """Draws a window of game ``k`` in the paper's colours (``palace render``).
+
+    With ``path``, writes the PNG there (the file appears whole or not at all) and returns
+    ``None``; without, returns the picture as an RGB array of shape ``(H, W, 3)``, ``uint8``.
+    ``scale`` makes each ``scale x scale`` block of cells one pixel, combined by
+    ``aggregate`` (``"mean"``, ``"min"`` or ``"max"``); ``zoom`` draws each cell as a
+    ``zoom x zoom`` block (with ``scale=1``). ``scheme="values"`` colours the hood by value
+    too; ``legend=True`` adds the key below the picture.
+
+    >>> import matplotlib.pyplot as plt
+    >>> plt.imshow(palace.render(k=500, size=1500))
+    """
+    _check_board(k, size, width, height, threads)
+    p = None if path is None else os.fspath(path)
+    if p is not None and not Path(p).parent.is_dir():
+        parent = str(Path(p).parent)
+        raise FileNotFoundError(errno.ENOENT, f"path = {p!r}: no such folder to write the picture in", parent)
+    with _Bar(progress, f"render k={k}", "rows") as bar:
+        return _palace.render(
+            k, size, width, height, window, scale, zoom, aggregate, scheme, legend, p, threads, bar.callback()
+        )
+
+
+# --- the games lab ---------------------------------------------------------------------------
+
+
+@dataclass
+class FibonacciNim:
+    """Fibonacci nim from every pile ``1..to`` (``palace game fibonacci-nim``).
+
+    ``winner[n]`` is 1 when the first player wins from a pile of ``n`` coins, 2 when the
+    second does (``winner[0]`` is 0); ``p_positions`` lists the piles the first player
+    loses; ``winning_moves[n]`` every winning first move (coins taken) from ``n``.
+    """
+
+    to: int
+    winner: np.ndarray
+    p_positions: np.ndarray
+    winning_moves: List[np.ndarray] = field(repr=False)
+
+
+def fibonacci_nim(to: int, threads: Optional[int] = None, progress: bool = False) -> FibonacciNim:
+    """Solves Fibonacci nim for every pile ``1..to`` (at most 10**6)."""
+    _check_ints(to=to, threads=threads)
+    with _Bar(progress, "fibonacci nim", "piles") as bar:
+        p, moves = _palace.fibonacci_nim(to, threads, bar.callback())
+    winner = np.array([0] + [2 if len(m) == 0 else 1 for m in moves[1:]], dtype=np.int8)
+    return FibonacciNim(to=to, winner=winner, p_positions=p, winning_moves=moves)
+
+
+def fibonacci_nim_grundy(to: int, threads: Optional[int] = None, progress: bool = False) -> np.ndarray:
+    """The Grundy values ``G(n, q)`` of Fibonacci nim (pile ``n``, quota ``q``) for
+    ``0 <= n, q <= to`` (at most 30000), as a ``uint16`` array indexed ``[n, q]``.
+    ``G(n, q) = mex{G(n - j, min(2j, n - j)) : 1 <= j <= min(q, n)}``, 0 without a move."""
+    _check_ints(to=to, threads=threads)
+    with _Bar(progress, "grundy values", "rows") as bar:
+        return _palace.fibonacci_nim_grundy(to, threads, bar.callback())
+
+
+@dataclass
+class Subtraction:
+    """A subtraction game solved for piles ``0..to`` (``palace game subtraction``):
+    ``grundy[n]`` is the Grundy value of a pile of ``n``; ``period`` is ``(p, n0)`` when the
+    values repeat with period ``p`` from ``n0`` on within the piles computed, else ``None``."""
+
+    set: str
+    members: np.ndarray
+    to: int
+    grundy: np.ndarray
+    period: Optional[Tuple[int, int]]
+
+    @property
+    def counts(self) -> np.ndarray:
+        """How many piles have each Grundy value ``0, 1, ..., max``."""
+        return np.bincount(self.grundy)
+
+
+def subtraction(
+    set: Union[str, Sequence[int]],
+    to: int,
+    period_bound: int = 1_000_000,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Subtraction:
+    """Solves the subtraction game whose moves are ``set``: a family ``"F(an+b)+c"`` of
+    Fibonacci numbers (``"paper"`` is Larsson and Fox's ``F(2n+1)-1``) or a list of positive
+    integers, for piles ``0..to``."""
+    spec = set if isinstance(set, str) else ",".join(str(int(s)) for s in set)
+    with _Bar(progress, f"subtraction {spec}", "piles") as bar:
+        name, members, grundy, period = _palace.subtraction(spec, to, period_bound, threads, bar.callback())
+    return Subtraction(set=name, members=np.array(members, dtype=np.uint64), to=to, grundy=grundy, period=period)
+
+
+def fraenkel_array(rows: int, columns: int = 8) -> np.ndarray:
+    """Rows ``0..rows-1`` and columns ``0..columns-1`` of Fraenkel's array ``A`` (*Arrays,
+    Numeration Systems and Frankenstein Games*), as ``uint64`` (``palace game
+    fraenkel-array``)."""
+    _check_ints(rows=rows, columns=columns)
+    return _palace.fraenkel_array(rows, columns)
