@@ -5,6 +5,36 @@
 use palace::analysis::footprint::Footprint;
 use palace::error::{Error, Result};
 
+/// What a request holds in memory, with the words that name it and the fix, for the check
+/// against the machine's memory ([`fits`]).
+pub struct Need {
+    /// The run's footprint.
+    pub footprint: Footprint,
+    /// The flags that set its width, as given.
+    pub what: String,
+    /// How to make it smaller.
+    pub fix: &'static str,
+}
+
+/// The board commands' fix: what makes a sweep's footprint smaller.
+pub const BOARD_FIX: &str = "use a narrower board or a --window with a smaller x1 (memory grows with it, not with the height), or fewer --threads";
+
+/// What a sweep of `window` is called in a refusal: the columns it sweeps, and the flags that
+/// set them.
+pub fn board_what(window: &palace::model::geometry::Window) -> String {
+    format!("sweeping {} columns (the --size or --width, or the --window's x1)", window.x1)
+}
+
+/// Refuses, before anything is allocated, a request that would need more memory than the
+/// machine has available (exit 2, with both figures); nothing is refused where the machine's
+/// memory cannot be read.
+pub fn fits(need: Option<Need>) -> Result<()> {
+    if let (Some(need), Some((available, total))) = (need, machine()) {
+        check(need.footprint, &need.what, need.fix, available, total)?;
+    }
+    Ok(())
+}
+
 /// The machine's memory in bytes: (available now, in all), from `/proc/meminfo`; `None` where
 /// it cannot be read (not Linux), and then nothing is refused.
 pub fn machine() -> Option<(u64, u64)> {
