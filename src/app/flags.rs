@@ -124,6 +124,31 @@ pub struct BoardArgs {
     pub window: Option<Window>,
 }
 
+/// `--json`: the report as JSON, for the commands whose report is otherwise a table.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ReportArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--no-legend`, for the analyses that draw their findings over the picture (`--output`).
+#[derive(Debug, Args, Clone, Copy)]
+pub struct LegendArgs {
+    /// Draw the bare picture: no legend strip of the colours below it.
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
+}
+
+/// `--reference` (hidden), for the analyses that keep a reference implementation to test
+/// against.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ReferenceArgs {
+    /// Run the reference implementation (one consumer thread), for testing.
+    #[arg(long, hide = true)]
+    pub reference: bool,
+}
+
 /// How to run the engine.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {

@@ -2,7 +2,7 @@
 //! than the memory available now is refused before anything is allocated (exit 2), with the
 //! figure it would need and what the machine has.
 
-use palace::analysis::footprint::Footprint;
+use palace::analysis::footprint::{Footprint, Work, footprint};
 use palace::error::{Error, Result};
 
 /// What a request holds in memory, with the words that name it and the fix, for the check
@@ -23,6 +23,16 @@ pub const BOARD_FIX: &str = "use a narrower board or a --window with a smaller x
 /// set them.
 pub fn board_what(window: &palace::model::geometry::Window) -> String {
     format!("sweeping {} columns (the --size or --width, or the --window's x1)", window.x1)
+}
+
+/// What a sweep of `window` by `threads` workers doing `work` holds, in the words of the board
+/// commands.
+pub fn board_need(work: Work, window: &palace::model::geometry::Window, threads: usize) -> Need {
+    Need {
+        footprint: footprint(work, u64::from(window.x1), threads),
+        what: board_what(window),
+        fix: BOARD_FIX,
+    }
 }
 
 /// Refuses, before anything is allocated, a request that would need more memory than the

@@ -159,3 +159,13 @@ pub fn open(path: &Path, flag: &str, ext: &str, cancel: &Cancel) -> Result<Atomi
     }
     Ok(out)
 }
+
+/// Writes into an opened output with `write`, an I/O error naming the output's path; the caller
+/// commits the output once the run has computed everything.
+pub fn write_into(
+    out: &mut AtomicOutput,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<()> {
+    let path = out.path().to_path_buf();
+    write(out.file()).map_err(|e| Error::io(&path, e))
+}

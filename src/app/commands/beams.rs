@@ -1,9 +1,9 @@
 //! `palace beams`: the beams of the inner sector found, followed and measured (paper §3.1, §4
 //! question 5), and drawn over the picture.
 
-use crate::app::flags::{BoardArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
+use crate::app::flags::{BoardArgs, LegendArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
 use crate::app::memory::{self, Need};
-use crate::app::outputs::{Outputs, open};
+use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, print_report, wrote};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
@@ -37,15 +37,15 @@ pub struct BeamsArgs {
     /// One pixel per S x S cells (a block with a beam's palace shows the beam).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
-    /// Draw the bare picture: no legend strip of the colours below it.
-    #[arg(long, requires = "output")]
-    pub no_legend: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub legend: LegendArgs,
 }
 
 /// A validated `palace beams`.
@@ -85,9 +85,9 @@ pub fn run(a: BeamsArgs, ctx: &Context) -> Result<ExitCode> {
         csv: a.csv,
         output: a.output,
         scale: a.scale,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
-        legend: !a.no_legend,
+        legend: !a.legend.no_legend,
     })
 }
 
@@ -97,7 +97,6 @@ impl Request for Beams {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
         let pixels = match self.output {
             Some(_) => {
                 let (w, h) = palace::output::png::picture_size(self.window, self.scale);
@@ -105,12 +104,12 @@ impl Request for Beams {
             }
             None => 0,
         };
-        Some(Need {
-            footprint: footprint(Work::Beams, u64::from(self.window.x1), self.run.engine.threads)
-                .with_fixed(pixels),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        let need = memory::board_need(
+            palace::analysis::footprint::Work::Beams,
+            &self.window,
+            self.run.engine.threads,
+        );
+        Some(Need { footprint: need.footprint.with_fixed(pixels), ..need })
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {
@@ -125,8 +124,7 @@ impl Request for Beams {
         pb.message("measuring the beams");
         let csv = match csv_out {
             Some(mut o) => {
-                let p = o.path().to_path_buf();
-                beams::write_csv(&found, std::io::BufWriter::new(o.file())).map_err(|e| Error::io(&p, e))?;
+                write_into(&mut o, |f| beams::write_csv(&found, std::io::BufWriter::new(f)))?;
                 Some(o)
             }
             None => None,

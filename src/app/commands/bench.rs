@@ -22,7 +22,7 @@
 //! Peak memory is the process's resident high-water mark (`VmHWM`), reset before each run
 //! where the kernel allows it (`/proc/self/clear_refs`), so each run's figure is its own.
 
-use crate::app::flags::{Backend, BackendArg, KernelArg, RunArgs, RunConfig, parse_k};
+use crate::app::flags::{Backend, BackendArg, KernelArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, check_writable_dir};
 #[cfg(feature = "gpu")]
@@ -84,9 +84,9 @@ pub struct BenchArgs {
     /// on all threads, checking that both agree (a build with `--features gpu`).
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with_all = ["analyses", "png_dir"])]
     pub backend: BackendArg,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     /// No progress messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -143,7 +143,7 @@ pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
         return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
     }
     if Backend::resolve(a.backend, None)? != Backend::Cpu {
-        return ctx.run(BenchGpu { k: a.k, size: a.size, repeat: a.repeat, json: a.json, run });
+        return ctx.run(BenchGpu { k: a.k, size: a.size, repeat: a.repeat, json: a.report.json, run });
     }
     ctx.run(Bench {
         k: a.k,
@@ -153,7 +153,7 @@ pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
         repeat: a.repeat,
         png_dir,
         analyses: a.analyses,
-        json: a.json,
+        json: a.report.json,
         quiet: a.quiet,
     })
 }

@@ -1,7 +1,9 @@
 //! `palace compare`: two games compared cell by cell (the paper's Fig. 4), or searched over
 //! shifts (`--search-shift`, the paper's Fig. 3) and per region (`--region-search`).
 
-use crate::app::flags::{BoardArgs, RunArgs, RunConfig, check_k_plus_3, check_scale, parse_k};
+use crate::app::flags::{
+    BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale, parse_k,
+};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open};
 use crate::app::print::{ExitCode, print_report, wrote};
@@ -56,12 +58,12 @@ pub struct CompareArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
-    /// Run the reference implementation (one consumer thread), for testing.
-    #[arg(long, hide = true)]
-    pub reference: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub reference: ReferenceArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     /// Instead of one comparison, search every shift within R of --shift (each coordinate,
     /// negative shifts too) and give each its most common offset N_K2 - N_K; report the best
     /// and, as the level of chance, the mean and standard deviation over all the shifts (the
@@ -176,11 +178,11 @@ pub fn run(a: CompareArgs, ctx: &Context) -> Result<ExitCode> {
         search_region: a.search_region.map(SearchRegionArg::regions),
         output: a.output,
         scale: a.scale,
-        json: a.json,
+        json: a.report.json,
         search_shift: a.search_shift,
         region_search: a.region_search,
         run: a.run.resolve(&ctx.cancel)?,
-        reference: a.reference,
+        reference: a.reference.reference,
         legend: !a.no_legend,
     })
 }

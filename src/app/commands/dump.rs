@@ -79,12 +79,8 @@ impl Request for Dump {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        Some(Need {
-            footprint: footprint(Work::Dump, u64::from(self.window.x1), self.run.engine.threads),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        use palace::analysis::footprint::Work;
+        Some(memory::board_need(Work::Dump, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {

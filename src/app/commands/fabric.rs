@@ -1,7 +1,7 @@
 //! `palace fabric`: the three fabrics (paper Fig. 7), one k of each class mod 3, side by side,
 //! and how much of each the later games reproduce.
 
-use crate::app::flags::{RunArgs, RunConfig, parse_k};
+use crate::app::flags::{ReferenceArgs, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open};
 use crate::app::print::{ExitCode, print_report, wrote};
@@ -24,12 +24,12 @@ pub struct FabricArgs {
     /// The picture to write.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: Option<PathBuf>,
-    /// Run the reference implementation (one consumer thread), for testing.
-    #[arg(long, hide = true)]
-    pub reference: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub reference: ReferenceArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -59,9 +59,9 @@ pub fn run(a: FabricArgs, ctx: &Context) -> Result<ExitCode> {
         k: a.k,
         size: a.size,
         output: a.output,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
-        reference: a.reference,
+        reference: a.reference.reference,
     })
 }
 

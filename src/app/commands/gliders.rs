@@ -1,9 +1,9 @@
 //! `palace gliders`: the fabric's meta-gliders (paper §3.2) classified, followed and judged,
 //! and the map of textures drawn.
 
-use crate::app::flags::{BoardArgs, RunArgs, RunConfig};
+use crate::app::flags::{BoardArgs, LegendArgs, ReportArgs, RunArgs, RunConfig};
 use crate::app::memory::{self, Need};
-use crate::app::outputs::{Outputs, open};
+use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, print_report, wrote};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
@@ -40,15 +40,15 @@ pub struct GlidersArgs {
     /// One pixel per S x S cells: 1, 2, 4, 8 or 16 (one pixel per map cell).
     #[arg(long, value_name = "S", default_value_t = 16)]
     pub scale: u32,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
-    /// Draw the bare picture: no legend strip of the colours below it.
-    #[arg(long, requires = "output")]
-    pub no_legend: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub legend: LegendArgs,
 }
 
 /// Validates and runs `palace gliders`.
@@ -97,9 +97,9 @@ pub fn run(a: GlidersArgs, ctx: &Context) -> Result<ExitCode> {
         csv: a.csv,
         output: a.output,
         scale: a.scale,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
-        legend: !a.no_legend,
+        legend: !a.legend.no_legend,
     })
 }
 
@@ -125,12 +125,8 @@ impl Request for Gliders {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        Some(Need {
-            footprint: footprint(Work::Gliders, u64::from(self.window.x1), self.run.engine.threads),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        use palace::analysis::footprint::Work;
+        Some(memory::board_need(Work::Gliders, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {
@@ -142,8 +138,7 @@ impl Request for Gliders {
             gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
         pb.finish_and_clear();
         if let Some(mut o) = csv_out {
-            let p = o.path().to_path_buf();
-            gliders::write_csv(&report, std::io::BufWriter::new(o.file())).map_err(|e| Error::io(&p, e))?;
+            write_into(&mut o, |f| gliders::write_csv(&report, std::io::BufWriter::new(f)))?;
             o.commit()?;
         }
         let path = picture.map(AtomicOutput::commit).transpose()?;

@@ -1,7 +1,7 @@
 //! `palace grid`: the grid of the fabric's black cells (paper §3.2) measured by exact
 //! autocorrelation in windows along the diagonal, and its maps drawn.
 
-use crate::app::flags::{RunArgs, RunConfig, parse_k};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open};
 use crate::app::print::{ExitCode, print_report, wrote};
@@ -32,9 +32,9 @@ pub struct GridArgs {
     /// Draw the black cells' autocorrelation maps with the measured lattices to this PNG.
     #[arg(long, short, value_name = "FILE.png")]
     pub output: Option<PathBuf>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -73,7 +73,7 @@ pub fn run(a: GridArgs, ctx: &Context) -> Result<ExitCode> {
         reach: a.reach,
         at,
         output: a.output,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }

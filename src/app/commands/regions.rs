@@ -1,7 +1,9 @@
 //! `palace regions`: every cell labelled with its region, the per-region report and the region
 //! map.
 
-use crate::app::flags::{BoardArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
+use crate::app::flags::{
+    BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale,
+};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open};
 use crate::app::print::{ExitCode, print_report, wrote};
@@ -25,12 +27,12 @@ pub struct RegionsArgs {
     /// One pixel per S x S cells (the block's top-left cell).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub scale: u32,
-    /// Run the reference implementation (one consumer thread), for testing.
-    #[arg(long, hide = true)]
-    pub reference: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub reference: ReferenceArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -63,9 +65,9 @@ pub fn run(a: RegionsArgs, ctx: &Context) -> Result<ExitCode> {
         window,
         output: a.output,
         scale: a.scale,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
-        reference: a.reference,
+        reference: a.reference.reference,
         legend: !a.no_legend,
     })
 }
@@ -76,12 +78,8 @@ impl Request for Regions {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        Some(Need {
-            footprint: footprint(Work::Regions, u64::from(self.window.x1), self.run.engine.threads),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        use palace::analysis::footprint::Work;
+        Some(memory::board_need(Work::Regions, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {

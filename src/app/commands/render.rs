@@ -129,16 +129,8 @@ impl Request for Render {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        Some(Need {
-            footprint: footprint(
-                Work::Picture { zoom: self.png.zoom },
-                u64::from(self.window.x1),
-                self.run.engine.threads,
-            ),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        let work = palace::analysis::footprint::Work::Picture { zoom: self.png.zoom };
+        Some(memory::board_need(work, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {

@@ -2,9 +2,9 @@
 //! §3.4): its thicknesses, levels, periods and steps.
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
-use crate::app::flags::{RunArgs, RunConfig, parse_k};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
-use crate::app::outputs::{Outputs, open};
+use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, print_report, summary};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
@@ -29,9 +29,9 @@ pub struct SkinArgs {
     /// Plot the vertical thickness against the column to this PNG, one panel per level.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     /// Follow the skin through the CA's row sweep (every cell by the rule; slower): the
     /// reference the default counter sweep is checked against. No checkpoints.
     #[arg(long, conflicts_with_all = ["checkpoint", "resume"])]
@@ -89,7 +89,7 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
         to: a.to,
         csv: a.csv,
         plot: a.plot,
-        json: a.json,
+        json: a.report.json,
         rows: a.rows,
         pattern: a.pattern,
         checkpoint,
@@ -146,8 +146,7 @@ impl Request for Skin {
         };
         summary(&run, "", &engine);
         if let Some(mut o) = csv_out {
-            let path = o.path().to_path_buf();
-            skin::write_csv(&cols, o.file()).map_err(|e| Error::io(&path, e))?;
+            write_into(&mut o, |f| skin::write_csv(&cols, f))?;
             o.commit()?;
         }
         if let Some(o) = plot_out {

@@ -2,7 +2,7 @@
 //! the CPU engine (checkpointed) or on a GPU (`--backend gpu`).
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
-use crate::app::flags::{Backend, BackendArg, BoardArgs, RunArgs, RunConfig};
+use crate::app::flags::{Backend, BackendArg, BoardArgs, ReportArgs, RunArgs, RunConfig};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::Outputs;
 #[cfg(feature = "gpu")]
@@ -45,9 +45,9 @@ pub struct StatsArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -101,7 +101,7 @@ pub fn run(a: StatsArgs, ctx: &Context) -> Result<ExitCode> {
         by_counters: !a.ca && window.x0 == 0 && window.y0 == 0,
         checkpoint,
         resume,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }
@@ -113,7 +113,7 @@ impl Request for Stats {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
+        use palace::analysis::footprint::Work;
         let work = if self.palaces_only {
             Work::Palaces
         } else if self.by_counters {
@@ -121,11 +121,7 @@ impl Request for Stats {
         } else {
             Work::StatsCa
         };
-        Some(Need {
-            footprint: footprint(work, u64::from(self.window.x1), self.run.engine.threads),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        Some(memory::board_need(work, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {

@@ -3,7 +3,7 @@
 
 use crate::app::flags::{RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
-use crate::app::outputs::{Outputs, open};
+use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, out_text, print_report};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
@@ -148,8 +148,7 @@ impl Request for Survey {
         let summary = sv::summarise(&rows, so.factor);
         match csv_out {
             Some(mut o) => {
-                let path = o.path().to_path_buf();
-                sv::write_csv(&rows, o.file()).map_err(|e| Error::io(&path, e))?;
+                write_into(&mut o, |f| sv::write_csv(&rows, f))?;
                 o.commit()?;
             }
             None => {

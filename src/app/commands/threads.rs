@@ -1,9 +1,9 @@
 //! `palace threads`: the threads of the upper warp found, followed and measured (paper §3.2,
 //! §4 questions 5-7), and drawn over the picture.
 
-use crate::app::flags::{BoardArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
+use crate::app::flags::{BoardArgs, LegendArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
 use crate::app::memory::{self, Need};
-use crate::app::outputs::{Outputs, open};
+use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, print_report, wrote};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
@@ -33,15 +33,15 @@ pub struct ThreadsArgs {
     /// Cells on the same or the next row at most R columns apart belong to one thread.
     #[arg(long, value_name = "R", default_value_t = palace::analysis::threads::trace::REACH)]
     pub reach: u32,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
-    /// Draw the bare picture: no legend strip of the colours below it.
-    #[arg(long, requires = "output")]
-    pub no_legend: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub legend: LegendArgs,
 }
 
 /// A validated `palace threads`.
@@ -75,9 +75,9 @@ pub fn run(a: ThreadsArgs, ctx: &Context) -> Result<ExitCode> {
         output: a.output,
         scale: a.scale,
         reach: a.reach,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
-        legend: !a.no_legend,
+        legend: !a.legend.no_legend,
     })
 }
 
@@ -87,12 +87,8 @@ impl Request for Threads {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        Some(Need {
-            footprint: footprint(Work::Threads, u64::from(self.window.x1), self.run.engine.threads),
-            what: memory::board_what(&self.window),
-            fix: memory::BOARD_FIX,
-        })
+        use palace::analysis::footprint::Work;
+        Some(memory::board_need(Work::Threads, &self.window, self.run.engine.threads))
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {
@@ -108,9 +104,7 @@ impl Request for Threads {
         let csv = match csv_out {
             Some(mut o) => {
                 let summaries = threads::summaries(&traced, cancel)?;
-                let p = o.path().to_path_buf();
-                threads::write_csv(&traced, &summaries, std::io::BufWriter::new(o.file()))
-                    .map_err(|e| Error::io(&p, e))?;
+                write_into(&mut o, |f| threads::write_csv(&traced, &summaries, std::io::BufWriter::new(f)))?;
                 Some(o)
             }
             None => None,

@@ -104,15 +104,10 @@ impl Request for Tiles {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
+        let work = palace::analysis::footprint::Work::Tiles { tile_size: self.tiles.tile_size };
         Some(Need {
-            footprint: footprint(
-                Work::Tiles { tile_size: self.tiles.tile_size },
-                u64::from(self.window.x1),
-                self.run.engine.threads,
-            ),
-            what: memory::board_what(&self.window),
             fix: "use a narrower board or --window, a smaller --tile-size, or fewer --threads",
+            ..memory::board_need(work, &self.window, self.run.engine.threads)
         })
     }
 

@@ -2,7 +2,7 @@
 //! first move), its Grundy table, or the checks of the notes.
 
 use super::common::{game_bar, in_pool};
-use crate::app::flags::{RunArgs, RunConfig};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
@@ -35,9 +35,9 @@ pub struct FibonacciNimArgs {
     /// Run every checkable statement of the Fibonacci nim notes over n = 1..N.
     #[arg(long)]
     pub check: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -89,7 +89,7 @@ pub fn run(a: FibonacciNimArgs, ctx: &Context) -> Result<ExitCode> {
         grundy: a.grundy,
         output: a.output,
         check: a.check,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }

@@ -2,7 +2,7 @@
 //! default), their file, or the paper's checks.
 
 use super::common::{game_bar, in_pool, print_claims};
-use crate::app::flags::{RunArgs, RunConfig};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
@@ -38,9 +38,9 @@ pub struct SubtractionArgs {
     /// Run the paper's statements over 0..=N (the paper's set only).
     #[arg(long)]
     pub check: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -95,7 +95,7 @@ pub fn run(a: SubtractionArgs, ctx: &Context) -> Result<ExitCode> {
         row_length: a.row_length,
         period_bound: a.period_bound,
         check: a.check,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }

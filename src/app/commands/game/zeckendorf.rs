@@ -3,7 +3,7 @@
 //! the solvers' memo.
 
 use super::common::{game_bar, in_pool, print_claims};
-use crate::app::flags::{RunArgs, RunConfig};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
@@ -40,9 +40,9 @@ pub struct ZeckendorfArgs {
     /// Run every checkable statement of the black-hole paper for this board over n = 1..N.
     #[arg(long)]
     pub check: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -198,7 +198,7 @@ pub fn run(a: ZeckendorfArgs, ctx: &Context) -> Result<ExitCode> {
             hole: m,
             max_value: v,
             output: a.output,
-            json: a.json,
+            json: a.report.json,
             run: a.run.resolve(&ctx.cancel)?,
         });
     }
@@ -233,7 +233,7 @@ pub fn run(a: ZeckendorfArgs, ctx: &Context) -> Result<ExitCode> {
         hole,
         census: a.census,
         check: a.check,
-        json: a.json,
+        json: a.report.json,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }
