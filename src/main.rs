@@ -1,10 +1,11 @@
-//! The `palace` binary: parse the command line, validate it into a configuration, run it, and
-//! turn the outcome into an exit code (0 success, 1 failure or check mismatch, 2 usage error,
+//! The `palace` binary: parse the command line, hand the command to its module (which validates
+//! and runs it), and turn the outcome into an exit code (0 success, 1 failure or check mismatch, 2 usage error,
 //! 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stopped the run: 130 for Ctrl-C).
 
 mod app;
 
 use app::cli::Cli;
+use app::request::Context;
 use clap::Parser;
 use palace::Error;
 use palace::engine::Cancel;
@@ -21,7 +22,7 @@ fn main() {
     };
     let cancel = Cancel::new();
     let caught = app::signals::install(&cancel);
-    let code = match cli.into_config().and_then(fits).and_then(|config| app::commands::run(config, &cancel)) {
+    let code = match cli.command.run(&Context::new(cancel)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("palace: error: {}", app::errors::message(&e));
@@ -41,13 +42,4 @@ fn main() {
 fn clap_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
     if text.starts_with("error:") { format!("palace: {text}") } else { text }
-}
-
-/// Refuses, before anything is allocated, a request that would need more memory than the
-/// machine has available (exit 2, with both figures).
-fn fits(config: app::cli::Config) -> palace::Result<app::cli::Config> {
-    if let (Some(need), Some((available, total))) = (config.need(), app::memory::machine()) {
-        app::memory::check(need.footprint, &need.what, need.fix, available, total)?;
-    }
-    Ok(config)
 }

@@ -2,8 +2,48 @@
 //! than the memory available now is refused before anything is allocated (exit 2), with the
 //! figure it would need and what the machine has.
 
-use palace::analysis::footprint::Footprint;
+use palace::analysis::footprint::{Footprint, Work, footprint};
 use palace::error::{Error, Result};
+
+/// What a request holds in memory, with the words that name it and the fix, for the check
+/// against the machine's memory ([`fits`]).
+pub struct Need {
+    /// The run's footprint.
+    pub footprint: Footprint,
+    /// The flags that set its width, as given.
+    pub what: String,
+    /// How to make it smaller.
+    pub fix: &'static str,
+}
+
+/// The board commands' fix: what makes a sweep's footprint smaller.
+pub const BOARD_FIX: &str = "use a narrower board or a --window with a smaller x1 (memory grows with it, not with the height), or fewer --threads";
+
+/// What a sweep of `window` is called in a refusal: the columns it sweeps, and the flags that
+/// set them.
+pub fn board_what(window: &palace::model::geometry::Window) -> String {
+    format!("sweeping {} columns (the --size or --width, or the --window's x1)", window.x1)
+}
+
+/// What a sweep of `window` by `threads` workers doing `work` holds, in the words of the board
+/// commands.
+pub fn board_need(work: Work, window: &palace::model::geometry::Window, threads: usize) -> Need {
+    Need {
+        footprint: footprint(work, u64::from(window.x1), threads),
+        what: board_what(window),
+        fix: BOARD_FIX,
+    }
+}
+
+/// Refuses, before anything is allocated, a request that would need more memory than the
+/// machine has available (exit 2, with both figures); nothing is refused where the machine's
+/// memory cannot be read.
+pub fn fits(need: Option<Need>) -> Result<()> {
+    if let (Some(need), Some((available, total))) = (need, machine()) {
+        check(need.footprint, &need.what, need.fix, available, total)?;
+    }
+    Ok(())
+}
 
 /// The machine's memory in bytes: (available now, in all), from `/proc/meminfo`; `None` where
 /// it cannot be read (not Linux), and then nothing is refused.

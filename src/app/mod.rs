@@ -1,16 +1,18 @@
-//! The application around the library: the command line and its validation ([`cli`]), what
-//! each command does ([`commands`]; `positions` and `cell` in [`positions`], the GPU backend's
-//! commands in [`gpu`]), the `bench` command ([`mod@bench`]), what every command prints last
-//! ([`mod@print`]), progress bars ([`progress`]) and signal handling ([`signals`]). None of it is
-//! exported by the library.
+//! The application around the library: the command line ([`cli`]), each command in its module
+//! ([`commands`]), and what the commands share below them: the flag groups ([`flags`]), the
+//! path from a validated request to its run ([`request`]), the checks of the output files
+//! ([`outputs`]) and of memory ([`memory`]), checkpoints ([`checkpoint`]), what every command
+//! prints ([`mod@print`]), errors in the flags' words ([`errors`]), progress bars ([`progress`])
+//! and signal handling ([`signals`]). None of it is exported by the library.
 
-pub mod bench;
+pub mod checkpoint;
 pub mod cli;
 pub mod commands;
 pub mod errors;
-pub mod gpu;
+pub mod flags;
 pub mod memory;
-pub mod positions;
+pub mod outputs;
 pub mod print;
 pub mod progress;
+pub mod request;
 pub mod signals;

@@ -1,6 +1,9 @@
-//! What every command shares at its end: its exit code, and its result written to standard
-//! output. A module of its own, below the commands, so that the command modules and the
-//! dispatcher in [`crate::app::commands`] import it without importing each other.
+//! What every command shares at its end: its exit code, its result written to standard output
+//! (a table or JSON), and its lines on standard error (the engine's summary, the files written).
+
+use crate::app::flags::RunConfig;
+use palace::engine::SweepReport;
+use palace::error::Result;
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
 /// found a mismatch).
@@ -8,7 +11,7 @@ pub type ExitCode = i32;
 
 /// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
 /// error.
-pub fn out_text(text: &str) -> palace::error::Result<()> {
+pub fn out_text(text: &str) -> Result<()> {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     let r = o
@@ -20,4 +23,67 @@ pub fn out_text(text: &str) -> palace::error::Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// Prints a command's report, as JSON or as its table.
+pub fn print_report<R: serde::Serialize + std::fmt::Display>(json: bool, report: &R) -> Result<()> {
+    if json {
+        out_text(&serde_json::to_string_pretty(report).expect("serialisable"))
+    } else {
+        out_text(&report.to_string())
+    }
+}
+
+/// Prints an analysis's result: as JSON `{key: result, "engine": report}`, or as its table with
+/// the engine's summary on stderr.
+pub fn print_with_engine<R: serde::Serialize + std::fmt::Display>(
+    json: bool,
+    key: &str,
+    result: &R,
+    run: &RunConfig,
+    report: &SweepReport,
+) -> Result<()> {
+    if json {
+        let v = serde_json::json!({ key: result, "engine": report });
+        out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))
+    } else {
+        out_text(&result.to_string())?;
+        summary(run, "", report);
+        Ok(())
+    }
+}
+
+/// Says which picture was written, unless `--quiet`.
+pub fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
+    if let Some(p) = path
+        && !quiet
+    {
+        eprintln!("wrote {}", p.display());
+    }
+}
+
+/// One line on stderr about what the engine did, unless `--quiet`.
+pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
+    if run.quiet {
+        return;
+    }
+    let secs = r.elapsed.as_secs_f64();
+    eprintln!(
+        "{what}{}swept {} cells in {secs:.3} s ({:.2} G cells/s, {} threads): computed {} ({}narrow {}, wide {}), filled {} (hood {}, quiet {})",
+        if what.is_empty() { "" } else { "; " },
+        r.region_cells,
+        r.region_cells as f64 / secs.max(1e-9) / 1e9,
+        r.threads,
+        r.computed(),
+        if r.counter_computed > 0 {
+            format!("three counters {}, ", r.counter_computed)
+        } else {
+            String::new()
+        },
+        r.narrow_computed,
+        r.wide_computed,
+        r.filled(),
+        r.hood_filled,
+        r.zero_filled
+    );
 }

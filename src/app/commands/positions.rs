@@ -1,12 +1,14 @@
-//! `palace positions` and `palace cell`: each command's arguments, validation and run in one
-//! place.
+//! `palace positions`: the P-positions of the first rows, as CSV or `.npy`, and whether each
+//! row holds exactly k.
 
-use crate::app::cli::flags::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::flags::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::memory::Need;
+use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
+use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::positions;
-use palace::engine::Cancel;
 use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::io::Write;
@@ -38,23 +40,25 @@ pub struct PositionsArgs {
 }
 
 /// A validated `palace positions`.
-#[derive(Debug, Clone)]
-pub struct Positions {
+struct Positions {
     k: u32,
     rows: u32,
     width: u32,
-    /// The output file.
-    pub output: PathBuf,
+    output: PathBuf,
     /// Whether it is a `.npy` array rather than CSV.
     npy: bool,
     json: bool,
-    /// Engine settings.
-    pub run: RunConfig,
+    run: RunConfig,
+}
+
+/// Validates and runs `palace positions`.
+pub fn run(a: PositionsArgs, ctx: &Context) -> Result<ExitCode> {
+    ctx.run(a.resolve(ctx)?)
 }
 
 impl PositionsArgs {
     /// Checks the request.
-    pub fn resolve(&self) -> Result<Positions> {
+    fn resolve(&self, ctx: &Context) -> Result<Positions> {
         if self.k == 0 || self.rows == 0 || self.width == Some(0) {
             return Err(Error::Usage(
                 "--k, --rows and --width start at 1; e.g. palace positions --k 7 --rows 1000 -o p7.csv"
@@ -82,20 +86,31 @@ impl PositionsArgs {
             output: self.output.clone(),
             npy,
             json: self.json,
-            run: self.run.resolve()?,
+            run: self.run.resolve(&ctx.cancel)?,
         })
     }
 }
 
-impl Positions {
-    /// The columns swept (for the memory estimate).
-    pub fn width(&self) -> u32 {
-        self.width
+impl Request for Positions {
+    fn outputs(&self) -> Outputs<'_> {
+        // With `-o -` the list takes standard output and the report goes to standard error.
+        let o = if self.output.as_os_str() != "-" { Outputs::default() } else { Outputs::no_report() };
+        o.file("--output", &self.output)
+    }
+
+    fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Work, footprint};
+        // A row sweep, as `dump`'s.
+        Some(Need {
+            footprint: footprint(Work::Dump, u64::from(self.width), self.run.engine.threads),
+            what: format!("{} columns", self.width),
+            fix: "use fewer --rows or a smaller --width, or fewer --threads",
+        })
     }
 
     /// Lists the P-positions as CSV and prints the report.
-    pub fn run(self, cancel: &Cancel) -> Result<ExitCode> {
-        let mut out = AtomicOutput::create_cancellable(&self.output, "--output", cancel)?;
+    fn run(self, ctx: &Context) -> Result<ExitCode> {
+        let mut out = AtomicOutput::create_cancellable(&self.output, "--output", &ctx.cancel)?;
         if self.npy && out.in_place() {
             return Err(Error::Usage(format!(
                 "--output {}: a .npy list is finished by rewriting its header (the count), which a pipe cannot take; write CSV there, or name a regular file",
@@ -165,87 +180,5 @@ impl Positions {
             file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&counted)).map_err(io)?;
         }
         Ok(r)
-    }
-}
-
-/// `palace cell`.
-#[derive(Debug, Args)]
-pub struct CellArgs {
-    /// The blocking number k (k = 1 is classical Wythoff Nim).
-    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
-    pub k: u32,
-    /// The cell: column x, row y.
-    #[arg(long, value_name = "x,y")]
-    pub at: String,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub run: RunArgs,
-}
-
-/// A validated `palace cell`.
-#[derive(Debug, Clone)]
-pub struct Cell {
-    k: u32,
-    x: u32,
-    y: u32,
-    json: bool,
-    /// Engine settings.
-    pub run: RunConfig,
-}
-
-impl CellArgs {
-    /// Checks the request.
-    pub fn resolve(&self) -> Result<Cell> {
-        let bad = || {
-            Error::Usage(format!(
-                "--at {}: give the column and the row as x,y, each from 0 to {}, e.g. --at 1000,250",
-                self.at,
-                palace::model::geometry::MAX_SIDE - 1
-            ))
-        };
-        let parts: Vec<&str> = self.at.split(',').map(str::trim).collect();
-        let [x, y] = parts[..] else { return Err(bad()) };
-        let (Ok(x), Ok(y)) = (x.parse::<u32>(), y.parse::<u32>()) else { return Err(bad()) };
-        if x >= palace::model::geometry::MAX_SIDE || y >= palace::model::geometry::MAX_SIDE {
-            return Err(bad());
-        }
-        if self.k == 0 {
-            return Err(Error::Usage("--k 0: k starts at 1; use --k 1 or more".into()));
-        }
-        Ok(Cell { k: self.k, x, y, json: self.json, run: self.run.resolve()? })
-    }
-}
-
-impl Cell {
-    /// The columns swept (for the memory estimate).
-    pub fn width(&self) -> u32 {
-        self.x + 1
-    }
-
-    /// Prints the cell's palace number, value and kind.
-    pub fn run(self) -> Result<ExitCode> {
-        let pb = progress::bar(self.run.quiet, "cell", "rows");
-        let (n, _) = positions::cell(self.k, self.x, self.y, &self.run.engine, &pb)?;
-        pb.finish_and_clear();
-        let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
-        let v = n - k;
-        let hood = palace::model::rule::in_hood(self.k, x, y);
-        let text = if self.json {
-            serde_json::to_string_pretty(&serde_json::json!({
-                "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
-            }))
-            .expect("serialisable")
-        } else {
-            format!(
-                "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}",
-                if v < 0 { "a P-position (palace)" } else { "an N-position" },
-                if hood { ", in the hood (N = max(x, y) + 2 min(x, y))" } else { ", outside the hood" }
-            )
-        };
-        out_text(&text)?;
-        Ok(0)
     }
 }

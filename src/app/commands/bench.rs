@@ -1,4 +1,5 @@
-//! `palace bench`: the baseline and the fast engine on the same board in one process.
+//! `palace bench`: the baseline and the fast engine on the same board in one process; with
+//! `--backend gpu`, the GPU backend's statistics against the CPU engine's.
 //!
 //! The timed workload is "statistics only": compute every cell of the
 //! board and gather the statistics of [`palace::analysis::stats`]. The **baseline** is the plain
@@ -21,10 +22,20 @@
 //! Peak memory is the process's resident high-water mark (`VmHWM`), reset before each run
 //! where the kernel allows it (`/proc/self/clear_refs`), so each run's figure is its own.
 
+use crate::app::flags::{Backend, BackendArg, KernelArg, ReportArgs, RunArgs, RunConfig, parse_k};
+use crate::app::memory::Need;
+use crate::app::outputs::{Outputs, check_writable_dir};
+#[cfg(feature = "gpu")]
+use crate::app::print::out_text;
+use crate::app::print::{ExitCode, print_report};
+use crate::app::request::{Context, Request};
+use clap::Args;
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
 use palace::engine::{Cancel, EngineOptions, Silent, Sweep, SweepReport, TileView, TileVisitor};
 use palace::error::{Error, Result};
+use palace::kernel::KernelChoice;
+use palace::model::geometry::Board;
 use palace::model::geometry::Window;
 use palace::model::reference::DirectDp;
 use palace::model::rule::hood_len;
@@ -32,8 +43,199 @@ use palace::output::atomic::AtomicOutput;
 use palace::output::palette;
 use palace::output::png::{PngOptions, PngWriter};
 use serde::Serialize;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Largest board side `bench` times (the baseline takes about 2.5 s at 30000).
+pub const MAX_BENCH_SIDE: u32 = 100_000;
+
+/// `palace bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The game.
+    #[arg(long, value_name = "K", default_value_t = 9999, value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// Board side.
+    #[arg(long, value_name = "N", default_value_t = 30000)]
+    pub size: u32,
+    /// Most worker threads to time (the engine is also timed on 1 thread); default: all cores.
+    #[arg(long, value_name = "T", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+    /// The fast engine's kernel.
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+    pub kernel: KernelArg,
+    /// Time every run this many times and report the fastest (and the median).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub repeat: usize,
+    /// Skip the PNG part (the sweep alone against a full-resolution render).
+    #[arg(long)]
+    pub no_png: bool,
+    /// Where the PNG part writes its picture (deleted afterwards); default: the system's
+    /// temporary directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_png")]
+    pub png_dir: Option<PathBuf>,
+    /// Also time `regions` and `compare` on the whole board (most threads) against the
+    /// statistics of the same board, and `fabric` (windows of at most 8192) against the
+    /// statistics of the boards its three sweeps cover.
+    #[arg(long)]
+    pub analyses: bool,
+    /// `gpu`: time instead the GPU backend's statistics of the board against the CPU engine's
+    /// on all threads, checking that both agree (a build with `--features gpu`).
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with_all = ["analyses", "png_dir"])]
+    pub backend: BackendArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
+    /// No progress messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A validated `palace bench` on the CPU.
+struct Bench {
+    k: u32,
+    size: u32,
+    /// The thread counts to time.
+    threads: Vec<usize>,
+    kernel: KernelChoice,
+    /// Repetitions per run.
+    repeat: usize,
+    /// Where the PNG part writes its picture; `None`: no PNG part.
+    png_dir: Option<PathBuf>,
+    /// Also time `regions`, `compare` and `fabric`.
+    analyses: bool,
+    json: bool,
+    /// No progress messages.
+    quiet: bool,
+}
+
+/// A validated `palace bench --backend gpu`: the GPU backend's statistics timed against the CPU
+/// engine's (run only by a build with the GPU backend; without it the request is refused).
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+struct BenchGpu {
+    k: u32,
+    size: u32,
+    repeat: usize,
+    json: bool,
+    /// Engine settings of the CPU runs.
+    run: RunConfig,
+}
+
+/// Validates and runs `palace bench`.
+pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
+    Board::new(a.k, a.size, a.size)?;
+    if a.size > MAX_BENCH_SIDE {
+        return Err(Error::Usage(format!(
+            "--size {}: the baseline would take hours; use --size <= {MAX_BENCH_SIDE}",
+            a.size
+        )));
+    }
+    let png_dir = (!a.no_png).then(|| a.png_dir.clone().unwrap_or_else(std::env::temp_dir));
+    if let Some(dir) = &png_dir {
+        check_writable_dir(dir, "--png-dir")?;
+    }
+    let run =
+        RunArgs { threads: a.threads, kernel: a.kernel, quiet: a.quiet, tile_width: None, band_height: None }
+            .resolve(&ctx.cancel)?;
+    let most = run.engine.resolved_threads();
+    if a.repeat == 0 || a.repeat > 100 {
+        return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
+    }
+    if Backend::resolve(a.backend, None)? != Backend::Cpu {
+        return ctx.run(BenchGpu { k: a.k, size: a.size, repeat: a.repeat, json: a.report.json, run });
+    }
+    ctx.run(Bench {
+        k: a.k,
+        size: a.size,
+        threads: vec![1, most],
+        kernel: a.kernel.into(),
+        repeat: a.repeat,
+        png_dir,
+        analyses: a.analyses,
+        json: a.report.json,
+        quiet: a.quiet,
+    })
+}
+
+impl Request for Bench {
+    fn outputs(&self) -> Outputs<'_> {
+        Outputs::default().maybe("--png-dir", self.png_dir.as_deref())
+    }
+
+    fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Work, footprint};
+        let most = self.threads.iter().copied().max().unwrap_or(1);
+        let work = if self.analyses { Work::Regions } else { Work::Picture { zoom: 1 } };
+        Some(Need {
+            footprint: footprint(work, u64::from(self.size), most),
+            what: format!("--size {}", self.size),
+            fix: "use a smaller --size, or fewer --threads",
+        })
+    }
+
+    fn run(self, ctx: &Context) -> Result<ExitCode> {
+        let report = {
+            let engine =
+                EngineOptions { kernel: self.kernel, cancel: ctx.cancel.clone(), ..EngineOptions::default() };
+            let parts = Parts { png_dir: self.png_dir.as_deref(), analyses: self.analyses };
+            measure(self.k, self.size, &engine, &self.threads, self.repeat, parts, self.quiet)?
+        };
+        print_report(self.json, &report)?;
+        Ok(0)
+    }
+}
+
+impl Request for BenchGpu {
+    fn run(self, _ctx: &Context) -> Result<ExitCode> {
+        #[cfg(feature = "gpu")]
+        return gpu_bench(self.k, self.size, self.repeat, self.json, &self.run);
+        #[cfg(not(feature = "gpu"))]
+        unreachable!("refused without the feature")
+    }
+}
+
+/// `palace bench --backend gpu`: the statistics of the `size x size` board of game `k` on the
+/// GPU and by the CPU engine (its counter sweep, on all the threads `run` allows), `repeat`
+/// times each; the fastest and the median run of each, and whether the two agree.
+#[cfg(feature = "gpu")]
+fn gpu_bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> Result<ExitCode> {
+    use palace::analysis::stats;
+    let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+    let cancel = &run.engine.cancel;
+    let window = Window::new(0, 0, size, size);
+    let cells = u64::from(size) * u64::from(size);
+    let threads = run.engine.resolved_threads();
+    let (on_gpu, g) = timed("gpu", 1, cells, repeat, || {
+        Ok(palace::gpu::stats(&gpu, k, window, palace::gpu::Shape::default(), &Silent, cancel)?.0)
+    })?;
+    let (on_cpu, c) = timed("cpu", threads, cells, repeat, || {
+        Ok(stats::stats_by_counters(k, size, size, &run.engine, &Silent)?.0)
+    })?;
+    if on_gpu != on_cpu {
+        return Err(Error::Mismatch(format!(
+            "the GPU's statistics of k = {k}, {size} x {size} differ from the CPU's"
+        )));
+    }
+    let (gb, gm, cb, cm) = (g.seconds, g.median_seconds, c.seconds, c.median_seconds);
+    let text = if json {
+        serde_json::to_string_pretty(&serde_json::json!({
+            "k": k, "size": size, "repeat": repeat, "adapter": gpu.adapter().to_string(),
+            "gpu_best_s": gb, "gpu_median_s": gm, "cpu_threads": threads, "cpu_best_s": cb,
+            "cpu_median_s": cm, "same": true,
+        }))
+        .expect("serialisable")
+    } else {
+        format!(
+            "stats, k = {k}, {size} x {size}, best (median) of {repeat}:\n  GPU {}: {gb:.3} s ({gm:.3} s), {:.1} G cells/s\n  CPU, {threads} threads: {cb:.3} s ({cm:.3} s), {:.1} G cells/s\n  the same statistics: yes",
+            gpu.adapter(),
+            g.cells_per_second / 1e9,
+            c.cells_per_second / 1e9
+        )
+    };
+    out_text(&text)?;
+    Ok(0)
+}
 
 /// Columns per digest segment; tiles must start on multiples of it.
 const SEG: usize = 64;
@@ -541,7 +743,7 @@ fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::pat
 /// Runs the whole benchmark: baseline once, the fast engine at 1 thread and at each count in
 /// `threads` (ascending, 1 first if absent). `engine` gives the kernel and the cancellation
 /// token; its thread count is replaced by each of `threads`.
-pub fn run(
+pub fn measure(
     k: u32,
     size: u32,
     engine: &EngineOptions,
@@ -890,7 +1092,7 @@ mod tests {
 
     #[test]
     fn report_notes_when_more_threads_cost_more_cpu() {
-        let mut r = run(50, 200, &EngineOptions::default(), &[1, 2], 1, Parts::default(), true).unwrap();
+        let mut r = measure(50, 200, &EngineOptions::default(), &[1, 2], 1, Parts::default(), true).unwrap();
         assert!(r.outputs_agree);
         r.fast[0].cpu_seconds = 0.10;
         r.fast[1].cpu_seconds = 0.11;

@@ -1,7 +1,13 @@
-//! The flag groups several commands share (the board, the engine, checkpoints, the backend),
-//! the value enums of the command line, and their parsers.
+//! The flag groups several commands share (the board, the engine, the report, the backend),
+//! the value enums they take, their parsers and their validation. Each command's own flags live
+//! in its module under [`crate::app::commands`], which flattens these groups in.
 
-use super::*;
+use clap::Args;
+use palace::engine::{Cancel, EngineOptions};
+use palace::error::{Error, Result};
+use palace::kernel::KernelChoice;
+use palace::model::geometry::{Board, MAX_SIDE, Window};
+use palace::output::png::Aggregate;
 
 /// Declares the command line's copy of a library enum: the same variants, whose doc comments
 /// are their help text, and the conversion into the library's type. The library's enums then
@@ -23,6 +29,7 @@ macro_rules! cli_enum {
         }
     };
 }
+pub(crate) use cli_enum;
 
 /// `--kernel`: which tile kernel the engine uses outside the hood. The library's
 /// [`KernelChoice`] has two axes (the lanes' layout and the instruction set); the flag keeps one
@@ -77,46 +84,18 @@ cli_enum! {
     }
 }
 
-cli_enum! {
-    /// `--palette`: how cells are coloured.
-    SchemeArg => Scheme {
-        /// The hood dark brown, every other cell by its value v (the pictures of Fig. 3 to 8).
-        Paper,
-        /// Every cell by its value, hood included: v <= -5 dark brown, then the olives, yellow,
-        /// black, blue, indigo, violet — the colours of the paper's Fig. 1 (k = 5).
-        Values,
-    }
-}
-
-cli_enum! {
-    /// `--values`: which numbers `dump` writes.
-    ValuesArg => Values {
-        /// CA values v = N - k (negative exactly at palaces).
-        Ca,
-        /// Palace numbers N: how many palaces the queen sees west, north and north-west.
-        Palace,
-    }
-}
-
-/// Largest picture `render` draws, in pixels a side after `--scale` and `--zoom` (a PNG row
-/// and its buffers are held in memory).
+/// Largest picture `render` draws and `tiles` writes at its deepest level, in pixels a side
+/// (a PNG row and its buffers are held in memory).
 pub const MAX_PICTURE_SIDE: u64 = 1 << 20;
-/// Largest picture `render` draws, in pixels (a 4-bit PNG of 2^36 pixels is over 30 GB).
+/// Largest picture `render` draws and `tiles` writes at its deepest level, in pixels (a 4-bit
+/// PNG of 2^36 pixels is over 30 GB).
 pub const MAX_PICTURE_PIXELS: u64 = 1 << 36;
-/// Largest `--zoom`.
-pub const MAX_ZOOM: u32 = 256;
-/// Largest `.npy` file `dump` writes, in cells (256 GiB of int32).
-pub const MAX_DUMP_CELLS: u64 = 1 << 36;
-/// Largest `--wythoff-size` of `check` (its board is swept and every cell compared).
-pub const MAX_WYTHOFF_SIDE: u32 = 20_000;
-/// Largest board side `bench` times (the baseline takes about 2.5 s at 30000).
-pub const MAX_BENCH_SIDE: u32 = 100_000;
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1024;
 
 /// Parses `--k` and `--k2`: a whole number, at least 1 (0 is left to the board's own check,
 /// which explains it), at most [`MAX_K`](palace::model::rule::MAX_K).
-pub(crate) fn parse_k(s: &str) -> std::result::Result<u32, String> {
+pub fn parse_k(s: &str) -> std::result::Result<u32, String> {
     let max = palace::model::rule::MAX_K;
     match s.trim().parse::<i128>() {
         Ok(n) if n < 0 => Err(format!("k is at least 1 (k = 1 is classical Wythoff Nim); use 1..={max}")),
@@ -130,7 +109,7 @@ pub(crate) fn parse_k(s: &str) -> std::result::Result<u32, String> {
 
 /// Parses a board side (`--size`, `--width`, `--height`): a whole number, at most
 /// [`MAX_SIDE`] (0 is left to the board's own check).
-pub(crate) fn parse_side(s: &str) -> std::result::Result<u32, String> {
+pub fn parse_side(s: &str) -> std::result::Result<u32, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n < 0 => Err(format!("a board side is at least 1; use 1..={MAX_SIDE}")),
         Ok(n) if n > i128::from(MAX_SIDE) => {
@@ -138,26 +117,6 @@ pub(crate) fn parse_side(s: &str) -> std::result::Result<u32, String> {
         }
         Ok(n) => Ok(n as u32),
         Err(_) => Err(format!("not a whole number; a board side is a whole number from 1 to {MAX_SIDE}")),
-    }
-}
-
-/// A shift `dx,dy` between two games' cells (negative coordinates only for `--search-shift`,
-/// which the validation checks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shift(pub i64, pub i64);
-
-impl std::str::FromStr for Shift {
-    type Err = String;
-
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        let (a, b) = s.split_once(',').ok_or_else(|| format!("expected dx,dy, got {s:?}"))?;
-        let p =
-            |t: &str| {
-                t.trim().parse::<i64>().ok().filter(|v| v.unsigned_abs() <= u64::from(MAX_SIDE)).ok_or_else(
-                    || format!("{t:?} is not a whole number from -{MAX_SIDE} to {MAX_SIDE} (2^30)"),
-                )
-            };
-        Ok(Shift(p(a)?, p(b)?))
     }
 }
 
@@ -181,6 +140,31 @@ pub struct BoardArgs {
     pub window: Option<Window>,
 }
 
+/// `--json`: the report as JSON, for the commands whose report is otherwise a table.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ReportArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--no-legend`, for the analyses that draw their findings over the picture (`--output`).
+#[derive(Debug, Args, Clone, Copy)]
+pub struct LegendArgs {
+    /// Draw the bare picture: no legend strip of the colours below it.
+    #[arg(long, requires = "output")]
+    pub no_legend: bool,
+}
+
+/// `--reference` (hidden), for the analyses that keep a reference implementation to test
+/// against.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ReferenceArgs {
+    /// Run the reference implementation (one consumer thread), for testing.
+    #[arg(long, hide = true)]
+    pub reference: bool,
+}
+
 /// How to run the engine.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
@@ -199,111 +183,6 @@ pub struct RunArgs {
     /// Band height in rows (tuning; default 128).
     #[arg(long, value_name = "H", hide = true)]
     pub band_height: Option<u32>,
-}
-
-cli_enum! {
-    /// `--format`: the tiles' image format.
-    FormatArg => TileFormat {
-        /// 4-bit indexed PNG with the paper's palette.
-        Png,
-    }
-}
-
-/// The tiles' image format (PNG only; the flag names it for the DZI descriptor's sake).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TileFormat {
-    /// Indexed PNG.
-    Png,
-}
-
-/// A checkpoint file and the time between saves.
-pub type SaveEvery = (PathBuf, std::time::Duration);
-
-/// Checkpoints of long runs (`stats`, `skin`).
-#[derive(Debug, Args)]
-pub struct CheckpointArgs {
-    /// Save the run's progress to FILE every --every minutes and when interrupted (SIGINT,
-    /// SIGTERM, SIGHUP), atomically; removed when the run finishes. FILE must be new, or the
-    /// file given to --resume.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Minutes between checkpoints (0: after every band of rows).
-    #[arg(long, value_name = "MIN", default_value_t = 10.0, requires = "checkpoint")]
-    pub every: f64,
-    /// Continue the run saved in FILE (the same command and arguments).
-    #[arg(long, value_name = "FILE")]
-    pub resume: Option<PathBuf>,
-}
-
-impl CheckpointArgs {
-    /// The checkpoint file with the time between saves, and the checkpoint to resume from.
-    pub(super) fn resolve(self) -> Result<(Option<SaveEvery>, Option<PathBuf>)> {
-        if !(self.every.is_finite() && (0.0..=1e6).contains(&self.every)) {
-            return Err(Error::Usage(format!(
-                "--every {} is not a number of minutes from 0 to 1000000; give e.g. --every 10",
-                self.every
-            )));
-        }
-        if let Some(path) = &self.checkpoint {
-            // Found out now, not when the first checkpoint is due or when the run ends.
-            check_checkpoint_path(path, self.resume.as_deref())?;
-            let dir =
-                path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            check_writable_dir(dir, "--checkpoint")?;
-        }
-        let every = std::time::Duration::from_secs_f64(self.every * 60.0);
-        Ok((self.checkpoint.map(|p| (p, every)), self.resume))
-    }
-}
-
-/// Refuses a `--checkpoint` path the run could not own: the run replaces the file at that path
-/// with each checkpoint and removes it when it finishes, so the path must be new, or the file
-/// the run resumes from (`--resume` naming the same file). Anything else there (a file that is
-/// not a checkpoint, a checkpoint not being resumed, a link, a folder, a FIFO, a device) would
-/// be lost or would block the run, and is refused before any computing.
-fn check_checkpoint_path(path: &std::path::Path, resume: Option<&std::path::Path>) -> Result<()> {
-    let shown = path.display();
-    let usage = |why: String| Error::Usage(format!("--checkpoint {shown}: {why}"));
-    if path.as_os_str().is_empty() {
-        return Err(Error::Usage("--checkpoint is empty; give a file name such as run.ckpt".into()));
-    }
-    if path.as_os_str().as_encoded_bytes().ends_with(b"/") || path.file_name().is_none() {
-        return Err(usage("names a folder; give a new file name such as run.ckpt".into()));
-    }
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        // Nothing there yet (or nothing we may look at: the writability check says so).
-        Err(_) => return Ok(()),
-    };
-    let kind = meta.file_type();
-    if kind.is_symlink() {
-        return Err(usage(
-            "is a symbolic link; the run replaces and then removes the file at this path, so give the checkpoint's own path or a new file name".into(),
-        ));
-    }
-    if kind.is_dir() {
-        return Err(usage(
-            "is a folder; give a new file name such as run.ckpt (inside it, if you like)".into(),
-        ));
-    }
-    if !kind.is_file() {
-        return Err(usage(
-            "is not a regular file (a FIFO, a device or a socket); give a new file name such as run.ckpt"
-                .into(),
-        ));
-    }
-    if resume.is_some_and(|r| palace::engine::checkpoint::same_file(r, path)) {
-        // The run continues this checkpoint, replaces it as it goes and removes it at the end.
-        return Ok(());
-    }
-    if palace::engine::checkpoint::looks_like_checkpoint(path) {
-        return Err(usage(format!(
-            "holds a checkpoint, which this run would overwrite; continue it with --resume {shown} --checkpoint {shown}, or delete it (or give a new file name) to start again"
-        )));
-    }
-    Err(usage(
-        "exists and is not a palace checkpoint; the run would replace it and remove it when it finishes, so give a new file name such as run.ckpt".into(),
-    ))
 }
 
 /// `--backend`: where the cells are computed.
@@ -326,7 +205,7 @@ pub enum Backend {
 
 impl Backend {
     /// `--backend` and `--gpu-shape`, checked against this build.
-    pub(super) fn resolve(backend: BackendArg, shape: Option<&str>) -> Result<Backend> {
+    pub fn resolve(backend: BackendArg, shape: Option<&str>) -> Result<Backend> {
         if backend == BackendArg::Cpu {
             if shape.is_some() {
                 return Err(Error::Usage(
@@ -362,4 +241,105 @@ pub struct RunConfig {
     pub engine: EngineOptions,
     /// Suppress progress and summaries.
     pub quiet: bool,
+}
+
+impl RunArgs {
+    /// The engine settings, validated; the engine stops when `cancel` is cancelled.
+    pub fn resolve(&self, cancel: &Cancel) -> Result<RunConfig> {
+        if self.threads > MAX_THREADS {
+            return Err(Error::Usage(format!(
+                "--threads {} is more than {MAX_THREADS}; use fewer",
+                self.threads
+            )));
+        }
+        let cores = palace::engine::available_cores();
+        if self.threads > cores {
+            eprintln!(
+                "palace: warning: --threads {} is more than the {cores} cores here; the run will be slower and use more memory than with --threads {cores}",
+                self.threads
+            );
+        }
+        let kernel = KernelChoice::from(self.kernel);
+        if !kernel.available() {
+            return Err(Error::Usage(format!(
+                "--kernel {}: this CPU does not support it; use --kernel auto",
+                kernel.name()
+            )));
+        }
+        for (flag, v) in [("--tile-width", self.tile_width), ("--band-height", self.band_height)] {
+            if v.is_some_and(|v| !(2..=1 << 20).contains(&v)) {
+                return Err(Error::Usage(format!("{flag} must lie in 2..=1048576")));
+            }
+        }
+        Ok(RunConfig {
+            engine: EngineOptions {
+                threads: self.threads,
+                kernel,
+                tile_width: self.tile_width,
+                band_height: self.band_height,
+                cancel: cancel.clone(),
+                ..EngineOptions::default()
+            },
+            quiet: self.quiet,
+        })
+    }
+}
+
+impl BoardArgs {
+    /// The flags that chose the cells, as the user gave them (for messages).
+    pub fn named(&self) -> String {
+        match (self.window, self.size, self.width, self.height) {
+            (Some(w), ..) => format!("--window {w}"),
+            (None, Some(n), ..) => format!("--size {n}"),
+            (None, None, Some(w), Some(h)) => format!("--width {w} --height {h}"),
+            _ => "the board".into(),
+        }
+    }
+
+    /// The board and window, validated.
+    pub fn resolve(&self) -> Result<(Board, Window)> {
+        let (w, h) = match (self.size, self.width, self.height) {
+            (Some(n), _, _) => (n, n),
+            (None, Some(w), Some(h)) => (w, h),
+            _ => {
+                return Err(Error::Usage("give the board as --size N or as --width W --height H".into()));
+            }
+        };
+        if w == 0 || h == 0 {
+            let flag = if self.size.is_some() {
+                "--size"
+            } else if w == 0 {
+                "--width"
+            } else {
+                "--height"
+            };
+            return Err(Error::Usage(format!(
+                "{flag} 0: the board needs at least one cell; use {flag} 1 or more"
+            )));
+        }
+        let board = Board::new(self.k, w, h)?;
+        let window = self.window.unwrap_or(board.full());
+        board.check_window(&window)?;
+        Ok((board, window))
+    }
+}
+
+/// Refuses `--scale 0`.
+pub fn check_scale(scale: u32) -> Result<()> {
+    if scale == 0 {
+        return Err(Error::Usage(
+            "--scale 0: the scale is the block side in cells; use --scale 1 or more".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a game `k` whose command also plays game k + 3 (it labels the regions): `what` says
+/// why, as "regions also plays k + 3".
+pub fn check_k_plus_3(k: u32, what: &str) -> Result<()> {
+    let max = palace::model::rule::MAX_K - 3;
+    if k > max {
+        return Err(Error::Usage(format!("--k {k}: {what}; use --k <= {max}")));
+    }
+    Ok(())
 }

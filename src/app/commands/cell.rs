@@ -1,0 +1,102 @@
+//! `palace cell`: one cell's palace number N, its value v = N - k and whether it is a
+//! P-position.
+
+use crate::app::flags::{RunArgs, RunConfig, parse_k};
+use crate::app::memory::Need;
+use crate::app::print::{ExitCode, out_text};
+use crate::app::progress;
+use crate::app::request::{Context, Request};
+use clap::Args;
+use palace::analysis::positions;
+use palace::error::{Error, Result};
+
+/// `palace cell`.
+#[derive(Debug, Args)]
+pub struct CellArgs {
+    /// The blocking number k (k = 1 is classical Wythoff Nim).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// The cell: column x, row y.
+    #[arg(long, value_name = "x,y")]
+    pub at: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated `palace cell`.
+struct Cell {
+    k: u32,
+    x: u32,
+    y: u32,
+    json: bool,
+    run: RunConfig,
+}
+
+/// Validates and runs `palace cell`.
+pub fn run(a: CellArgs, ctx: &Context) -> Result<ExitCode> {
+    ctx.run(a.resolve(ctx)?)
+}
+
+impl CellArgs {
+    /// Checks the request.
+    fn resolve(&self, ctx: &Context) -> Result<Cell> {
+        let bad = || {
+            Error::Usage(format!(
+                "--at {}: give the column and the row as x,y, each from 0 to {}, e.g. --at 1000,250",
+                self.at,
+                palace::model::geometry::MAX_SIDE - 1
+            ))
+        };
+        let parts: Vec<&str> = self.at.split(',').map(str::trim).collect();
+        let [x, y] = parts[..] else { return Err(bad()) };
+        let (Ok(x), Ok(y)) = (x.parse::<u32>(), y.parse::<u32>()) else { return Err(bad()) };
+        if x >= palace::model::geometry::MAX_SIDE || y >= palace::model::geometry::MAX_SIDE {
+            return Err(bad());
+        }
+        if self.k == 0 {
+            return Err(Error::Usage("--k 0: k starts at 1; use --k 1 or more".into()));
+        }
+        Ok(Cell { k: self.k, x, y, json: self.json, run: self.run.resolve(&ctx.cancel)? })
+    }
+}
+
+impl Request for Cell {
+    fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Work, footprint};
+        // A row sweep to the cell's column, as `dump`'s.
+        let width = self.x + 1;
+        Some(Need {
+            footprint: footprint(Work::Dump, u64::from(width), self.run.engine.threads),
+            what: format!("{width} columns"),
+            fix: "use fewer --threads",
+        })
+    }
+
+    /// Prints the cell's palace number, value and kind.
+    fn run(self, _ctx: &Context) -> Result<ExitCode> {
+        let pb = progress::bar(self.run.quiet, "cell", "rows");
+        let (n, _) = positions::cell(self.k, self.x, self.y, &self.run.engine, &pb)?;
+        pb.finish_and_clear();
+        let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
+        let v = n - k;
+        let hood = palace::model::rule::in_hood(self.k, x, y);
+        let text = if self.json {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
+            }))
+            .expect("serialisable")
+        } else {
+            format!(
+                "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}",
+                if v < 0 { "a P-position (palace)" } else { "an N-position" },
+                if hood { ", in the hood (N = max(x, y) + 2 min(x, y))" } else { ", outside the hood" }
+            )
+        };
+        out_text(&text)?;
+        Ok(0)
+    }
+}

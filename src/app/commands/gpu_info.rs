@@ -1,0 +1,59 @@
+//! `palace gpu-info`: the GPU adapter that `--backend gpu` uses (cargo feature `gpu`).
+
+use crate::app::print::ExitCode;
+#[cfg(feature = "gpu")]
+use crate::app::print::out_text;
+use crate::app::request::{Context, Request};
+use clap::Args;
+use palace::error::{Error, Result};
+
+/// `palace gpu-info`.
+#[derive(Debug, Args)]
+pub struct GpuInfoArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What a build without the feature says.
+#[cfg(not(feature = "gpu"))]
+const NOT_BUILT: &str =
+    "this palace was built without the GPU backend; build it with `cargo build --release --features gpu`";
+
+/// A validated `palace gpu-info`.
+struct GpuInfo {
+    json: bool,
+}
+
+/// Runs `palace gpu-info`.
+pub fn run(a: GpuInfoArgs, ctx: &Context) -> Result<ExitCode> {
+    ctx.run(GpuInfo { json: a.json })
+}
+
+impl Request for GpuInfo {
+    fn run(self, _ctx: &Context) -> Result<ExitCode> {
+        #[cfg(feature = "gpu")]
+        {
+            let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+            let a = gpu.adapter();
+            let text = if self.json {
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "name": a.name,
+                    "backend": a.backend,
+                    "device_type": a.device_type,
+                    "driver": a.driver,
+                }))
+                .expect("serialisable")
+            } else {
+                format!("GPU adapter: {a}")
+            };
+            out_text(&text)?;
+            Ok(0)
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            let _ = self.json;
+            Err(Error::Usage(format!("palace gpu-info: {NOT_BUILT}")))
+        }
+    }
+}

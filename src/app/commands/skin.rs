@@ -1,0 +1,158 @@
+//! `palace skin`: the upper arm's skin followed from the shoulder (k, 0) out to column X (paper
+//! §3.4): its thicknesses, levels, periods and steps.
+
+use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
+use crate::app::flags::{ReportArgs, RunArgs, RunConfig, parse_k};
+use crate::app::memory::Need;
+use crate::app::outputs::{Outputs, open, write_into};
+use crate::app::print::{ExitCode, print_report, summary};
+use crate::app::progress;
+use crate::app::request::{Context, Request};
+use clap::Args;
+use palace::analysis::skin;
+use palace::error::{Error, Result};
+use palace::model::geometry::{Board, MAX_SIDE};
+use std::path::PathBuf;
+
+/// `palace skin`.
+#[derive(Debug, Args)]
+pub struct SkinArgs {
+    /// The game, at least 3 (games 1 and 2 have no arm, so no skin).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// Follow the skin up to this column (exclusive; K < X <= 1073741824 = 2^30).
+    #[arg(long, value_name = "X")]
+    pub to: u64,
+    /// Write the per-column measurements (x, top, top_v, vertical, diagonal, level) as CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Plot the vertical thickness against the column to this PNG, one panel per level.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
+    /// Follow the skin through the CA's row sweep (every cell by the rule; slower): the
+    /// reference the default counter sweep is checked against. No checkpoints.
+    #[arg(long, conflicts_with_all = ["checkpoint", "resume"])]
+    pub rows: bool,
+    /// Also record every column's pattern of palace numbers k-2 and k-1 (8 bytes a column, in
+    /// memory and checkpoints) and report, per level, whether each period is symmetric under
+    /// a half turn and how much of the level the paper's expansion matrices predict from the
+    /// level below (§3.4).
+    #[arg(long)]
+    pub pattern: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated `palace skin`.
+struct Skin {
+    k: u32,
+    /// The last column (exclusive).
+    to: u64,
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    json: bool,
+    /// Through the CA's row sweep.
+    rows: bool,
+    /// Record and measure the skin's pattern of k-2 and k-1.
+    pattern: bool,
+    checkpoint: Option<SaveEvery>,
+    resume: Option<PathBuf>,
+    run: RunConfig,
+}
+
+/// Validates and runs `palace skin`.
+pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
+    Board::new(a.k, 1, 1)?;
+    let min_k = skin::MIN_K;
+    if a.k < min_k {
+        return Err(Error::Usage(format!(
+            "--k {}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {min_k} or more",
+            a.k
+        )));
+    }
+    if a.to <= u64::from(a.k) || a.to > u64::from(MAX_SIDE) {
+        return Err(Error::Usage(format!(
+            "--to {}: the skin starts at the shoulder ({}, 0) and columns stop at 2^30; use {} < X <= {}",
+            a.to, a.k, a.k, MAX_SIDE
+        )));
+    }
+    let (checkpoint, resume) = a.checkpoint.resolve()?;
+    ctx.run(Skin {
+        k: a.k,
+        to: a.to,
+        csv: a.csv,
+        plot: a.plot,
+        json: a.report.json,
+        rows: a.rows,
+        pattern: a.pattern,
+        checkpoint,
+        resume,
+        run: a.run.resolve(&ctx.cancel)?,
+    })
+}
+
+impl Request for Skin {
+    fn outputs(&self) -> Outputs<'_> {
+        Outputs::default()
+            .maybe("--csv", self.csv.as_deref())
+            .maybe("--plot", self.plot.as_deref())
+            .checkpoints(self.checkpoint.as_ref().map(|(p, _)| p.as_path()), self.resume.as_deref())
+    }
+
+    fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Work, footprint};
+        let work = if self.rows { Work::SkinRows } else { Work::Skin { pattern: self.pattern } };
+        Some(Need {
+            footprint: footprint(work, self.to, self.run.engine.threads),
+            what: format!("--to {}", self.to),
+            fix: "use a smaller --to, or fewer --threads",
+        })
+    }
+
+    fn run(self, ctx: &Context) -> Result<ExitCode> {
+        let Skin { k, to, csv, plot, json, rows, pattern, checkpoint, resume, run } = self;
+        let cancel = &ctx.cancel;
+        // Check the output paths before the sweep.
+        let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
+        let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", cancel)).transpose()?;
+        let (report, cols, engine) = if rows {
+            let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
+            let r = skin::follow_rows_with(k, to, pattern, &run.engine, &pb)?;
+            pb.finish_and_clear();
+            r
+        } else {
+            let pb = progress::cells_bar(run.quiet, "skin");
+            let f = skin::Follower::new(k, to, &run.engine, &pb)?;
+            let f = if pattern { f.with_patterns() } else { f };
+            let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag: f.tag() };
+            let engine = resumable(
+                &c,
+                f.height(),
+                cancel,
+                &mut |bytes, _| f.restore(bytes),
+                &|| f.encode(),
+                &mut |start, pause| f.segment(start, pause),
+            )?;
+            pb.finish_and_clear();
+            let (report, cols) = f.finish()?;
+            (report, cols, engine)
+        };
+        summary(&run, "", &engine);
+        if let Some(mut o) = csv_out {
+            write_into(&mut o, |f| skin::write_csv(&cols, f))?;
+            o.commit()?;
+        }
+        if let Some(o) = plot_out {
+            skin::plot(&report, &cols, o)?;
+        }
+        print_report(json, &report)?;
+        Ok(0)
+    }
+}
