@@ -16,7 +16,7 @@
 //! of two literals fit one table entry and are written together), and ends with a sync flush
 //! (an empty stored block) so that independently encoded pieces concatenate into one stream.
 //!
-//! The output is ordinary deflate: the tests inflate it with an independent decoder (zlib-rs
+//! The output is ordinary deflate: the tests inflate it with an independent decoder (miniz_oxide
 //! through `flate2`) and compare every byte.
 
 /// Shortest run (distance-1 match) taken, in bytes. A power of two (see `runs_of`).
