@@ -11,6 +11,7 @@
 //! ([`footprint`]), known before it starts.
 
 pub mod beams;
+pub mod branches;
 pub mod check;
 pub mod compare;
 pub mod fabric;
