@@ -103,6 +103,7 @@ pub fn run(mut config: Config, cancel: &Cancel) -> Result<ExitCode> {
         Config::BenchGpu { .. } => unreachable!("refused without the feature"),
         Config::Positions(p) => p.run(cancel),
         Config::Cell(c) => c.run(),
+        Config::Branches(b) => b.run(cancel),
         #[cfg(feature = "gpu")]
         Config::Stats {
             board,

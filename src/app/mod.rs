@@ -5,6 +5,7 @@
 //! exported by the library.
 
 pub mod bench;
+pub mod branches;
 pub mod cli;
 pub mod commands;
 pub mod errors;

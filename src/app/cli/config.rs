@@ -75,6 +75,8 @@ pub enum Config {
     Positions(crate::app::positions::Positions),
     /// One cell.
     Cell(crate::app::positions::Cell),
+    /// Branches of the P-positions.
+    Branches(crate::app::branches::BranchesRun),
     /// Compare two games.
     Compare {
         /// The reference implementation.
@@ -446,6 +448,7 @@ impl Config {
             | Config::Frankenstein { run, .. } => Some(run),
             Config::Positions(p) => Some(&mut p.run),
             Config::Cell(c) => Some(&mut c.run),
+            Config::Branches(b) => Some(&mut b.run),
             Config::BenchGpu { run, .. } => Some(run),
             Config::Bench { .. } | Config::GpuInfo { .. } => None,
         }

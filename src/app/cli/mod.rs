@@ -79,6 +79,12 @@ pub enum Command {
     Positions(crate::app::positions::PositionsArgs),
     /// One cell's palace number N, its value v = N - k and whether it is a P-position.
     Cell(crate::app::positions::CellArgs),
+    /// Group the P-positions with x <= y into branches of y/x and measure each one's limit.
+    ///
+    /// Each branch: its share of the positions, its ratio (least squares over rows Y/2..Y) at
+    /// Y = 10^3, 10^4, ..., N, the estimated limit with its error, and the limit's exact form
+    /// where one of small height matches within the error and is unlikely by chance.
+    Branches(crate::app::branches::BranchesArgs),
     /// Cross-check the engine against an exact solver of the game itself on small boards.
     ///
     /// Exits 1 if any cell disagrees.

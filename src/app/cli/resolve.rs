@@ -232,6 +232,7 @@ impl Cli {
             Command::GpuInfo(a) => Config::GpuInfo { json: a.json },
             Command::Positions(a) => Config::Positions(a.resolve()?),
             Command::Cell(a) => Config::Cell(a.resolve()?),
+            Command::Branches(a) => Config::Branches(a.resolve()?),
             Command::Compare(a) => {
                 let (board, window) = a.board.resolve()?;
                 Board::new(a.k2, 1, 1).map_err(|_| {

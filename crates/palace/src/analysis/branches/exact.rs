@@ -78,7 +78,7 @@ impl fmt::Display for Form {
         match self {
             Form::Rational { p, q, .. } => write!(f, "rational {p}/{q}"),
             Form::Quadratic { text, continued_fraction, a, b, c, .. } => {
-                write!(f, "quadratic {text} (root of {a}t^2 {b:+}t {c:+}; {continued_fraction})")
+                write!(f, "quadratic {text} (root of {}; {continued_fraction})", poly_text(*a, *b, *c))
             }
             Form::NotRecognised { reason } => write!(f, "not recognised ({reason})"),
         }
@@ -96,10 +96,30 @@ impl Form {
     }
 }
 
+/// `a t^2 + b t + c` written plainly: `t^2 - t - 1`, `2t^2 - 6t + 3`.
+pub fn poly_text(a: i64, b: i64, c: i64) -> String {
+    let term = |n: i64, t: &str, first: bool| -> String {
+        if n == 0 {
+            return String::new();
+        }
+        let sign = match (first, n < 0) {
+            (true, true) => "-".to_string(),
+            (true, false) => String::new(),
+            (false, true) => " - ".into(),
+            (false, false) => " + ".into(),
+        };
+        let m = n.abs();
+        if m == 1 && !t.is_empty() { format!("{sign}{t}") } else { format!("{sign}{m}{t}") }
+    };
+    let s = format!("{}{}{}", term(a, "t^2", true), term(b, "t", a == 0), term(c, "", a == 0 && b == 0));
+    if s.is_empty() { "0".into() } else { s }
+}
+
 /// `[a0; a1, a2, ...]`.
 pub fn cf_text(terms: &[i64]) -> String {
     match terms.split_first() {
         None => "[]".into(),
+        Some((a0, [])) => format!("[{a0}]"),
         Some((a0, rest)) => {
             let rest: Vec<String> = rest.iter().map(i64::to_string).collect();
             format!("[{a0}; {}]", rest.join(", "))
@@ -411,5 +431,9 @@ mod tests {
         assert_eq!(t[..4], [3, 7, 15, 1]);
         assert_eq!(shared_terms(1.0, 2.0), Vec::<i64>::new());
         assert_eq!(cf_text(&[1, 2, 2]), "[1; 2, 2]");
+        assert_eq!(cf_text(&[2]), "[2]");
+        assert_eq!(poly_text(1, -1, -1), "t^2 - t - 1");
+        assert_eq!(poly_text(2, -6, 3), "2t^2 - 6t + 3");
+        assert_eq!(poly_text(1, 0, -2), "t^2 - 2");
     }
 }

@@ -23,6 +23,7 @@
 //! previous measurement and twice the fit's standard error. The limit is handed to the
 //! recogniser ([`exact`]).
 
+pub mod closed;
 pub mod exact;
 pub mod plot;
 
@@ -297,6 +298,8 @@ pub struct BranchesReport {
     pub k: u32,
     /// The listing's report: the k-cover check.
     pub cover: PositionsReport,
+    /// The closed form of the upper positions checked against them (`k <= 3`).
+    pub closed_form: Option<closed::Check>,
     /// The branches.
     #[serde(flatten)]
     pub branches: Branches,
@@ -328,12 +331,32 @@ pub fn branches(
         progress,
     )?;
     let (b, member) = group(rows, &pts, settings);
-    Ok((BranchesReport { k, cover, branches: b }, pts, member, sweep))
+    let closed_form = closed::check(k, rows, &pts);
+    Ok((BranchesReport { k, cover, closed_form, branches: b }, pts, member, sweep))
 }
 
 impl fmt::Display for BranchesReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.cover)?;
+        if let Some(c) = &self.closed_form {
+            match c.first_difference {
+                None => writeln!(
+                    f,
+                    "the closed form of game {} (docs/small-k.md) gives exactly these {} upper P-positions",
+                    self.k, c.positions
+                )?,
+                Some(((x, y), game_has)) => writeln!(
+                    f,
+                    "the closed form of game {} differs first at ({x}, {y}), which {} a P-position",
+                    self.k,
+                    if game_has {
+                        "the game has and the form does not give as"
+                    } else {
+                        "the form gives but the game does not have as"
+                    }
+                )?,
+            }
+        }
         let b = &self.branches;
         writeln!(
             f,
