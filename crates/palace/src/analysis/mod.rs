@@ -12,6 +12,7 @@
 
 pub mod beams;
 pub mod branches;
+pub mod cell_region;
 pub mod check;
 pub mod compare;
 pub mod fabric;
