@@ -96,11 +96,11 @@ impl BranchesRun {
             None => None,
         };
         let pb = progress::bar(self.run.quiet, "branches", "rows");
-        let (report, pts, member, _) =
-            branches::branches(self.k, self.rows, self.width, &self.settings, &self.run.engine, &pb)?;
+        let found = branches::branches(self.k, self.rows, self.width, &self.settings, &self.run.engine, &pb)?;
         pb.finish_and_clear();
+        let report = found.report;
         if let Some(out) = plot {
-            branches::plot::plot(&report, &pts, &member, out)?;
+            branches::plot::plot(&report, &found.positions, &found.member, out)?;
         }
         let text = if self.json {
             serde_json::to_string_pretty(&report).expect("serialisable")

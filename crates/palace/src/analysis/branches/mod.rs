@@ -229,7 +229,7 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
     let on_column_zero = pts.iter().filter(|&&(x, _)| x == 0).count() as u64;
     let early = pts.iter().filter(|&&(x, y)| x > 0 && x <= y && y < settings.first_row).count() as u64;
     let mut branches = Vec::new();
-    for b in 0..state.len() {
+    for (b, &lowest) in from_row.iter().enumerate() {
         let mine: Vec<(u32, u32)> =
             pts.iter().zip(&member).filter(|(_, m)| **m == Some(b)).map(|(p, _)| *p).collect();
         let measurements: Vec<Measurement> = measure_rows(rows)
@@ -261,7 +261,7 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
                 positions: mine.len() as u64,
                 share: mine.len() as f64 / upper.max(1) as f64,
                 per_row: in_top as f64 / f64::from(top.1 - top.0),
-                from_row: from_row[b],
+                from_row: lowest,
                 limit: last.ratio,
                 error,
                 exact: exact::recognise(last.ratio, error),
@@ -305,9 +305,23 @@ pub struct BranchesReport {
     pub branches: Branches,
 }
 
+/// What [`branches`] returns: the report, the upper positions and the branch of each (for the
+/// picture), and the engine's report.
+#[derive(Debug)]
+pub struct Found {
+    /// The report.
+    pub report: BranchesReport,
+    /// The upper positions, sorted by `y`, then `x`.
+    pub positions: Vec<(u32, u32)>,
+    /// The branch of each.
+    pub member: Membership,
+    /// The sweep's report.
+    pub sweep: SweepReport,
+}
+
 /// Lists the P-positions of rows `0..rows` of game `k` (columns `0..width`, default
 /// [`crate::analysis::positions::default_width`]), keeps the upper ones (`x <= y`) and groups
-/// them. Returns the report, the upper positions and the branch of each.
+/// them.
 pub fn branches(
     k: u32,
     rows: u32,
@@ -315,7 +329,7 @@ pub fn branches(
     settings: &Settings,
     opts: &EngineOptions,
     progress: &dyn Progress,
-) -> Result<(BranchesReport, Vec<(u32, u32)>, Membership, SweepReport)> {
+) -> Result<Found> {
     let mut pts = Vec::new();
     let (cover, sweep) = positions(
         k,
@@ -332,7 +346,7 @@ pub fn branches(
     )?;
     let (b, member) = group(rows, &pts, settings);
     let closed_form = closed::check(k, rows, &pts);
-    Ok((BranchesReport { k, cover, closed_form, branches: b }, pts, member, sweep))
+    Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, positions: pts, member, sweep })
 }
 
 impl fmt::Display for BranchesReport {
@@ -476,7 +490,7 @@ mod tests {
         // k = 1 through the engine is Wythoff's pairs; k = 2..6 on a small board agree with
         // the direct definition, branch by branch.
         let rows = 3000;
-        let (r, pts, _, _) =
+        let Found { report: r, positions: pts, .. } =
             branches(1, rows, None, &Settings::default(), &EngineOptions::default(), &Silent).unwrap();
         assert_eq!(pts, wythoff(rows));
         assert_eq!(r.branches.branches.len(), 1);
@@ -488,7 +502,7 @@ mod tests {
                 .filter(|&(x, y)| direct[(y * width + x) as usize] < k)
                 .collect();
             let settings = Settings { min_points: 4, ..Settings::default() };
-            let (r, pts, member, _) =
+            let Found { report: r, positions: pts, member, .. } =
                 branches(k, rows, Some(width), &settings, &EngineOptions::default(), &Silent).unwrap();
             assert_eq!(pts, want, "k = {k}");
             assert_eq!(member.len(), pts.len());
