@@ -3,8 +3,8 @@
 //! flag groups several commands share are in [`crate::app::flags`].
 
 use crate::app::commands::{
-    beams, bench, cell, check, compare, dump, fabric, game, gliders, gpu_info, grid, positions, regions,
-    render, skin, stats, survey, threads, tiles,
+    beams, bench, branches, cell, check, compare, dump, fabric, game, gliders, gpu_info, grid, positions,
+    regions, render, skin, stats, survey, threads, tiles,
 };
 use crate::app::print::ExitCode;
 use crate::app::request::Context;
@@ -55,6 +55,12 @@ pub enum Command {
     Positions(positions::PositionsArgs),
     /// One cell's palace number N, its value v = N - k and whether it is a P-position.
     Cell(cell::CellArgs),
+    /// Group the P-positions with x <= y into branches of y/x and measure each one's limit.
+    ///
+    /// Each branch: its share of the positions, its ratio (least squares over rows Y/2..Y) at
+    /// Y = 10^3, 10^4, ..., N, the estimated limit with its error, and the limit's exact form
+    /// where one of small height matches within the error and is unlikely by chance.
+    Branches(branches::BranchesArgs),
     /// Cross-check the engine against an exact solver of the game itself on small boards.
     ///
     /// Exits 1 if any cell disagrees.
@@ -174,6 +180,7 @@ impl Command {
             Command::GpuInfo(a) => gpu_info::run(a, ctx),
             Command::Positions(a) => positions::run(a, ctx),
             Command::Cell(a) => cell::run(a, ctx),
+            Command::Branches(a) => branches::run(a, ctx),
             Command::Check(a) => check::run(a, ctx),
             Command::Compare(a) => compare::run(a, ctx),
             Command::Regions(a) => regions::run(a, ctx),

@@ -7,6 +7,7 @@ mod common;
 mod analyses;
 mod analyses_tiled;
 mod beams;
+mod branches;
 mod cli;
 mod compare_search;
 mod counter_sweep;

@@ -67,8 +67,9 @@ impl CellArgs {
 impl Request for Cell {
     fn need(&self) -> Option<Need> {
         use palace::analysis::footprint::{Work, footprint};
-        // A row sweep to the cell's column, as `dump`'s.
-        let width = self.x + 1;
+        // A row sweep to the cell's column, as `dump`'s, and the labeller's over the region's
+        // neighbourhood.
+        let width = palace::analysis::cell_region::neighbourhood_end(self.x);
         Some(Need {
             footprint: footprint(Work::Dump, u64::from(width), self.run.engine.threads),
             what: format!("{width} columns"),
@@ -76,7 +77,8 @@ impl Request for Cell {
         })
     }
 
-    /// Prints the cell's palace number, value and kind.
+    /// Prints the cell's palace number, value and kind, and its region
+    /// ([`palace::analysis::cell_region`]).
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
         let pb = progress::bar(self.run.quiet, "cell", "rows");
         let (n, _) = positions::cell(self.k, self.x, self.y, &self.run.engine, &pb)?;
@@ -84,14 +86,18 @@ impl Request for Cell {
         let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
         let v = n - k;
         let hood = palace::model::rule::in_hood(self.k, x, y);
+        let pb = progress::bar(self.run.quiet, "cell's region", "rows");
+        let region = palace::analysis::cell_region::region(self.k, self.x, self.y, &self.run.engine, &pb)?;
+        pb.finish_and_clear();
         let text = if self.json {
             serde_json::to_string_pretty(&serde_json::json!({
                 "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
+                "region": region,
             }))
             .expect("serialisable")
         } else {
             format!(
-                "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}",
+                "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}\nregion: {region}",
                 if v < 0 { "a P-position (palace)" } else { "an N-position" },
                 if hood { ", in the hood (N = max(x, y) + 2 min(x, y))" } else { ", outside the hood" }
             )

@@ -4,6 +4,7 @@
 
 pub mod beams;
 pub mod bench;
+pub mod branches;
 pub mod cell;
 pub mod check;
 pub mod compare;

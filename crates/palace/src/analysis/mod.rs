@@ -11,6 +11,8 @@
 //! ([`footprint`]), known before it starts.
 
 pub mod beams;
+pub mod branches;
+pub mod cell_region;
 pub mod check;
 pub mod compare;
 pub mod fabric;

@@ -1,0 +1,133 @@
+//! `palace branches`: its arguments, validation and run in one place. The grouping and the
+//! measurements are [`palace::analysis::branches`]'s; this file maps the flags onto them, writes
+//! the picture and prints the report.
+
+use crate::app::flags::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::memory::Need;
+use crate::app::outputs::Outputs;
+use crate::app::print::{ExitCode, out_text};
+use crate::app::progress;
+use crate::app::request::{Context, Request};
+use clap::Args;
+use palace::analysis::branches::{self, Settings};
+use palace::analysis::positions::default_width;
+use palace::error::{Error, Result};
+use palace::output::atomic::AtomicOutput;
+use std::path::PathBuf;
+
+/// `palace branches`.
+#[derive(Debug, Args)]
+pub struct BranchesArgs {
+    /// The blocking number k (k = 1 is classical Wythoff Nim).
+    #[arg(long, value_name = "K", value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: u32,
+    /// Group the P-positions of rows 0..N.
+    #[arg(long, value_name = "N", value_parser = parse_side, allow_negative_numbers = true)]
+    pub rows: u32,
+    /// Columns swept (default k + 3N, as `palace positions`).
+    #[arg(long, value_name = "W", value_parser = parse_side, allow_negative_numbers = true)]
+    pub width: Option<u32>,
+    /// The least gap between two branches, as a difference of ln(y/x) (raised to 60/N for
+    /// small N).
+    #[arg(long, value_name = "G", default_value_t = Settings::default().min_gap)]
+    pub min_gap: f64,
+    /// Draw the ratio y/x of every position against log10 y, one colour per branch, as a PNG.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub run: RunArgs,
+}
+
+/// A validated `palace branches`.
+struct BranchesRun {
+    k: u32,
+    rows: u32,
+    width: Option<u32>,
+    settings: Settings,
+    plot: Option<PathBuf>,
+    json: bool,
+    run: RunConfig,
+}
+
+/// Validates and runs `palace branches`.
+pub fn run(a: BranchesArgs, ctx: &Context) -> Result<ExitCode> {
+    ctx.run(a.resolve(ctx)?)
+}
+
+impl BranchesArgs {
+    /// Checks the request.
+    fn resolve(&self, ctx: &Context) -> Result<BranchesRun> {
+        if self.k == 0 || self.rows == 0 || self.width == Some(0) {
+            return Err(Error::Usage(
+                "--k, --rows and --width start at 1; e.g. palace branches --k 5 --rows 100000".into(),
+            ));
+        }
+        if self.width.is_none()
+            && default_width(self.k, self.rows) > u64::from(palace::model::geometry::MAX_SIDE)
+        {
+            return Err(Error::Usage(format!(
+                "--rows {}: the default width k + 3 rows exceeds {}; give --width",
+                self.rows,
+                palace::model::geometry::MAX_SIDE
+            )));
+        }
+        if !(self.min_gap > 0.0 && self.min_gap < 1.0) {
+            return Err(Error::Usage(format!(
+                "--min-gap {}: give a gap of ln(y/x) between 0 and 1, e.g. 0.01",
+                self.min_gap
+            )));
+        }
+        Ok(BranchesRun {
+            k: self.k,
+            rows: self.rows,
+            width: self.width,
+            settings: Settings { min_gap: self.min_gap, ..Settings::default() },
+            plot: self.plot.clone(),
+            json: self.json,
+            run: self.run.resolve(&ctx.cancel)?,
+        })
+    }
+}
+
+impl Request for BranchesRun {
+    fn outputs(&self) -> Outputs<'_> {
+        Outputs::default().maybe("--plot", self.plot.as_deref())
+    }
+
+    fn need(&self) -> Option<Need> {
+        use palace::analysis::footprint::{Work, footprint};
+        // A row sweep as `positions`' (the positions kept, about 8 bytes each, come on top).
+        let width = self.width.map_or_else(|| default_width(self.k, self.rows), u64::from);
+        Some(Need {
+            footprint: footprint(Work::Dump, width, self.run.engine.threads),
+            what: format!("{width} columns"),
+            fix: "use fewer --rows or a smaller --width, or fewer --threads",
+        })
+    }
+
+    /// Groups the positions, draws the picture and prints the report.
+    fn run(self, ctx: &Context) -> Result<ExitCode> {
+        let plot = match &self.plot {
+            Some(p) => Some(AtomicOutput::create_cancellable(p, "--plot", &ctx.cancel)?),
+            None => None,
+        };
+        let pb = progress::bar(self.run.quiet, "branches", "rows");
+        let found = branches::branches(self.k, self.rows, self.width, &self.settings, &self.run.engine, &pb)?;
+        pb.finish_and_clear();
+        let report = found.report;
+        if let Some(out) = plot {
+            branches::plot::plot(&report, &found.positions, &found.member, out)?;
+        }
+        let text = if self.json {
+            serde_json::to_string_pretty(&report).expect("serialisable")
+        } else {
+            report.to_string()
+        };
+        out_text(&text)?;
+        Ok(0)
+    }
+}
