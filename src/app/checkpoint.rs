@@ -106,6 +106,21 @@ pub struct Checkpointing<'a> {
     pub tag: String,
 }
 
+impl Checkpointing<'_> {
+    /// The engine options for this run's segments: `engine`'s, but, where a checkpoint is
+    /// saved, with a cancel token of their own. The signal then pauses the sweep at a band edge
+    /// (the pause test reads it), which leaves a frontier to save, instead of stopping it within
+    /// its bands in flight, which would leave none.
+    pub fn engine(&self, engine: &palace::engine::EngineOptions) -> palace::engine::EngineOptions {
+        match self.save {
+            Some(_) => {
+                palace::engine::EngineOptions { cancel: palace::engine::Cancel::new(), ..engine.clone() }
+            }
+            None => engine.clone(),
+        }
+    }
+}
+
 /// Takes a resumed checkpoint's state, given its frontier; says why not if the state is not
 /// one this run can have reached by that frontier.
 pub type Restore<'a> =

@@ -129,9 +129,12 @@ impl Request for Skin {
             r
         } else {
             let pb = progress::cells_bar(run.quiet, "skin");
-            let f = skin::Follower::new(k, to, &run.engine, &pb)?;
+            let c =
+                Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag: String::new() };
+            let segments = c.engine(&run.engine);
+            let f = skin::Follower::new(k, to, &segments, &pb)?;
             let f = if pattern { f.with_patterns() } else { f };
-            let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag: f.tag() };
+            let c = Checkpointing { tag: f.tag(), ..c };
             let engine = resumable(
                 &c,
                 f.height(),

@@ -174,6 +174,7 @@ fn palaces_resumable(
 ) -> Result<(stats::PalaceCount, SweepReport)> {
     let (w, h) = (window.x1, window.y1);
     let sum = stats::PalaceSum::default();
+    let engine = c.engine(&run.engine);
     let report = resumable(
         c,
         h,
@@ -190,7 +191,7 @@ fn palaces_resumable(
         &|| sum.total().to_le_bytes().to_vec(),
         &mut |start, pause| {
             palace::engine::Sweep::new(k, Window::new(0, 0, w, h))
-                .options(&run.engine)
+                .options(&engine)
                 .progress(progress)
                 .resume(start)
                 .pause_when(pause)
@@ -213,6 +214,7 @@ fn stats_resumable(
     progress: &dyn Progress,
 ) -> Result<(stats::Stats, SweepReport)> {
     let visitor = stats::StatsVisitor::new(k, run.engine.resolved_threads());
+    let engine = c.engine(&run.engine);
     let report = resumable(
         c,
         window.y1,
@@ -223,14 +225,14 @@ fn stats_resumable(
             if by_counters {
                 let (w, h) = (window.x1, window.y1);
                 palace::engine::Sweep::new(k, Window::new(0, 0, w, h))
-                    .options(&run.engine)
+                    .options(&engine)
                     .progress(progress)
                     .resume(start)
                     .pause_when(pause)
                     .palaces_pausable(&visitor)
             } else {
                 palace::engine::Sweep::new(k, window)
-                    .options(&run.engine)
+                    .options(&engine)
                     .progress(progress)
                     .resume(start)
                     .pause_when(pause)

@@ -355,8 +355,8 @@ impl<'a> Sweep<'a> {
 
     /// Pauses when `pause`, asked before each band is handed out but the first (so that every
     /// run moves on), returns true: the bands in flight finish, and the pausable modes return
-    /// the frontier below the last. Unlike the token of [`Sweep::cancel`], a pause loses
-    /// nothing.
+    /// the frontier below the last. Unlike the token of [`Sweep::cancel`], which stops a sweep
+    /// within its bands in flight, a pause loses nothing.
     pub fn pause_when(mut self, pause: &'a (dyn Fn() -> bool + Sync)) -> Self {
         self.pause = Some(pause);
         self
@@ -450,8 +450,10 @@ impl<'a> Sweep<'a> {
     /// [`Sweep::palaces`] that pauses as [`Sweep::pause_when`] says and returns the frontier
     /// below the last band done (`None` when the sweep finished). The visitor sees each tile
     /// once over the whole chain of runs, so an analysis whose state is saved with the frontier
-    /// ([`checkpoint::Checkpoint`]) ends with the same result as an uninterrupted sweep. A
-    /// cancelled token does not stop a pausable counter sweep: give a pause that reads it.
+    /// ([`checkpoint::Checkpoint`]) ends with the same result as an uninterrupted sweep. The
+    /// token of [`Sweep::cancel`] stops it as it stops any sweep, within the bands in flight and
+    /// without a frontier; to save a frontier on a signal, read the signal in the pause test and
+    /// give the sweep a token of its own.
     pub fn palaces_pausable(
         self,
         visitor: &dyn PalaceVisitor,
@@ -783,6 +785,15 @@ mod tests {
             }
             let r = Sweep::new(7, w).options(&cancelled).tiles(&Nothing);
             assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {r:?}");
+            // A pausable sweep stops on the token too (a pause test that never fires does
+            // not keep it going), with no frontier.
+            struct NoPalaces;
+            impl PalaceVisitor for NoPalaces {
+                fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
+            }
+            let never = || false;
+            let r = Sweep::new(7, w).options(&cancelled).pause_when(&never).palaces_pausable(&NoPalaces);
+            assert!(matches!(r, Err(Error::Interrupted)), "threads={threads}: {:?}", r.map(|_| ()));
             // A fresh token runs to the end in the same process.
             let fresh = EngineOptions { threads, band_height: Some(16), ..Default::default() };
             assert_eq!(run(7, w, &fresh).len(), 300 * 2000);

@@ -181,14 +181,14 @@ impl Shared<'_> {
         let strips = self.layout.strips();
         while let Some((prev, cur)) = self.next_band() {
             // Without a consumer the workers watch for cancellation and report progress
-            // themselves. A pausable sweep pauses instead (its pause test sees the token).
-            if no_consumer && self.pause.is_none() && self.cancel.is_cancelled() {
+            // themselves. The token stops a pausable sweep too, without a frontier; a caller
+            // that wants one on a signal reads the signal in its pause test instead.
+            if no_consumer && self.cancel.is_cancelled() {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
-                // Checked per tile too: a band of a very wide board takes long. A pausable
-                // sweep finishes its bands instead, for its frontier.
-                if self.pause.is_none() && self.cancel.is_cancelled() {
+                // Checked per tile too: a band of a very wide board takes long.
+                if self.cancel.is_cancelled() {
                     self.fail(Error::Interrupted);
                 }
                 if self.aborted() {
