@@ -25,6 +25,7 @@ mod positions;
 mod region_map;
 mod region_search;
 mod reliability;
+mod series;
 mod skin;
 mod skin_pattern;
 mod subtraction;

@@ -84,6 +84,15 @@ pub struct BenchArgs {
     /// on all threads, checking that both agree (a build with `--features gpu`).
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with_all = ["analyses", "png_dir"])]
     pub backend: BackendArg,
+    /// Instead, time the command given after `--` (e.g. `-- skin --k 40003 --to 1040003`) at
+    /// each of these thread counts, comma-separated (e.g. 1,2,4,8,16): best and median of
+    /// --repeat runs, speed-up and efficiency, and a check that its output is the same at every
+    /// count.
+    #[arg(long, value_name = "T1,T2,...", conflicts_with_all = ["analyses", "png_dir", "no_png", "backend", "threads", "kernel", "k", "size"])]
+    pub series: Option<String>,
+    /// The command `--series` times, after `--`.
+    #[arg(last = true, value_name = "COMMAND", requires = "series")]
+    pub command: Vec<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub report: ReportArgs,
@@ -124,6 +133,12 @@ struct BenchGpu {
 
 /// Validates and runs `palace bench`.
 pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
+    if a.repeat == 0 || a.repeat > 100 {
+        return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
+    }
+    if let Some(series) = &a.series {
+        return ctx.run(super::series::Series::new(series, a.command, a.repeat, a.report.json, a.quiet)?);
+    }
     Board::new(a.k, a.size, a.size)?;
     if a.size > MAX_BENCH_SIDE {
         return Err(Error::Usage(format!(
@@ -139,9 +154,6 @@ pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
         RunArgs { threads: a.threads, kernel: a.kernel, quiet: a.quiet, tile_width: None, band_height: None }
             .resolve(&ctx.cancel)?;
     let most = run.engine.resolved_threads();
-    if a.repeat == 0 || a.repeat > 100 {
-        return Err(Error::Usage(format!("--repeat {}: use 1..=100", a.repeat)));
-    }
     if Backend::resolve(a.backend, None)? != Backend::Cpu {
         return ctx.run(BenchGpu { k: a.k, size: a.size, repeat: a.repeat, json: a.report.json, run });
     }

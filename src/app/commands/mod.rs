@@ -17,6 +17,7 @@ pub mod grid;
 pub mod positions;
 pub mod regions;
 pub mod render;
+pub mod series;
 pub mod skin;
 pub mod stats;
 pub mod survey;

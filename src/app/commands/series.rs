@@ -1,0 +1,235 @@
+//! `palace bench --series T1,T2,... -- COMMAND ARGS`: how one command scales with its worker
+//! threads. The command runs as a child process of this binary with `--threads T -q`, for each
+//! `T` of the series, `--repeat` times; the table gives each count's best and median wall time,
+//! its speed-up over the first count's best and its efficiency (speed-up per thread, relative to
+//! the first count). The children's standard outputs must be the same at every count (a
+//! command's report does not depend on its threads), or the bench fails.
+//!
+//! Files the command writes (`-o`, `--csv`, ...) are written again by every run; only standard
+//! output is compared.
+
+use crate::app::print::{ExitCode, print_report};
+use crate::app::request::{Context, Request};
+use palace::engine::Cancel;
+use palace::error::{Error, Result};
+use serde::Serialize;
+use std::fmt;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Most entries of a series.
+const MAX_SERIES: usize = 64;
+
+/// A validated `palace bench --series`.
+pub struct Series {
+    /// The thread counts, in the order given.
+    threads: Vec<usize>,
+    /// The command and its arguments, without `--threads` and `-q`.
+    command: Vec<String>,
+    repeat: usize,
+    json: bool,
+    quiet: bool,
+}
+
+impl Series {
+    /// Checks `--series` and the command after `--`.
+    pub fn new(series: &str, command: Vec<String>, repeat: usize, json: bool, quiet: bool) -> Result<Self> {
+        let bad = || {
+            Error::Usage(format!(
+                "--series {series}: give thread counts from 1 to 4096, separated by commas, e.g. --series 1,2,4,8,16"
+            ))
+        };
+        let threads: Vec<usize> = series
+            .split(',')
+            .map(|t| t.trim().parse::<usize>().ok().filter(|t| (1..=4096).contains(t)).ok_or_else(bad))
+            .collect::<Result<_>>()?;
+        if threads.is_empty() || threads.len() > MAX_SERIES {
+            return Err(bad());
+        }
+        let Some(first) = command.first() else {
+            return Err(Error::Usage(
+                "--series: name the command to time after --, e.g. palace bench --series 1,2 -- skin --k 40003 --to 1040003"
+                    .into(),
+            ));
+        };
+        if first == "bench" || first.starts_with('-') {
+            return Err(Error::Usage(format!(
+                "--series: `{first}` is not a command to time; give one after --, e.g. -- stats --k 9999 --size 60000"
+            )));
+        }
+        if let Some(a) = command
+            .iter()
+            .find(|a| *a == "-q" || *a == "--quiet" || *a == "--threads" || a.starts_with("--threads="))
+        {
+            return Err(Error::Usage(format!(
+                "--series runs the command with --threads T -q itself; leave {a} out of the command"
+            )));
+        }
+        Ok(Series { threads, command, repeat, json, quiet })
+    }
+}
+
+/// One thread count's runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Point {
+    /// Worker threads.
+    pub threads: usize,
+    /// Fastest wall time, seconds.
+    pub best_s: f64,
+    /// Median wall time, seconds.
+    pub median_s: f64,
+    /// The first count's best over this one's.
+    pub speedup: f64,
+    /// The speed-up per thread, relative to the first count: `speedup * first / threads`.
+    pub efficiency: f64,
+}
+
+/// What `bench --series` measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeriesReport {
+    /// The command timed, as given after `--`.
+    pub command: Vec<String>,
+    /// Runs per thread count.
+    pub repeat: usize,
+    /// The cores this process may use.
+    pub cores: usize,
+    /// One entry per thread count, in the series' order.
+    pub points: Vec<Point>,
+    /// Whether every run printed the same standard output (always true in a report: the bench
+    /// fails otherwise).
+    pub same_output: bool,
+}
+
+impl fmt::Display for SeriesReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "palace {}: best (median) of {} run(s) per thread count, on {} available cores",
+            self.command.join(" "),
+            self.repeat,
+            self.cores
+        )?;
+        writeln!(
+            f,
+            "{:>8} {:>10} {:>10} {:>9} {:>11}",
+            "threads", "best", "median", "speed-up", "efficiency"
+        )?;
+        for p in &self.points {
+            writeln!(
+                f,
+                "{:>8} {:>9.3}s {:>9.3}s {:>8.2}x {:>10.0}%",
+                p.threads,
+                p.best_s,
+                p.median_s,
+                p.speedup,
+                100.0 * p.efficiency
+            )?;
+        }
+        writeln!(f, "standard output: the same at every thread count")
+    }
+}
+
+impl Request for Series {
+    fn run(self, ctx: &Context) -> Result<ExitCode> {
+        let exe = std::env::current_exe().map_err(|e| Error::io("the palace binary", e))?;
+        let mut points: Vec<Point> = Vec::new();
+        let mut first_output: Option<(usize, Vec<u8>)> = None;
+        for &t in &self.threads {
+            let mut times = Vec::with_capacity(self.repeat);
+            for i in 0..self.repeat {
+                if !self.quiet {
+                    eprintln!("bench --series: --threads {t}, run {} of {}", i + 1, self.repeat);
+                }
+                let (elapsed, out) = run_child(&exe, &self.command, t, &ctx.cancel)?;
+                match &first_output {
+                    None => first_output = Some((t, out)),
+                    Some((t0, o)) if *o != out => {
+                        return Err(Error::Mismatch(format!(
+                            "palace {} printed different output with --threads {t0} and --threads {t}",
+                            self.command.join(" ")
+                        )));
+                    }
+                    Some(_) => {}
+                }
+                times.push(elapsed.as_secs_f64());
+            }
+            times.sort_by(f64::total_cmp);
+            let (best, median) = (times[0], times[times.len() / 2]);
+            let (t0, b0) = points.first().map_or((t, best), |p| (p.threads, p.best_s));
+            let speedup = b0 / best;
+            points.push(Point {
+                threads: t,
+                best_s: best,
+                median_s: median,
+                speedup,
+                efficiency: speedup * t0 as f64 / t as f64,
+            });
+        }
+        let report = SeriesReport {
+            command: self.command,
+            repeat: self.repeat,
+            cores: palace::engine::available_cores(),
+            points,
+            same_output: true,
+        };
+        print_report(self.json, &report)?;
+        Ok(0)
+    }
+}
+
+/// Runs `palace COMMAND --threads T -q` and returns its wall time and standard output; a failed
+/// run is an error with the child's message. The child is killed when `cancel` is.
+fn run_child(
+    exe: &std::path::Path,
+    command: &[String],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<(Duration, Vec<u8>)> {
+    let started = Instant::now();
+    let mut child = Command::new(exe)
+        .args(command)
+        .args(["--threads", &threads.to_string(), "-q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::io(exe, e))?;
+    // Read both pipes on their own threads so that a full pipe never stalls the child.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = stdout.read_to_end(&mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = stderr.read_to_end(&mut v);
+        v
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| Error::io(exe, e))? {
+            break s;
+        }
+        if cancel.is_cancelled() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::Interrupted);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let elapsed = started.elapsed();
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    if !status.success() {
+        let why = format!(
+            "bench --series: palace {} --threads {threads} -q failed ({status}): {}",
+            command.join(" "),
+            String::from_utf8_lossy(&err).trim()
+        );
+        // A command the child refused is a usage error here too; any other failure is not.
+        return Err(if status.code() == Some(2) { Error::Usage(why) } else { Error::Analysis(why) });
+    }
+    Ok((elapsed, out))
+}

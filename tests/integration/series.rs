@@ -1,0 +1,62 @@
+//! `palace bench --series`: a command timed at several thread counts, its outputs compared.
+
+use crate::common::{json, palace};
+use predicates::prelude::*;
+
+/// Every count of the series gets a row, the first has speed-up 1, and the command's output is
+/// the same at every count (the report says so only then).
+#[test]
+fn a_series_times_each_thread_count_and_compares_the_outputs() {
+    let v = json(&[
+        "bench", "--series", "1,2,3", "--repeat", "2", "--json", "-q", "--", "stats", "--k", "50", "--size",
+        "300",
+    ]);
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.iter().map(|p| p["threads"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(points[0]["speedup"].as_f64(), Some(1.0));
+    for p in points {
+        let (best, median) = (p["best_s"].as_f64().unwrap(), p["median_s"].as_f64().unwrap());
+        assert!(best > 0.0 && best <= median, "{p}");
+        let (s, e, t) = (
+            p["speedup"].as_f64().unwrap(),
+            p["efficiency"].as_f64().unwrap(),
+            p["threads"].as_f64().unwrap(),
+        );
+        assert!((e - s / t).abs() < 1e-12, "{p}");
+    }
+    assert_eq!(v["same_output"], true);
+    assert_eq!(v["command"], serde_json::json!(["stats", "--k", "50", "--size", "300"]));
+    palace()
+        .args(["bench", "--series", "1,2", "--repeat", "1", "-q", "--", "skin", "--k", "103", "--to", "2000"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("speed-up")
+                .and(predicate::str::contains("the same at every thread count")),
+        );
+}
+
+/// Bad series, a missing command, flags the series sets itself and a command that fails are
+/// refused, naming what to change.
+#[test]
+fn bad_series_are_refused_naming_the_flag() {
+    let cases: [(&[&str], i32, &str); 6] = [
+        (&["--series", "0,2", "--", "stats", "--k", "5", "--size", "9"], 2, "--series 0,2"),
+        (&["--series", "1,x", "--", "stats", "--k", "5", "--size", "9"], 2, "thread counts"),
+        (&["--series", "1"], 2, "after --"),
+        (
+            &["--series", "1", "--", "stats", "--k", "5", "--size", "9", "--threads", "2"],
+            2,
+            "leave --threads out",
+        ),
+        (&["--series", "1", "--", "stats", "--k", "5", "--size", "9", "-q"], 2, "leave -q out"),
+        (&["--series", "1", "--", "stats", "--k", "0", "--size", "9"], 2, "--k 0"),
+    ];
+    for (args, code, needle) in cases {
+        let o = palace().arg("bench").args(args).output().unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {e}");
+        assert!(e.contains(needle), "{args:?}: {e:?} lacks {needle:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
