@@ -45,7 +45,8 @@ pub mod gpu;
 pub mod labels;
 pub mod output;
 
-#[cfg(test)]
-pub(crate) use palace_engine::testing;
+/// Helpers the tests of every crate share (a deterministic random stream).
+#[doc(hidden)]
+pub use palace_engine::testing;
 pub use palace_engine::{Board, Error, Result, Window};
 pub use palace_engine::{engine, error, kernel, model, simd};
