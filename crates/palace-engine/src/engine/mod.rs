@@ -423,16 +423,12 @@ impl<'a> Sweep<'a> {
     /// place of their views. Tiles are stored as rows ([`TileView::row`]). The report counts
     /// the cells of every lane, but `region_cells` the first lane's only.
     pub fn lanes(self, visitor: &dyn LaneVisitor) -> Result<SweepReport> {
+        // The check refuses resume and pause_when here, and checks the one lane of a single
+        // game as any sweep's request.
         self.check("Sweep::lanes", false, false, true)?;
         let one = [Lane { k: self.k, window: self.window }];
         let lanes: &[Lane] = self.lanes.unwrap_or(&one);
-        if self.lanes.is_none() {
-            check_lanes("Sweep::lanes", lanes, &self.opts)?;
-        }
-        let resume = sweep::Resume { start: None, pause: None };
-        let output = sweep::Output::Lanes(visitor, lanes);
-        sweep::run(self.k, self.window, &self.opts, self.opts.narrow(), output, self.progress, resume)
-            .map(|r| r.0)
+        self.run(sweep::Output::Lanes(visitor, lanes)).map(|r| r.0)
     }
 
     /// Sweeps the board `[0, x1) x [0, y1)` (the window must start at the origin) in the
