@@ -43,6 +43,10 @@ const HORIZONTAL_REACH: u64 = 4096;
 /// runs further than the columns assembled stops the analysis with an error.
 const MAX_ADVANCE: u64 = 4;
 
+/// How far right of the farthest the boundary can reach rows are assembled: the three columns
+/// checked to be 0 there ([`SkinState::row`]).
+const RIGHT_REACH: u64 = 3;
+
 /// `1 / phi^2`, the slope the skin approaches.
 pub const INV_PHI2: f64 = 0.381_966_011_250_105_1;
 
@@ -57,7 +61,19 @@ pub fn fib(i: usize) -> u64 {
 
 /// The level `n` whose vertical thickness is `t`: `t = f(2n)` or `f(2n) + 1`, if any.
 pub fn level_of_thickness(t: u32) -> Option<usize> {
-    (1..30).find(|&n| u64::from(t) == fib(2 * n) || u64::from(t) == fib(2 * n) + 1)
+    let t = u64::from(t);
+    // (f(2n - 1), f(2n)), from n = 1; read once per column of a skin, so no fib() calls.
+    let (mut odd, mut even) = (1u64, 1u64);
+    for n in 1..30 {
+        if t == even || t == even + 1 {
+            return Some(n);
+        }
+        if even > t {
+            return None;
+        }
+        (odd, even) = (odd + even, odd + 2 * even);
+    }
+    None
 }
 
 /// The step word of level `n`: `2` expanded `n` times by `2 -> 23, 3 -> 233`.
@@ -231,8 +247,13 @@ impl SkinState {
             .unwrap_or(self.boundary)
             .min(self.boundary)
             .saturating_sub(HORIZONTAL_REACH);
-        let hi = self.boundary + MAX_ADVANCE * u64::from(rows_ahead) + HORIZONTAL_REACH;
-        (lo, hi)
+        (lo, Self::columns_right_of(self.boundary, rows_ahead))
+    }
+
+    /// The end of the columns `rows_ahead` rows need when the boundary is at `boundary` (the
+    /// `hi` of [`SkinState::columns`]).
+    fn columns_right_of(boundary: u64, rows_ahead: u32) -> u64 {
+        boundary + MAX_ADVANCE * u64::from(rows_ahead) + RIGHT_REACH
     }
 
     /// Reads row `y` (the next one); `at(x)` is the value of cell `(x, y)`, `None` where the
@@ -918,6 +939,12 @@ mod tests {
         assert_eq!(level_of_thickness(3), Some(2));
         assert_eq!(level_of_thickness(9), Some(3));
         assert_eq!(level_of_thickness(5), None);
+        // The definition, t = f(2n) or f(2n) + 1, for every thickness up to level 12.
+        for t in 0..=fib(24) as u32 + 2 {
+            let by_definition =
+                (1..30).find(|&n| u64::from(t) == fib(2 * n) || u64::from(t) == fib(2 * n) + 1);
+            assert_eq!(level_of_thickness(t), by_definition, "thickness {t}");
+        }
         assert_eq!(step_word(1), vec![2, 3]);
         assert_eq!(step_word(2), vec![2, 3, 2, 3, 3]);
         // Each word spans f(2n+3) columns in f(2n+1) steps (the periods of §3.4).

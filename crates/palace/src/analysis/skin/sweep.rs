@@ -4,13 +4,23 @@
 //! above the arm are quiet (their halo is 0) and cost only the hand-over of their counters;
 //! every other tile runs the three-counter kernels, except the few the skin looks into. The
 //! columns the skin reads only move right as it goes, so tiles left of what it reads now are
-//! never needed. At a band's first tile that is not, [`SkinState::columns`] names the columns
-//! `[lo, hi)` the band's rows need (the open runs, the boundary and how far the boundary can
-//! advance over the rows between the last row read and the band's end), and the tiles meeting
-//! them come with their values. Those values are copied into the band's buffer; when the
-//! band's last such tile is in, the bands whose turn it is are read row by row, in order, by
-//! [`SkinState::row`]. Workers finish bands in order (a tile needs the tile above it), so only
-//! a few buffers are alive at once, and they are recycled.
+//! never needed. At a band's first tile that is not, the columns `[lo, hi)` the band's rows
+//! need are fixed (the open runs, the boundary and how far the boundary can advance over the
+//! rows between the last row read and the band's end, [`SkinState::columns`]), and the tiles
+//! meeting them come with their values. When the band's last such tile is in, the bands whose
+//! turn it is are read row by row, in order, by [`SkinState::row`].
+//!
+//! # Many workers
+//!
+//! One worker computes a band's tiles left to right, so it alone writes the band's buffer, and
+//! it copies each tile's values there holding no shared lock: the copy is most of the skin's
+//! own work and runs on every worker at once. Two short locks remain. `bands` holds the bands
+//! not yet read and a snapshot of the state (rows read, the columns they need), from which a
+//! new band's columns are fixed: a snapshot older than the state only widens them, because the
+//! columns the skin reads only move right and its boundary at most 4 a row. `reader` holds the
+//! state; the worker that completes a band reads every band whose turn has come, while the
+//! others go on. A worker that finds the state busy leaves its band to the reader, which looks
+//! again after letting the state go, so no complete band is left unread when the sweep ends.
 //!
 //! The sweep stops as soon as the skin is complete. It pauses at a band edge when asked; the
 //! state saved with the frontier ([`Follower::encode`]) has then read exactly the rows above
@@ -23,25 +33,54 @@ use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::rule::hood_sentinel;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The values one band's rows need: columns `[lo, hi)` of rows `y0..y1`.
-struct Pending {
+struct Band {
     y1: u32,
     lo: u64,
     hi: u64,
-    cells: Vec<i8>,
-    /// Every tile of the band has been visited.
-    done: bool,
+    /// Written by the one worker that computes the band, then read by the reader.
+    cells: Mutex<Vec<i8>>,
+    /// Every tile of the band meeting `[lo, hi)` has been copied (set under the `bands` lock).
+    done: AtomicBool,
 }
 
-struct Inner {
-    state: SkinState,
-    /// Bands by their first row.
-    bands: BTreeMap<u32, Pending>,
+/// What the state had read when it last let go of a band: enough to fix a new band's columns.
+#[derive(Clone, Copy)]
+struct Snapshot {
+    /// Rows read.
+    rows: u32,
+    /// The columns those rows' successors need: `SkinState::columns(0)`.
+    lo: u64,
+    /// The boundary.
+    boundary: u64,
+}
+
+impl Snapshot {
+    fn of(state: &SkinState) -> Self {
+        Snapshot { rows: state.rows(), lo: state.columns(0).0, boundary: state.boundary() }
+    }
+
+    /// The columns rows up to `y1` need (see [`SkinState::columns`]).
+    fn columns(&self, y1: u32) -> (u64, u64) {
+        (self.lo, SkinState::columns_right_of(self.boundary, y1.saturating_sub(self.rows)))
+    }
+}
+
+struct Bands {
+    /// Bands not yet taken by the reader, by their first row.
+    waiting: BTreeMap<u32, Arc<Band>>,
+    /// Rows the reader has taken (read, or being read): their bands are never made again.
+    taken: u32,
+    snapshot: Snapshot,
     /// Buffers of bands already read.
     free: Vec<Vec<i8>>,
+}
+
+struct Reader {
+    state: SkinState,
     error: Option<Error>,
 }
 
@@ -57,7 +96,8 @@ pub struct Follower<'a> {
     /// The progress bar's length: an estimate of the cells below outer space, raised when the
     /// run passes it.
     estimate: AtomicU64,
-    inner: Mutex<Inner>,
+    bands: Mutex<Bands>,
+    reader: Mutex<Reader>,
     /// The skin is complete or its analysis failed: the sweep may stop.
     stop: AtomicBool,
     /// Whether the state records the columns' patterns.
@@ -75,6 +115,7 @@ impl<'a> Follower<'a> {
         let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::INV_PHI2);
         let estimate = estimate as u64 + 1;
         progress.set_length(estimate);
+        let state = SkinState::new(k, to);
         Ok(Follower {
             k,
             to,
@@ -83,12 +124,8 @@ impl<'a> Follower<'a> {
             opts,
             progress,
             estimate: AtomicU64::new(estimate),
-            inner: Mutex::new(Inner {
-                state: SkinState::new(k, to),
-                bands: BTreeMap::new(),
-                free: Vec::new(),
-                error: None,
-            }),
+            bands: Mutex::new(Bands::new(&state)),
+            reader: Mutex::new(Reader { state, error: None }),
             stop: AtomicBool::new(false),
             patterns: false,
         })
@@ -97,8 +134,7 @@ impl<'a> Follower<'a> {
     /// The same follower, also recording each column's pattern of `v = -2` and `-1`
     /// ([`SkinState::with_patterns`]; 8 more bytes a column in memory and in checkpoints).
     pub fn with_patterns(mut self) -> Self {
-        let inner = self.inner.get_mut().unwrap();
-        inner.state = SkinState::new(self.k, self.to).with_patterns();
+        self.reader.get_mut().unwrap().state = SkinState::new(self.k, self.to).with_patterns();
         self.patterns = true;
         self
     }
@@ -116,7 +152,7 @@ impl<'a> Follower<'a> {
 
     /// The state read so far, as bytes (saved with a frontier).
     pub fn encode(&self) -> Vec<u8> {
-        self.inner.lock().unwrap().state.encode()
+        self.reader.lock().unwrap().state.encode()
     }
 
     /// Continues from a saved state; says why not if the bytes are not a state of this run
@@ -130,8 +166,8 @@ impl<'a> Follower<'a> {
         }
         self.show(&state);
         self.progress.resumed();
-        let mut g = self.inner.lock().unwrap();
-        *g = Inner { state, bands: BTreeMap::new(), free: Vec::new(), error: None };
+        *self.bands.lock().unwrap() = Bands::new(&state);
+        *self.reader.lock().unwrap() = Reader { state, error: None };
         Ok(())
     }
 
@@ -143,7 +179,7 @@ impl<'a> Follower<'a> {
         start: Option<&Frontier>,
         pause: &(dyn Fn() -> bool + Sync),
     ) -> Result<(SweepReport, Option<Frontier>)> {
-        let rows = self.inner.lock().unwrap().state.rows();
+        let rows = self.reader.lock().unwrap().state.rows();
         if start.map_or(0, Frontier::rows_done) != rows {
             return Err(Error::Analysis(format!(
                 "cannot resume the skin: its state has read {rows} rows, its frontier {}",
@@ -156,7 +192,7 @@ impl<'a> Follower<'a> {
             .resume(start)
             .pause_when(&stop)
             .palaces_pausable(self)?;
-        let mut g = self.inner.lock().unwrap();
+        let mut g = self.reader.lock().unwrap();
         if let Some(e) = g.error.take() {
             return Err(e);
         }
@@ -173,46 +209,65 @@ impl<'a> Follower<'a> {
                 g.state.rows()
             )));
         }
-        g.bands.clear();
+        // Bands below the frontier were begun but not finished; the next segment makes them again.
+        *self.bands.lock().unwrap() = Bands::new(&g.state);
         Ok((report, Some(f)))
     }
 
     /// The report and the columns of the complete skin.
     pub fn finish(self) -> Result<(SkinReport, Vec<Column>)> {
-        let state = self.inner.into_inner().unwrap().state;
+        let state = self.reader.into_inner().unwrap().state;
         if !state.complete() {
             return Err(Error::Analysis("skin: the sweep ended before the skin was complete".into()));
         }
         Ok((analyse(&state), state.cols))
     }
 
-    /// Reads the bands whose turn it is, in order.
-    fn read_bands(&self, g: &mut Inner) {
-        while g.error.is_none() && !g.state.complete() {
-            let rows = g.state.rows();
-            let Some(entry) = g.bands.first_entry() else { break };
-            if *entry.key() != rows || !entry.get().done {
-                break;
-            }
-            let (y0, p) = entry.remove_entry();
-            let width = (p.hi - p.lo) as usize;
-            for y in y0..p.y1 {
-                let row = &p.cells[(y - y0) as usize * width..][..width];
-                let at = |x: u64| (p.lo..p.hi).contains(&x).then(|| row[(x - p.lo) as usize]);
-                if let Err(e) = g.state.row(y, at) {
-                    g.error = Some(e);
-                    break;
+    /// Reads the bands whose turn it is, in order, unless another worker is reading them; then
+    /// looks again for a band completed while it read (see the module's documentation).
+    fn read_bands(&self) {
+        loop {
+            let Ok(mut g) = self.reader.try_lock() else { return };
+            let Reader { state, error } = &mut *g;
+            while error.is_none() && !state.complete() {
+                let band = {
+                    let mut b = self.bands.lock().unwrap();
+                    match b.waiting.first_entry() {
+                        Some(e) if *e.key() == state.rows() && e.get().done.load(Ordering::Relaxed) => {
+                            let (y0, band) = e.remove_entry();
+                            b.taken = band.y1;
+                            (y0, band)
+                        }
+                        _ => break,
+                    }
+                };
+                let (y0, band) = band;
+                let cells = std::mem::take(&mut *band.cells.lock().unwrap());
+                let width = (band.hi - band.lo) as usize;
+                for y in y0..band.y1 {
+                    let row = &cells[(y - y0) as usize * width..][..width];
+                    let at = |x: u64| (band.lo..band.hi).contains(&x).then(|| row[(x - band.lo) as usize]);
+                    if let Err(e) = state.row(y, at) {
+                        *error = Some(e);
+                        break;
+                    }
+                    if state.complete() {
+                        break;
+                    }
                 }
-                if g.state.complete() {
-                    break;
-                }
+                let mut b = self.bands.lock().unwrap();
+                b.free.push(cells);
+                b.snapshot = Snapshot::of(state);
             }
-            g.free.push(p.cells);
+            if error.is_some() || state.complete() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            self.show(state);
+            drop(g);
+            if self.stop.load(Ordering::Relaxed) || !self.bands.lock().unwrap().next_ready() {
+                return;
+            }
         }
-        if g.error.is_some() || g.state.complete() {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.show(&g.state);
     }
 
     /// Shows how far `state` has got on the progress bar.
@@ -234,44 +289,62 @@ impl<'a> Follower<'a> {
     }
 }
 
+impl Bands {
+    fn new(state: &SkinState) -> Self {
+        Bands {
+            waiting: BTreeMap::new(),
+            taken: state.rows(),
+            snapshot: Snapshot::of(state),
+            free: Vec::new(),
+        }
+    }
+
+    /// Whether the band whose turn it is has all its tiles.
+    fn next_ready(&self) -> bool {
+        self.waiting
+            .first_key_value()
+            .is_some_and(|(&y0, band)| y0 == self.snapshot.rows && band.done.load(Ordering::Relaxed))
+    }
+}
+
 impl PalaceVisitor for Follower<'_> {
     fn wants_values(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> bool {
-        let mut g = self.inner.lock().unwrap();
-        let Inner { state, bands, free, .. } = &mut *g;
-        if let Some(p) = bands.get(&y0) {
-            return u64::from(x0) < p.hi && u64::from(x1) > p.lo;
+        let mut b = self.bands.lock().unwrap();
+        if let Some(band) = b.waiting.get(&y0) {
+            return u64::from(x0) < band.hi && u64::from(x1) > band.lo;
         }
-        if y0 < state.rows() || state.complete() {
+        if y0 < b.taken || self.stop.load(Ordering::Relaxed) {
             // Read already (its tiles right of the columns it needed), or not needed at all.
             return false;
         }
-        // Left of what the skin reads now: never needed. Decide the band's columns as late as
+        // Left of what the skin reads now: never needed. Fix the band's columns as late as
         // that allows, when fewer rows lie between the last row read and the band's end.
-        if u64::from(x1) <= state.columns(0).0 {
+        if u64::from(x1) <= b.snapshot.lo {
             return false;
         }
-        let (lo, hi) = state.columns(y1.saturating_sub(state.rows()));
+        let (lo, hi) = b.snapshot.columns(y1);
         let hi = hi.min(u64::from(self.width));
         let lo = lo.min(hi);
         // Every cell is overwritten by the tiles asked for: a recycled buffer needs no clearing.
-        let mut cells = free.pop().unwrap_or_default();
+        let mut cells = b.free.pop().unwrap_or_default();
         cells.resize((hi - lo) as usize * (y1 - y0) as usize, 0);
-        bands.insert(y0, Pending { y1, lo, hi, cells, done: false });
+        let band = Band { y1, lo, hi, cells: Mutex::new(cells), done: AtomicBool::new(false) };
+        b.waiting.insert(y0, Arc::new(band));
         u64::from(x0) < hi && u64::from(x1) > lo
     }
 
     fn visit(&self, _worker: usize, tile: &PalaceTile<'_>) {
-        let mut g = self.inner.lock().unwrap();
-        let Some(p) = g.bands.get_mut(&tile.y0) else {
+        let Some(band) = self.bands.lock().unwrap().waiting.get(&tile.y0).cloned() else {
             // Bands after the skin ended or after a failure are not read.
             return;
         };
         if let Some(v) = &tile.values {
-            let (xa, xb) = (u64::from(v.x0).max(p.lo), u64::from(v.x1).min(p.hi));
-            let width = (p.hi - p.lo) as usize;
+            let (xa, xb) = (u64::from(v.x0).max(band.lo), u64::from(v.x1).min(band.hi));
+            let width = (band.hi - band.lo) as usize;
+            let mut cells = band.cells.lock().unwrap();
             for y in v.y0..v.y1 {
-                let dst = &mut p.cells[(y - tile.y0) as usize * width..]
-                    [(xa - p.lo) as usize..(xb - p.lo) as usize];
+                let dst = &mut cells[(y - tile.y0) as usize * width..]
+                    [(xa - band.lo) as usize..(xb - band.lo) as usize];
                 match v.kind {
                     TileKind::Zero => dst.fill(0),
                     TileKind::Hood => {
@@ -289,9 +362,12 @@ impl PalaceVisitor for Follower<'_> {
             }
         }
         // The band's last tile with values, or its last tile.
-        if u64::from(tile.x1) >= p.hi {
-            p.done = true;
-            self.read_bands(&mut g);
+        if u64::from(tile.x1) >= band.hi {
+            {
+                let _b = self.bands.lock().unwrap();
+                band.done.store(true, Ordering::Relaxed);
+            }
+            self.read_bands();
         }
     }
 }
