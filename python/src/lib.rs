@@ -410,11 +410,12 @@ fn threads(
     }
     let workers = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
-        let (traced, _) = th::run(b.k, w, reach, 1, None, false, &engine(workers, cancel), pb)?;
-        let summaries = th::summaries(&traced, cancel)?;
+        let opts = engine(workers, cancel);
+        let (traced, _) = th::run(b.k, w, reach, 1, None, false, &opts, pb)?;
+        let summaries = th::summaries(&traced, opts.resolved_threads(), cancel)?;
         let mut csv = Vec::new();
         th::write_csv(&traced, &summaries, &mut csv).expect("writing to memory");
-        let report = th::ThreadsReport::new(b.k, w, reach, &traced, cancel)?;
+        let report = th::ThreadsReport::new(b.k, w, reach, &traced, opts.resolved_threads(), cancel)?;
         Ok((
             serde_json::to_string(&report).expect("serialisable"),
             String::from_utf8(csv).expect("UTF-8 CSV"),

@@ -188,7 +188,8 @@ fn built_merge_adds() {
     assert_eq!(out.mode(), Some(5));
     assert_eq!(out.thickness.len(), 1, "constant thickness after the merge: {:?}", out.thickness);
     assert_eq!(out.end, End::Open);
-    let report = ThreadsReport::new(1, Window::new(0, 0, 1000, 160), REACH, &traced, &Cancel::new()).unwrap();
+    let report =
+        ThreadsReport::new(1, Window::new(0, 0, 1000, 160), REACH, &traced, 2, &Cancel::new()).unwrap();
     assert_eq!(report.merge_kinds.len(), 1);
     assert!(report.merge_kinds[0].adds && report.merge_kinds[0].count == 1);
     assert_eq!(report.fibonacci, (3, 3));
@@ -212,7 +213,7 @@ fn built_long_merge_is_counted_by_kind() {
     let (traced, _) = trace_bitmap(&bitmap);
     assert_eq!(traced.merges.len(), 1, "{:?}", traced.merges);
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, 2, &Cancel::new()).unwrap();
     assert_eq!(report.merges_by_life.last(), Some(&(300, 1, 1)));
     // Three threads of more than 300 rows (2 and 3 before the merge, 5 after it).
     assert_eq!(report.fibonacci_long, (3, 3));
@@ -223,7 +224,8 @@ fn built_long_merge_is_counted_by_kind() {
     // among all merges and not among the long threads' ones.
     let short = bitmap[200..500].to_vec();
     let (traced, _) = trace_bitmap(&short);
-    let report = ThreadsReport::new(1, Window::new(0, 0, 3000, 300), REACH, &traced, &Cancel::new()).unwrap();
+    let report =
+        ThreadsReport::new(1, Window::new(0, 0, 3000, 300), REACH, &traced, 2, &Cancel::new()).unwrap();
     assert_eq!(report.merge_kinds.len(), 1, "{:?}", report.merge_kinds);
     assert!(report.long_merge_kinds.is_empty(), "{:?}", report.long_merge_kinds);
 }
@@ -286,7 +288,7 @@ fn built_threads_at_the_edge_are_classified() {
     let (traced, _) = trace_bitmap(&bitmap);
     assert_eq!(traced.threads.len(), 3, "{:?}", traced.threads.len());
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, 2, &Cancel::new()).unwrap();
     assert_eq!(report.at_edge, (3, 3, 1, 1));
     let listed: Vec<u32> = report.non_periodic.iter().map(|s| s.x.0).collect();
     assert_eq!(listed, [2000 + hash[0]]);
@@ -346,6 +348,19 @@ fn run_traces_the_labelled_palaces() {
     };
     assert_eq!(key(&traced), key(&want));
     assert_eq!(traced.merges, want.merges);
+    // The measures do not depend on how many threads take them.
+    let report = |workers| {
+        let r = ThreadsReport::new(k, w, REACH, &traced, workers, &Cancel::new()).unwrap();
+        serde_json::to_string(&r).unwrap()
+    };
+    assert_eq!(report(1), report(3));
+    let csv = |workers| {
+        let s = threads::summaries(&traced, workers, &Cancel::new()).unwrap();
+        let mut b = Vec::new();
+        threads::write_csv(&traced, &s, &mut b).unwrap();
+        b
+    };
+    assert_eq!(csv(1), csv(3));
 }
 
 /// The threads picture carries a legend strip by default: the picture above it is the bare

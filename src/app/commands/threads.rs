@@ -103,13 +103,20 @@ impl Request for Threads {
         pb.message("measuring the threads");
         let csv = match csv_out {
             Some(mut o) => {
-                let summaries = threads::summaries(&traced, cancel)?;
+                let summaries = threads::summaries(&traced, run.engine.resolved_threads(), cancel)?;
                 write_into(&mut o, |f| threads::write_csv(&traced, &summaries, std::io::BufWriter::new(f)))?;
                 Some(o)
             }
             None => None,
         };
-        let report = threads::ThreadsReport::new(board.k, window, reach, &traced, cancel)?;
+        let report = threads::ThreadsReport::new(
+            board.k,
+            window,
+            reach,
+            &traced,
+            run.engine.resolved_threads(),
+            cancel,
+        )?;
         pb.finish_and_clear();
         csv.map(AtomicOutput::commit).transpose()?;
         let path = picture.map(AtomicOutput::commit).transpose()?;

@@ -70,16 +70,17 @@ pub fn near_period(tail: &[Section], per_line: f64, max_p: usize, repeats: usize
     let mut best: Option<NearPeriod> = None;
     for p in 1..=max_p.min(n / repeats.max(1)) {
         let guess = per_line * p as f64;
-        for shift in [guess.floor() as i64, guess.ceil() as i64] {
-            let m = tail
-                .iter()
-                .zip(&tail[p..])
-                .filter(|(a, b)| {
-                    a.count == b.count
-                        && a.shape == b.shape
-                        && i64::from(b.first) - i64::from(a.first) == shift
-                })
-                .count();
+        let shifts = [guess.floor() as i64, guess.ceil() as i64];
+        // Both shifts counted in one pass over the pairs.
+        let mut matches = [0usize; 2];
+        for (a, b) in tail.iter().zip(&tail[p..]) {
+            if a.count == b.count && a.shape == b.shape {
+                let d = i64::from(b.first) - i64::from(a.first);
+                matches[0] += usize::from(d == shifts[0]);
+                matches[1] += usize::from(d == shifts[1]);
+            }
+        }
+        for (shift, m) in shifts.into_iter().zip(matches) {
             if best.is_none_or(|b| m * b.matches.1 > b.matches.0 * (n - p)) {
                 best = Some(NearPeriod { period: Period { p: p as u32, shift }, matches: (m, n - p) });
             }
@@ -277,6 +278,50 @@ mod tests {
         assert_eq!(near.period, Period { p: 2, shift: 5 });
         // Each defect spoils the pairs (i, i + 2) on both sides of it.
         assert_eq!(near.matches, (38 - 4, 38));
+    }
+
+    /// The search counts both shifts of each period in one pass: the same result as counting
+    /// each shift on its own, over random runs with few shapes and steps (many ties).
+    #[test]
+    fn near_period_equals_one_pass_per_shift() {
+        let plain = |tail: &[Section], per_line: f64, max_p: usize| {
+            let n = tail.len();
+            let mut best: Option<NearPeriod> = None;
+            for p in 1..=max_p.min(n / 3) {
+                let guess = per_line * p as f64;
+                for shift in [guess.floor() as i64, guess.ceil() as i64] {
+                    let m = tail
+                        .iter()
+                        .zip(&tail[p..])
+                        .filter(|(a, b)| {
+                            a.count == b.count
+                                && a.shape == b.shape
+                                && i64::from(b.first) - i64::from(a.first) == shift
+                        })
+                        .count();
+                    if best.is_none_or(|b| m * b.matches.1 > b.matches.0 * (n - p)) {
+                        best =
+                            Some(NearPeriod { period: Period { p: p as u32, shift }, matches: (m, n - p) });
+                    }
+                }
+            }
+            best
+        };
+        let mut state = 7u64;
+        let mut rng = || crate::testing::splitmix64(&mut state);
+        for case in 0..200 {
+            let n = 3 + (rng() % 120) as u32;
+            let mut x = 0u32;
+            let run: Vec<Section> = (0..n)
+                .map(|i| {
+                    x += 1 + (rng() % 3) as u32;
+                    sec(i, x, 1 + (rng() % 2) as u32, rng() % 2)
+                })
+                .collect();
+            let per_line = fit_line(&run).map_or(2.0, |f| f.per_line);
+            let max_p = 1 + (rng() % 40) as usize;
+            assert_eq!(near_period(&run, per_line, max_p, 3), plain(&run, per_line, max_p), "case {case}");
+        }
     }
 
     #[test]

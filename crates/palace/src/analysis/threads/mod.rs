@@ -16,7 +16,7 @@ pub mod fit;
 pub mod trace;
 
 use crate::engine::{Cancel, EngineOptions, Progress};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::labels;
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
@@ -234,10 +234,18 @@ pub struct ThreadsReport {
 }
 
 impl ThreadsReport {
-    /// Measures what `traced` found in `window` of game `k`; stops with
+    /// Measures what `traced` found in `window` of game `k`, the threads' fits on `workers`
+    /// threads; stops with
     /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled (the fits of the long threads take
     /// seconds on a large window).
-    pub fn new(k: u32, window: Window, reach: u32, traced: &Traced, cancel: &Cancel) -> Result<Self> {
+    pub fn new(
+        k: u32,
+        window: Window,
+        reach: u32,
+        traced: &Traced,
+        workers: usize,
+        cancel: &Cancel,
+    ) -> Result<Self> {
         let mut by_t: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
         let (mut steady, mut clear) = (0, 0);
         let mut fibonacci_long = (0, 0);
@@ -292,25 +300,22 @@ impl ThreadsReport {
         }
         let (merge_kinds, long_merge_kinds) = (merge_kinds(kinds), merge_kinds(long_kinds));
         let edge: Vec<&Thread> = traced.threads.iter().filter(|t| at_edge(t)).collect();
-        let long: Vec<&&Thread> = edge.iter().filter(|t| t.tail.len() >= LONG_TAIL).collect();
-        let summaries: Vec<ThreadSummary> =
-            long.iter().map(|t| ThreadSummary::checked(t, false, cancel)).collect::<Result<_>>()?;
+        let long: Vec<&Thread> = edge.iter().copied().filter(|t| t.tail.len() >= LONG_TAIL).collect();
+        let summaries = measure(&long, false, workers, cancel)?;
         let periodic = summaries.iter().filter(|s| s.period.is_some()).count() as u64;
         let near = |s: &ThreadSummary| s.near_period.is_some_and(|n| n.share() >= NEAR_SHARE);
         let nearly = summaries.iter().filter(|s| s.period.is_none() && near(s)).count() as u64;
-        let non_periodic: Vec<ThreadSummary> = long
+        let non_periodic: Vec<&Thread> = long
             .iter()
             .zip(&summaries)
             .filter(|(_, s)| s.period.is_none() && !near(s))
-            .map(|(t, _)| ThreadSummary::checked(t, true, cancel))
-            .collect::<Result<_>>()?;
-        let mut inner: Vec<&Thread> = long.iter().map(|t| **t).collect();
+            .map(|(t, _)| *t)
+            .collect();
+        let non_periodic = measure(&non_periodic, true, workers, cancel)?;
+        let mut inner = long.clone();
         inner.sort_by_key(|t| (i64::from(t.end_x) - i64::from(t.last_row), t.id));
-        let innermost = inner
-            .iter()
-            .take(INNERMOST)
-            .map(|t| ThreadSummary::checked(t, true, cancel))
-            .collect::<Result<_>>()?;
+        inner.truncate(INNERMOST);
+        let innermost = measure(&inner, true, workers, cancel)?;
         Ok(ThreadsReport {
             k,
             window: [window.x0, window.y0, window.x1, window.y1],
@@ -482,8 +487,26 @@ impl std::fmt::Display for ThreadsReport {
 
 /// The measurements of every thread of `traced`, in its order, for [`write_csv`]; stops with
 /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled.
-pub fn summaries(traced: &Traced, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
-    traced.threads.iter().map(|t| ThreadSummary::checked(t, false, cancel)).collect()
+pub fn summaries(traced: &Traced, workers: usize, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
+    let all: Vec<&Thread> = traced.threads.iter().collect();
+    measure(&all, false, workers, cancel)
+}
+
+/// The [`ThreadSummary`] of each of `threads`, in order, measured on `workers` threads (the
+/// fits of one thread take up to a fraction of a second; a window holds hundreds of threads).
+fn measure(
+    threads: &[&Thread],
+    quadratic: bool,
+    workers: usize,
+    cancel: &Cancel,
+) -> Result<Vec<ThreadSummary>> {
+    use rayon::prelude::*;
+    let workers = workers.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .map_err(|source| Error::ThreadPool { threads: workers, source })?;
+    pool.install(|| threads.par_iter().map(|t| ThreadSummary::checked(t, quadratic, cancel)).collect())
 }
 
 /// Writes one line per thread as CSV, given the threads' [`summaries`].
@@ -661,13 +684,13 @@ mod tests {
         let traced = one_long_thread();
         let window = Window::new(0, 0, 1000, LONG_TAIL as u32 + 100);
         let live = Cancel::new();
-        let report = ThreadsReport::new(1, window, trace::REACH, &traced, &live).unwrap();
+        let report = ThreadsReport::new(1, window, trace::REACH, &traced, 2, &live).unwrap();
         assert_eq!(report.at_edge.1, 1, "the thread is measured: {report:?}");
-        assert_eq!(summaries(&traced, &live).unwrap().len(), 1);
+        assert_eq!(summaries(&traced, 2, &live).unwrap().len(), 1);
         let stopped = Cancel::new();
         stopped.cancel();
-        let r = ThreadsReport::new(1, window, trace::REACH, &traced, &stopped);
+        let r = ThreadsReport::new(1, window, trace::REACH, &traced, 2, &stopped);
         assert!(matches!(r, Err(Error::Interrupted)), "{r:?}");
-        assert!(matches!(summaries(&traced, &stopped), Err(Error::Interrupted)));
+        assert!(matches!(summaries(&traced, 2, &stopped), Err(Error::Interrupted)));
     }
 }
