@@ -17,7 +17,11 @@
 //! own work and runs on every worker at once. Two short locks remain. `bands` holds the bands
 //! not yet read and a snapshot of the state (rows read, the columns they need), from which a
 //! new band's columns are fixed: a snapshot older than the state only widens them, because the
-//! columns the skin reads only move right and its boundary at most 4 a row. `reader` holds the
+//! columns the skin reads only move right and its boundary at most 4 a row. A worker takes
+//! that lock once a band, when the band's columns are fixed; it keeps the band in a
+//! thread-local cache for the band's other tiles, and reads the columns left of which nothing
+//! is needed from an atomic, so the tiles of outer space and of the arm take no lock (a lock
+//! taken for every tile held 16 workers to 8x one). `reader` holds the
 //! state; the worker that completes a band reads every band whose turn has come, while the
 //! others go on. A worker that finds the state busy leaves its band to the reader, which looks
 //! again after letting the state go, so no complete band is left unread when the sweep ends.
@@ -32,9 +36,27 @@ use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Sweep, S
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::rule::hood_sentinel;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// Numbers the sweeps of all followers, so that a worker's cache never answers for another.
+static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
+
+/// The band a worker is computing.
+struct Current {
+    /// The sweep's number.
+    run: u64,
+    /// The band's first row.
+    y0: u32,
+    /// The band, if its rows need values.
+    band: Option<Arc<Band>>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
 
 /// The values one band's rows need: columns `[lo, hi)` of rows `y0..y1`.
 struct Band {
@@ -97,6 +119,10 @@ pub struct Follower<'a> {
     /// run passes it.
     estimate: AtomicU64,
     bands: Mutex<Bands>,
+    /// The snapshot's `lo`: tiles left of it need no values.
+    lo_hint: AtomicU64,
+    /// This segment's sweep (from `NEXT_RUN`).
+    run: AtomicU64,
     reader: Mutex<Reader>,
     /// The skin is complete or its analysis failed: the sweep may stop.
     stop: AtomicBool,
@@ -124,7 +150,9 @@ impl<'a> Follower<'a> {
             opts,
             progress,
             estimate: AtomicU64::new(estimate),
+            lo_hint: AtomicU64::new(Snapshot::of(&state).lo),
             bands: Mutex::new(Bands::new(&state)),
+            run: AtomicU64::new(0),
             reader: Mutex::new(Reader { state, error: None }),
             stop: AtomicBool::new(false),
             patterns: false,
@@ -166,7 +194,7 @@ impl<'a> Follower<'a> {
         }
         self.show(&state);
         self.progress.resumed();
-        *self.bands.lock().unwrap() = Bands::new(&state);
+        self.reset_bands(&state);
         *self.reader.lock().unwrap() = Reader { state, error: None };
         Ok(())
     }
@@ -186,6 +214,7 @@ impl<'a> Follower<'a> {
                 start.map_or(0, Frontier::rows_done)
             )));
         }
+        self.run.store(NEXT_RUN.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let stop = || self.stop.load(Ordering::Relaxed) || pause();
         let (report, frontier) = Sweep::new(self.k, Window::new(0, 0, self.width, self.height))
             .options(self.opts)
@@ -210,7 +239,7 @@ impl<'a> Follower<'a> {
             )));
         }
         // Bands below the frontier were begun but not finished; the next segment makes them again.
-        *self.bands.lock().unwrap() = Bands::new(&g.state);
+        self.reset_bands(&g.state);
         Ok((report, Some(f)))
     }
 
@@ -258,6 +287,7 @@ impl<'a> Follower<'a> {
                 let mut b = self.bands.lock().unwrap();
                 b.free.push(cells);
                 b.snapshot = Snapshot::of(state);
+                self.lo_hint.store(b.snapshot.lo, Ordering::Relaxed);
             }
             if error.is_some() || state.complete() {
                 self.stop.store(true, Ordering::Relaxed);
@@ -268,6 +298,41 @@ impl<'a> Follower<'a> {
                 return;
             }
         }
+    }
+
+    /// Forgets every band: the next sweep starts below the rows `state` has read.
+    fn reset_bands(&self, state: &SkinState) {
+        let mut b = self.bands.lock().unwrap();
+        *b = Bands::new(state);
+        self.lo_hint.store(b.snapshot.lo, Ordering::Relaxed);
+    }
+
+    /// The band of rows `y0..y1` that this worker computes, if its rows need values, fixing
+    /// its columns if it has none yet; `Err` while they need none yet (the tile ending at `x1`
+    /// lies left of what the skin reads now).
+    fn band_for(&self, x1: u32, y0: u32, y1: u32) -> std::result::Result<Option<Arc<Band>>, ()> {
+        let mut b = self.bands.lock().unwrap();
+        if let Some(band) = b.waiting.get(&y0) {
+            return Ok(Some(band.clone()));
+        }
+        if y0 < b.taken || self.stop.load(Ordering::Relaxed) {
+            // Read already (its tiles right of the columns it needed), or not needed at all.
+            return Ok(None);
+        }
+        // Left of what the skin reads now: never needed. Fix the band's columns as late as
+        // that allows, when fewer rows lie between the last row read and the band's end.
+        if u64::from(x1) <= b.snapshot.lo {
+            return Err(());
+        }
+        let (lo, hi) = b.snapshot.columns(y1);
+        let hi = hi.min(u64::from(self.width));
+        let lo = lo.min(hi);
+        // Every cell is overwritten by the tiles asked for: a recycled buffer needs no clearing.
+        let mut cells = b.free.pop().unwrap_or_default();
+        cells.resize((hi - lo) as usize * (y1 - y0) as usize, 0);
+        let band = Arc::new(Band { y1, lo, hi, cells: Mutex::new(cells), done: AtomicBool::new(false) });
+        b.waiting.insert(y0, band.clone());
+        Ok(Some(band))
     }
 
     /// Shows how far `state` has got on the progress bar.
@@ -309,33 +374,38 @@ impl Bands {
 
 impl PalaceVisitor for Follower<'_> {
     fn wants_values(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> bool {
-        let mut b = self.bands.lock().unwrap();
-        if let Some(band) = b.waiting.get(&y0) {
-            return u64::from(x0) < band.hi && u64::from(x1) > band.lo;
+        let run = self.run.load(Ordering::Relaxed);
+        let wants = |band: &Option<Arc<Band>>| {
+            band.as_ref().is_some_and(|b| u64::from(x0) < b.hi && u64::from(x1) > b.lo)
+        };
+        let cached = CURRENT.with_borrow(|c| match c {
+            Some(c) if c.run == run && c.y0 == y0 => Some(wants(&c.band)),
+            _ => None,
+        });
+        if let Some(w) = cached {
+            return w;
         }
-        if y0 < b.taken || self.stop.load(Ordering::Relaxed) {
-            // Read already (its tiles right of the columns it needed), or not needed at all.
+        if u64::from(x1) <= self.lo_hint.load(Ordering::Relaxed) {
             return false;
         }
-        // Left of what the skin reads now: never needed. Fix the band's columns as late as
-        // that allows, when fewer rows lie between the last row read and the band's end.
-        if u64::from(x1) <= b.snapshot.lo {
-            return false;
+        match self.band_for(x1, y0, y1) {
+            Ok(band) => {
+                let w = wants(&band);
+                CURRENT.set(Some(Current { run, y0, band }));
+                w
+            }
+            Err(()) => false,
         }
-        let (lo, hi) = b.snapshot.columns(y1);
-        let hi = hi.min(u64::from(self.width));
-        let lo = lo.min(hi);
-        // Every cell is overwritten by the tiles asked for: a recycled buffer needs no clearing.
-        let mut cells = b.free.pop().unwrap_or_default();
-        cells.resize((hi - lo) as usize * (y1 - y0) as usize, 0);
-        let band = Band { y1, lo, hi, cells: Mutex::new(cells), done: AtomicBool::new(false) };
-        b.waiting.insert(y0, Arc::new(band));
-        u64::from(x0) < hi && u64::from(x1) > lo
     }
 
     fn visit(&self, _worker: usize, tile: &PalaceTile<'_>) {
-        let Some(band) = self.bands.lock().unwrap().waiting.get(&tile.y0).cloned() else {
-            // Bands after the skin ended or after a failure are not read.
+        let run = self.run.load(Ordering::Relaxed);
+        let band = CURRENT.with_borrow(|c| match c {
+            Some(c) if c.run == run && c.y0 == tile.y0 => c.band.clone(),
+            _ => None,
+        });
+        let Some(band) = band else {
+            // Rows that need no values, or bands after the skin ended or after a failure.
             return;
         };
         if let Some(v) = &tile.values {
@@ -361,8 +431,8 @@ impl PalaceVisitor for Follower<'_> {
                 }
             }
         }
-        // The band's last tile with values, or its last tile.
-        if u64::from(tile.x1) >= band.hi {
+        // The band's last tile with values, or its last tile (once).
+        if u64::from(tile.x1) >= band.hi && !band.done.load(Ordering::Relaxed) {
             {
                 let _b = self.bands.lock().unwrap();
                 band.done.store(true, Ordering::Relaxed);
