@@ -162,14 +162,15 @@ fn skin_onsets_match_the_row_sweep() {
     }
 }
 
-/// Many k at once, on any number of workers, give the rows one k at a time gives.
+/// Many k at once, on any number of workers (more than the k too, each k's sweeps then on
+/// several), give the rows one k at a time gives.
 #[test]
 fn parallel_survey_equals_one_k_at_a_time() {
     let so = SurveyOptions { from: 30, to: 50, step: 4, factor: 3, skin: false, detail_step: 8 };
     let serial: Vec<SurveyRow> =
         so.ks().iter().map(|&k| survey::survey_k(k, 3, (k - 30) % 8 == 0, false, &one()).unwrap()).collect();
     assert!(serial[0].hot_region.is_some() && serial[1].hot_region.is_none());
-    for threads in [1, 3] {
+    for threads in [1, 3, 13] {
         let rows = survey::survey(&so, threads, &EngineOptions::default(), &Silent).unwrap();
         assert_eq!(rows, serial, "threads = {threads}");
     }

@@ -106,7 +106,7 @@ struct Survey {
     plot: Option<PathBuf>,
     /// The summary as JSON.
     json: bool,
-    /// Engine settings (`threads`: how many k at once).
+    /// Engine settings (`threads`: how many k at once, and threads per k beyond that).
     run: RunConfig,
 }
 
@@ -118,14 +118,16 @@ impl Request for Survey {
     fn need(&self) -> Option<Need> {
         use palace::analysis::footprint::{Work, footprint};
         let survey = &self.survey;
-        // One board per worker at once, each on one thread: the largest k's board
-        // labelled, and its skin followed past the shoulder.
-        let boards = palace::engine::resolve_threads(self.run.engine.threads).min(survey.ks().len()).max(1);
+        // One board per worker at once, each on its share of the threads: the largest k's
+        // board labelled, and its skin followed past the shoulder.
+        let all = palace::engine::resolve_threads(self.run.engine.threads).max(1);
+        let boards = all.min(survey.ks().len()).max(1);
+        let each = all / boards;
         let side = u64::from(survey.to) * u64::from(survey.factor);
-        let mut one = footprint(Work::Regions, side, 1);
+        let mut one = footprint(Work::Regions, side, each);
         if survey.skin {
             let skin_to = u64::from(survey.to) + palace::analysis::survey::SKIN_SPANS[2];
-            one = one.plus(footprint(Work::Skin { pattern: false }, skin_to, 1));
+            one = one.plus(footprint(Work::Skin { pattern: false }, skin_to, each));
         }
         Some(Need {
             footprint: one.times(boards as u64),

@@ -510,8 +510,9 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     })
 }
 
-/// Runs the survey on `threads` workers (0: one per core), one k per worker at a time, the
-/// largest k first; `progress` counts the k done. Cancelling `opts.cancel` stops it with
+/// Runs the survey on `threads` threads (0: one per core): one k per worker at a time, the
+/// largest k first, and when there are more threads than k, each k's sweeps on several of
+/// them; `progress` counts the k done. Cancelling `opts.cancel` stops it with
 /// [`Error::Interrupted`]; a board that fails cancels that token too, to stop the others, and
 /// its error is returned. Rows come back in ascending k.
 pub fn survey(
@@ -522,8 +523,10 @@ pub fn survey(
 ) -> Result<Vec<SurveyRow>> {
     let ks = so.ks();
     progress.set_length(ks.len() as u64);
-    let threads = crate::engine::resolve_threads(threads).min(ks.len()).max(1);
-    let one = EngineOptions { threads: 1, ..opts.clone() };
+    let all = crate::engine::resolve_threads(threads).max(1);
+    let threads = all.min(ks.len()).max(1);
+    // Few k on many cores: the largest k alone would otherwise bound the run.
+    let one = EngineOptions { threads: all / threads, ..opts.clone() };
     // Plain threads taking the next k, the largest first (the costliest): each k's sweeps build
     // their own worker pools, and a rayon worker waiting on another pool would take more of
     // its own pool's work while it waits, nesting boards on its stack.
