@@ -658,8 +658,12 @@ pub fn analyse(s: &SkinState) -> SkinReport {
     while i < cols.len() {
         if let Some(n) = levels_of[i] {
             let need = 2 * fib(2 * n + 3) as usize;
-            let stable = i + need <= cols.len() && levels_of[i..i + need].iter().all(|&l| l == Some(n));
-            if stable && starts.last().is_none_or(|&(m, _)| m != n) {
+            // A level already begun needs no second look (checked first: the scan costs `need`
+            // per column).
+            let new_level = starts.last().is_none_or(|&(m, _)| m != n);
+            let stable =
+                new_level && i + need <= cols.len() && levels_of[i..i + need].iter().all(|&l| l == Some(n));
+            if stable {
                 starts.push((n, i));
                 i += need;
                 continue;
