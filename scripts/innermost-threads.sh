@@ -4,7 +4,7 @@
 # Cellular Automaton for Blocking Queen Games", AUTOMATA 2015; docs/inner-sectors.md).
 #
 # Usage: scripts/innermost-threads.sh [K...]
-#   (default: 9999 10000 10001 10002 10005 10011 10029 10299; about 70 s each on 2 cores)
+#   (default: 9999 10000 10001 10002 10005 10011 10029 10299; about 11 s each on 2 cores)
 #
 # Each game on a 40000 x 40000 board, window [15000, 40000)^2 (its prism lies near
 # (16000, 16000)), two ways, since the innermost thread may be either:
