@@ -98,7 +98,7 @@ pub struct ThreadSummary {
 }
 
 impl ThreadSummary {
-    /// [`ThreadSummary::of`], or [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled: the run's
+    /// [`ThreadSummary::of`], or [`Error::Interrupted`] once `cancel` is cancelled: the run's
     /// measuring polls its token before each thread (a thread's fits take at most a fraction
     /// of a second).
     fn checked(t: &Thread, quadratic: bool, cancel: &Cancel) -> Result<Self> {
@@ -236,7 +236,7 @@ pub struct ThreadsReport {
 impl ThreadsReport {
     /// Measures what `traced` found in `window` of game `k`, the threads' fits on `workers`
     /// threads; stops with
-    /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled (the fits of the long threads take
+    /// [`Error::Interrupted`] once `cancel` is cancelled (the fits of the long threads take
     /// seconds on a large window).
     pub fn new(
         k: u32,
@@ -486,7 +486,7 @@ impl std::fmt::Display for ThreadsReport {
 }
 
 /// The measurements of every thread of `traced`, in its order, for [`write_csv`]; stops with
-/// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled.
+/// [`Error::Interrupted`] once `cancel` is cancelled.
 pub fn summaries(traced: &Traced, workers: usize, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
     let all: Vec<&Thread> = traced.threads.iter().collect();
     measure(&all, false, workers, cancel)
