@@ -30,7 +30,11 @@ LONG = {
 def test_ctrl_c_raises_keyboard_interrupt_quickly_and_stops_the_workers(what):
     script = textwrap.dedent(
         f"""
-        import os, time, palace
+        import os, signal, time, palace
+        # Python leaves Ctrl-C ignored when it starts with SIGINT ignored, as under a
+        # non-interactive shell's `&`; the test is about palace's handling, so install
+        # Python's own handler.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         def tasks():
             return len(os.listdir("/proc/self/task"))
         before = tasks()
