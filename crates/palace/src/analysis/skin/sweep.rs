@@ -259,18 +259,16 @@ impl<'a> Follower<'a> {
             let Ok(mut g) = self.reader.try_lock() else { return };
             let Reader { state, error } = &mut *g;
             while error.is_none() && !state.complete() {
-                let band = {
+                let (y0, band) = {
                     let mut b = self.bands.lock().unwrap();
-                    match b.waiting.first_entry() {
-                        Some(e) if *e.key() == state.rows() && e.get().done.load(Ordering::Relaxed) => {
-                            let (y0, band) = e.remove_entry();
-                            b.taken = band.y1;
-                            (y0, band)
-                        }
-                        _ => break,
+                    // The snapshot's rows are the state's: it is renewed after every band read.
+                    if !b.next_ready() {
+                        break;
                     }
+                    let (y0, band) = b.waiting.pop_first().expect("a band is ready");
+                    b.taken = band.y1;
+                    (y0, band)
                 };
-                let (y0, band) = band;
                 let cells = std::mem::take(&mut *band.cells.lock().unwrap());
                 let width = (band.hi - band.lo) as usize;
                 for y in y0..band.y1 {
