@@ -120,9 +120,8 @@ impl Request for Survey {
         let survey = &self.survey;
         // One board per worker at once, each on its share of the threads: the largest k's
         // board labelled, and its skin followed past the shoulder.
-        let all = palace::engine::resolve_threads(self.run.engine.threads).max(1);
-        let boards = all.min(survey.ks().len()).max(1);
-        let each = all / boards;
+        let (boards, each) =
+            palace::analysis::survey::boards_at_once(self.run.engine.threads, survey.ks().len());
         let side = u64::from(survey.to) * u64::from(survey.factor);
         let mut one = footprint(Work::Regions, side, each);
         if survey.skin {

@@ -510,6 +510,15 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     })
 }
 
+/// How [`survey`] shares `threads` threads (0: one per core) among `ks` boards: how many boards
+/// run at once, and on how many threads each. Few k on many cores get several threads each:
+/// the largest k alone would otherwise bound the run.
+pub fn boards_at_once(threads: usize, ks: usize) -> (usize, usize) {
+    let all = crate::engine::resolve_threads(threads).max(1);
+    let boards = all.min(ks).max(1);
+    (boards, all / boards)
+}
+
 /// Runs the survey on `threads` threads (0: one per core): one k per worker at a time, the
 /// largest k first, and when there are more threads than k, each k's sweeps on several of
 /// them; `progress` counts the k done. Cancelling `opts.cancel` stops it with
@@ -523,10 +532,8 @@ pub fn survey(
 ) -> Result<Vec<SurveyRow>> {
     let ks = so.ks();
     progress.set_length(ks.len() as u64);
-    let all = crate::engine::resolve_threads(threads).max(1);
-    let threads = all.min(ks.len()).max(1);
-    // Few k on many cores: the largest k alone would otherwise bound the run.
-    let one = EngineOptions { threads: all / threads, ..opts.clone() };
+    let (threads, each) = boards_at_once(threads, ks.len());
+    let one = EngineOptions { threads: each, ..opts.clone() };
     // Plain threads taking the next k, the largest first (the costliest): each k's sweeps build
     // their own worker pools, and a rayon worker waiting on another pool would take more of
     // its own pool's work while it waits, nesting boards on its stack.
