@@ -301,7 +301,8 @@ impl ThreadsReport {
         let (merge_kinds, long_merge_kinds) = (merge_kinds(kinds), merge_kinds(long_kinds));
         let edge: Vec<&Thread> = traced.threads.iter().filter(|t| at_edge(t)).collect();
         let long: Vec<&Thread> = edge.iter().copied().filter(|t| t.tail.len() >= LONG_TAIL).collect();
-        let summaries = measure(&long, false, workers, cancel)?;
+        let pool = pool(workers)?;
+        let summaries = measure(&long, false, &pool, cancel)?;
         let periodic = summaries.iter().filter(|s| s.period.is_some()).count() as u64;
         let near = |s: &ThreadSummary| s.near_period.is_some_and(|n| n.share() >= NEAR_SHARE);
         let nearly = summaries.iter().filter(|s| s.period.is_none() && near(s)).count() as u64;
@@ -311,11 +312,11 @@ impl ThreadsReport {
             .filter(|(_, s)| s.period.is_none() && !near(s))
             .map(|(t, _)| *t)
             .collect();
-        let non_periodic = measure(&non_periodic, true, workers, cancel)?;
+        let non_periodic = measure(&non_periodic, true, &pool, cancel)?;
         let mut inner = long.clone();
         inner.sort_by_key(|t| (i64::from(t.end_x) - i64::from(t.last_row), t.id));
         inner.truncate(INNERMOST);
-        let innermost = measure(&inner, true, workers, cancel)?;
+        let innermost = measure(&inner, true, &pool, cancel)?;
         Ok(ThreadsReport {
             k,
             window: [window.x0, window.y0, window.x1, window.y1],
@@ -489,23 +490,27 @@ impl std::fmt::Display for ThreadsReport {
 /// [`Error::Interrupted`] once `cancel` is cancelled.
 pub fn summaries(traced: &Traced, workers: usize, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
     let all: Vec<&Thread> = traced.threads.iter().collect();
-    measure(&all, false, workers, cancel)
+    measure(&all, false, &pool(workers)?, cancel)
 }
 
-/// The [`ThreadSummary`] of each of `threads`, in order, measured on `workers` threads (the
-/// fits of one thread take up to a fraction of a second; a window holds hundreds of threads).
+/// The pool of `workers` threads that measures the threads.
+fn pool(workers: usize) -> Result<rayon::ThreadPool> {
+    let workers = workers.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .map_err(|source| Error::ThreadPool { threads: workers, source })
+}
+
+/// The [`ThreadSummary`] of each of `threads`, in order, measured on `pool` (the fits of one
+/// thread take up to a fraction of a second; a window holds hundreds of threads).
 fn measure(
     threads: &[&Thread],
     quadratic: bool,
-    workers: usize,
+    pool: &rayon::ThreadPool,
     cancel: &Cancel,
 ) -> Result<Vec<ThreadSummary>> {
     use rayon::prelude::*;
-    let workers = workers.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .map_err(|source| Error::ThreadPool { threads: workers, source })?;
     pool.install(|| threads.par_iter().map(|t| ThreadSummary::checked(t, quadratic, cancel)).collect())
 }
 
