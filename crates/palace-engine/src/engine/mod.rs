@@ -14,6 +14,7 @@ pub mod checkpoint;
 pub mod control;
 mod counted;
 mod layout;
+pub mod lines;
 pub mod lockstep;
 pub mod sink;
 mod sweep;

@@ -1,0 +1,439 @@
+//! The line counter: the palaces of rows `0, 1, 2, ...` from the number of palaces on each
+//! column and diagonal, visiting only the cells that could still be palaces.
+//!
+//! ```
+//! use palace_engine::engine::lines::LineCounter;
+//!
+//! // Game 2 on a board 20 columns wide: the palaces of the first three rows.
+//! let mut lines = LineCounter::new(2, 3, 20)?;
+//! let mut row = Vec::new();
+//! lines.next_row(&mut row);
+//! assert_eq!(row, [0, 1]);
+//! lines.next_row(&mut row);
+//! assert_eq!(row, [0, 1]);
+//! lines.next_row(&mut row);
+//! assert_eq!(row, [2, 3]);
+//! # Ok::<(), palace_engine::Error>(())
+//! ```
+//!
+//! # Why it is exact
+//!
+//! `N(x, y) = H + V + D` counts the palaces west of `(x, y)` in its row (`H`), north of it in
+//! its column (`V`) and north-west of it on its diagonal `x - y` (`D`), and `(x, y)` is a
+//! palace exactly when `N < k` (`docs/rule.md`, "The game"). The counter keeps, for every
+//! column and every diagonal, the number of palaces found on it in the rows done, and fills
+//! row `y` from west to east, `H` being the palaces found in the row so far. Row `y` is done
+//! when, by induction, every palace of the rows above is counted; then for every cell of the
+//! row, `V` and `D` are its column's and its diagonal's counts (a palace of row `y` is on
+//! neither, since a row meets a column or a diagonal once), and `H` is the number found west
+//! of it, provided none was missed west of it. The counter finds the first cell east of the
+//! last palace found with `V + D < k - H` and so with `N < k`, which is the next palace: every
+//! cell it passes has `N >= k`. It passes cells in two ways, both exact:
+//!
+//! * a block of columns is passed when a lower bound of `V + D` over the block (below) is at
+//!   least `k - H`;
+//! * once the row holds `k` palaces, every cell east of the last has `N >= H = k`, so the row
+//!   ends there.
+//!
+//! `N` of a cell depends only on cells north and west of it, so a board cut at `width`
+//! columns has the same palaces in those columns as the infinite one. A row that reaches
+//! `width` with fewer than `k` palaces is returned short; the caller decides whether that
+//! means the board was too narrow.
+//!
+//! # The search
+//!
+//! The counts of the columns, and of the diagonals, are each kept in a [`MinIndex`]: the
+//! counts, the least of every 64, the least of every 64 of those, and so on; a count that grows
+//! updates the least of its blocks, level by level, while they change. A block of `64^l`
+//! columns starting at `x0` meets the diagonals of the cells `x0 .. x0 + 64^l` of row `y`, which
+//! lie in at most two blocks of the diagonals' level `l`: the least count of the column block
+//! plus the lesser least of the two diagonal blocks bounds `V + D` over the block from below.
+//! The search for the first cell at or after `x` with `V + D < t` climbs from `x` as a search
+//! in one tree would, and looks into a block only when its bound is below `t`; at level 0 it
+//! takes the cell's sum. The bound is not always the least sum, so a block looked into may
+//! hold no such cell, and the search goes on to the next.
+//!
+//! Counts never exceed `k` (a line with `k` palaces gets no more), so for `k <= 255` they fit a
+//! byte, and their sums are taken saturating at 255, which keeps every comparison with a
+//! bound `t <= k` exact. Larger games are refused with [`Error::InvalidArgument`] (the tiled
+//! sweep serves them).
+//!
+//! # Cost
+//!
+//! For small `k` the palaces of row `y` lie along a few rays `x = y / r` and their mirror
+//! images `x = r y` (`docs/small-k.md`). Between the rays the columns and the diagonals hold
+//! counts whose sum is too large, block by block, so a row costs a few hundred sums and a
+//! few climbs rather than the `2.5 y` cells the tiled sweep computes: rows `0..10^6` of game
+//! 7 take seconds where the sweep takes many minutes (`docs/small-k.md`, "Reach"). Memory is
+//! one byte per column and per diagonal, `2 width + rows` bytes and a sixty-third more.
+
+use crate::error::{Error, Result};
+
+/// The largest `k` the counter takes: counts are bytes.
+pub const MAX_K: u32 = u8::MAX as u32;
+
+/// Fanout of a [`MinIndex`]: every entry of a level is the least of 64 of the level below.
+const FAN: usize = 1 << FAN_BITS;
+const FAN_BITS: u32 = 6;
+
+/// Counts with the least of every [`FAN`] of them, of every `FAN` of those, and so on; counts
+/// only grow.
+#[derive(Debug, Clone)]
+struct MinIndex {
+    /// `levels[0]` are the counts; `levels[l + 1][i]` is the least of
+    /// `levels[l][FAN i .. FAN (i + 1)]`. The last level has one entry.
+    levels: Vec<Vec<u8>>,
+}
+
+impl MinIndex {
+    /// `n` counts, all 0.
+    fn new(n: usize) -> Self {
+        let mut levels = vec![vec![0u8; n]];
+        let mut len = n;
+        while len > 1 {
+            len = len.div_ceil(FAN);
+            levels.push(vec![0u8; len]);
+        }
+        MinIndex { levels }
+    }
+
+    /// The number of counts.
+    fn len(&self) -> usize {
+        self.levels[0].len()
+    }
+
+    /// The count at `i`.
+    #[inline]
+    fn get(&self, i: usize) -> u8 {
+        self.levels[0][i]
+    }
+
+    /// The counts.
+    fn counts(&self) -> &[u8] {
+        &self.levels[0]
+    }
+
+    /// Adds 1 to the count at `i`, which must be below 255.
+    fn increment(&mut self, i: usize) {
+        let mut old = self.levels[0][i];
+        self.levels[0][i] = old + 1;
+        let mut i = i;
+        for l in 1..self.levels.len() {
+            let b = i / FAN;
+            let least = self.levels[l][b];
+            if least != old {
+                // The block held a smaller count elsewhere: its least is unchanged.
+                return;
+            }
+            let below = &self.levels[l - 1];
+            let now = below[b * FAN..below.len().min((b + 1) * FAN)].iter().copied().min().expect("a block");
+            if now == least {
+                return;
+            }
+            self.levels[l][b] = now;
+            old = least;
+            i = b;
+        }
+    }
+}
+
+/// The counts of the columns and of the diagonals of one board, searched together.
+#[derive(Debug, Clone)]
+struct Lines {
+    columns: MinIndex,
+    /// The diagonal `x - y` at `x - y + rows`.
+    diagonals: MinIndex,
+}
+
+impl Lines {
+    /// The first column `x >= from` with `columns[x] + diagonals[x + shift] < bound`, and the
+    /// number of cells whose sum was taken on the way.
+    ///
+    /// A block of `64^l` columns starting at `x0` meets the diagonals `x0 + shift ..`, which
+    /// lie in at most two blocks of the diagonals' level `l`; the least column count of the
+    /// block plus the lesser of those two least diagonal counts bounds every sum in the block
+    /// from below, so a block whose bound is not below `bound` holds no such column.
+    fn next_sum_below(&self, from: usize, shift: usize, bound: u8) -> (Option<usize>, u64) {
+        let mut summed = 0;
+        let mut p = from;
+        for (l, level) in self.columns.levels.iter().enumerate() {
+            if p >= level.len() {
+                break;
+            }
+            let end = level.len().min((p / FAN + 1) * FAN);
+            if let Some(x) = self.search(l, p, end, shift, bound, &mut summed) {
+                return (Some(x), summed);
+            }
+            p = p / FAN + 1;
+        }
+        (None, summed)
+    }
+
+    /// The first column with a sum below `bound` under the entries `start..end` of the
+    /// columns' level `l`: at level 0 the columns themselves, above it the blocks whose lower
+    /// bound is below `bound`, looked into in turn.
+    fn search(
+        &self,
+        l: usize,
+        start: usize,
+        end: usize,
+        shift: usize,
+        bound: u8,
+        summed: &mut u64,
+    ) -> Option<usize> {
+        if l == 0 {
+            return self.first_sum_below(start, end, shift, bound, summed);
+        }
+        let columns = &self.columns.levels[l];
+        let diagonals = &self.diagonals.levels[l];
+        // The diagonals of the block `j` start in the diagonals' block `j + q`, `r` into it.
+        let span_bits = FAN_BITS * l as u32;
+        let (q, r) = (shift >> span_bits, shift & ((1 << span_bits) - 1));
+        let at = |i: usize| diagonals.get(i).copied().unwrap_or(u8::MAX);
+        let below = self.columns.levels[l - 1].len();
+        for j in start..end {
+            let d = if r == 0 { at(j + q) } else { at(j + q).min(at(j + q + 1)) };
+            if columns[j].saturating_add(d) < bound {
+                let (s, e) = (j * FAN, below.min((j + 1) * FAN));
+                if let Some(x) = self.search(l - 1, s, e, shift, bound, summed) {
+                    return Some(x);
+                }
+            }
+        }
+        None
+    }
+
+    /// The first column of `start..end` with `columns[x] + diagonals[x + shift] < bound`,
+    /// summing 16 cells at a time.
+    #[inline]
+    fn first_sum_below(
+        &self,
+        start: usize,
+        end: usize,
+        shift: usize,
+        bound: u8,
+        summed: &mut u64,
+    ) -> Option<usize> {
+        const LANES: usize = 16;
+        let columns = &self.columns.levels[0][start..end];
+        let diagonals = &self.diagonals.levels[0][start + shift..end + shift];
+        for (i, (c, d)) in columns.chunks(LANES).zip(diagonals.chunks(LANES)).enumerate() {
+            let mut below = 0u32;
+            if let (Ok(c), Ok(d)) = (<&[u8; LANES]>::try_from(c), <&[u8; LANES]>::try_from(d)) {
+                for lane in 0..LANES {
+                    below |= u32::from(c[lane].saturating_add(d[lane]) < bound) << lane;
+                }
+            } else {
+                for (lane, (&c, &d)) in c.iter().zip(d).enumerate() {
+                    below |= u32::from(c.saturating_add(d) < bound) << lane;
+                }
+            }
+            if below != 0 {
+                let lane = below.trailing_zeros() as usize;
+                // The cells up to the palace count as computed; those after it in the chunk
+                // were summed but not needed.
+                *summed += lane as u64 + 1;
+                return Some(start + i * LANES + lane);
+            }
+            *summed += c.len() as u64;
+        }
+        None
+    }
+}
+
+/// The palaces of rows `0, 1, 2, ...` of game `k` on a board `width` columns wide, row by row.
+/// The module documentation says why it is exact.
+#[derive(Debug, Clone)]
+pub struct LineCounter {
+    k: u8,
+    rows: u32,
+    /// Palaces per column and per diagonal.
+    lines: Lines,
+    /// The next row.
+    y: u32,
+    /// Cells whose `N` was computed.
+    tested: u64,
+}
+
+impl LineCounter {
+    /// A counter for rows `0..rows` of game `k`, columns `0..width`. Refuses `k = 0`,
+    /// `k >` [`MAX_K`] and an empty board.
+    pub fn new(k: u32, rows: u32, width: u32) -> Result<Self> {
+        let refuse = |argument, value: u32, expected| {
+            Err(Error::InvalidArgument {
+                function: "LineCounter::new",
+                argument,
+                value: value.to_string(),
+                expected,
+            })
+        };
+        if k == 0 || k > MAX_K {
+            return refuse("k", k, "1 to 255 (the tiled sweep takes larger games)");
+        }
+        if rows == 0 || width == 0 {
+            return refuse(if rows == 0 { "rows" } else { "width" }, 0, "at least 1");
+        }
+        Ok(LineCounter {
+            k: k as u8,
+            rows,
+            lines: Lines {
+                columns: MinIndex::new(width as usize),
+                diagonals: MinIndex::new(width as usize + rows as usize),
+            },
+            y: 0,
+            tested: 0,
+        })
+    }
+
+    /// The row [`next_row`](Self::next_row) fills next.
+    pub fn y(&self) -> u32 {
+        self.y
+    }
+
+    /// The board's width.
+    pub fn width(&self) -> u32 {
+        self.lines.columns.len() as u32
+    }
+
+    /// Cells whose palace number was computed so far (the others were jumped over).
+    pub fn tested(&self) -> u64 {
+        self.tested
+    }
+
+    /// Palaces per column in the rows done.
+    pub fn columns(&self) -> &[u8] {
+        self.lines.columns.counts()
+    }
+
+    /// Palaces per diagonal in the rows done: the diagonal `x - y = d` at `d + rows`.
+    pub fn diagonals(&self) -> &[u8] {
+        self.lines.diagonals.counts()
+    }
+
+    /// The palaces north (`V`) and north-west (`D`) of `(x, y)` for the next row `y`: with the
+    /// palaces west of it in that row, its palace number. `x` must lie on the board.
+    pub fn north_and_north_west(&self, x: u32) -> (u32, u32) {
+        let d = x as usize + self.rows as usize - self.y as usize;
+        (u32::from(self.lines.columns.get(x as usize)), u32::from(self.lines.diagonals.get(d)))
+    }
+
+    /// Fills `row` with the columns of the palaces of the next row, in order, and moves on. It
+    /// holds `k` of them unless the board's width cut the row short. Panics past the last row.
+    pub fn next_row(&mut self, row: &mut Vec<u32>) {
+        assert!(self.y < self.rows, "LineCounter: row {} of 0..{}", self.y, self.rows);
+        row.clear();
+        let k = self.k;
+        // The diagonal of (x, y) is at x + shift.
+        let shift = self.rows as usize - self.y as usize;
+        let mut found = 0u8;
+        let mut x = 0usize;
+        while found < k {
+            let (next, summed) = self.lines.next_sum_below(x, shift, k - found);
+            self.tested += summed;
+            let Some(palace) = next else { break };
+            row.push(palace as u32);
+            found += 1;
+            self.lines.columns.increment(palace);
+            self.lines.diagonals.increment(palace + shift);
+            x = palace + 1;
+        }
+        self.y += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::reference::direct_palace_numbers;
+
+    #[test]
+    fn the_search_finds_the_first_sum_below_the_bound() {
+        // Random counts on lengths around the fanout's powers, against a plain scan, with the
+        // counts grown one at a time through the index.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for (width, rows) in
+            [(1, 1), (2, 70), (63, 5), (64, 64), (65, 200), (4095, 3), (4097, 5000), (9000, 300)]
+        {
+            let mut lines = Lines { columns: MinIndex::new(width), diagonals: MinIndex::new(width + rows) };
+            let (mut columns, mut diagonals) = (vec![0u8; width], vec![0u8; width + rows]);
+            for _ in 0..2 * (width + rows) {
+                // Grow counts in runs, so that whole blocks reach the same count.
+                let (i, run) = (rand(width as u64) as usize, 1 + rand(200) as usize);
+                for i in i..width.min(i + run) {
+                    if columns[i] < 9 {
+                        columns[i] += 1;
+                        lines.columns.increment(i);
+                    }
+                }
+                let (i, run) = (rand((width + rows) as u64) as usize, 1 + rand(200) as usize);
+                for i in i..(width + rows).min(i + run) {
+                    if diagonals[i] < 9 {
+                        diagonals[i] += 1;
+                        lines.diagonals.increment(i);
+                    }
+                }
+                let shift = 1 + rand(rows as u64) as usize;
+                let from = rand(width as u64 + 2) as usize;
+                let bound = rand(20) as u8;
+                let want = (from..width).find(|&x| columns[x] + diagonals[x + shift] < bound);
+                let (got, summed) = lines.next_sum_below(from, shift, bound);
+                assert_eq!(got, want, "{width} x {rows}: from {from}, shift {shift}, bound {bound}");
+                assert!(summed <= width.saturating_sub(from) as u64);
+            }
+            assert_eq!(lines.columns.counts(), &columns[..]);
+            assert_eq!(lines.diagonals.counts(), &diagonals[..]);
+            for (l, level) in lines.columns.levels.iter().enumerate().skip(1) {
+                let span = FAN.pow(l as u32);
+                for (j, &least) in level.iter().enumerate() {
+                    let block = &columns[j * span..width.min((j + 1) * span)];
+                    assert_eq!(least, *block.iter().min().unwrap(), "level {l}, block {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_are_the_direct_definition() {
+        for k in [1, 2, 3, 4, 7, 20, 60] {
+            let (rows, width) = (70u32, 200u32);
+            let direct = direct_palace_numbers(k, width as usize, rows as usize);
+            let mut lines = LineCounter::new(k, rows, width).unwrap();
+            let mut row = Vec::new();
+            for y in 0..rows {
+                for x in 0..width {
+                    let (v, d) = lines.north_and_north_west(x);
+                    let mut west = 0;
+                    for x0 in 0..x {
+                        west += u32::from(direct[(y * width + x0) as usize] < k);
+                    }
+                    assert_eq!(west + v + d, direct[(y * width + x) as usize], "k = {k} ({x}, {y})");
+                }
+                lines.next_row(&mut row);
+                let want: Vec<u32> = (0..width).filter(|&x| direct[(y * width + x) as usize] < k).collect();
+                assert_eq!(row, want, "k = {k}, row {y}");
+            }
+            assert!(lines.tested() < u64::from(rows) * u64::from(width));
+        }
+    }
+
+    #[test]
+    fn a_narrow_board_cuts_rows_short_and_large_games_are_refused() {
+        let mut lines = LineCounter::new(3, 40, 10).unwrap();
+        let mut row = Vec::new();
+        let mut short = false;
+        for _ in 0..40 {
+            lines.next_row(&mut row);
+            short |= row.len() < 3;
+        }
+        assert!(short);
+        assert!(matches!(LineCounter::new(256, 10, 10), Err(Error::InvalidArgument { argument: "k", .. })));
+        assert!(matches!(LineCounter::new(0, 10, 10), Err(Error::InvalidArgument { argument: "k", .. })));
+        assert!(matches!(LineCounter::new(3, 0, 10), Err(Error::InvalidArgument { argument: "rows", .. })));
+    }
+}
