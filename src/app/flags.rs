@@ -185,6 +185,34 @@ pub struct RunArgs {
     pub band_height: Option<u32>,
 }
 
+/// `--method` of `positions` and `branches`: how the P-positions are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// The line counter for k up to 255, the sweep above.
+    Auto,
+    /// The line counter: tests only the cells that could still be P-positions, from the
+    /// P-positions counted on each column and diagonal (k up to 255; one thread).
+    Lines,
+    /// The tiled sweep of the CA: every cell of the board (any k; every thread).
+    Sweep,
+}
+
+impl MethodArg {
+    /// The method for game `k`.
+    pub fn resolve(self, k: u32) -> Result<palace::analysis::positions::Method> {
+        use palace::analysis::positions::Method;
+        match self {
+            MethodArg::Auto => Ok(Method::default_for(k)),
+            MethodArg::Lines if k > palace::engine::lines::MAX_K => Err(Error::Usage(format!(
+                "--method lines: the line counter takes k up to {}, not {k}; use --method sweep (or leave --method out)",
+                palace::engine::lines::MAX_K
+            ))),
+            MethodArg::Lines => Ok(Method::Lines),
+            MethodArg::Sweep => Ok(Method::Sweep),
+        }
+    }
+}
+
 /// `--backend`: where the cells are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendArg {

@@ -56,7 +56,7 @@ fn the_groups_add_up_to_the_direct_definition() {
 #[test]
 fn games_2_and_3_follow_their_closed_forms() {
     for k in ["2", "3"] {
-        let r = json(&["branches", "--k", k, "--rows", "10000", "--json", "-q"]);
+        let r = json(&["branches", "--k", k, "--rows", "300000", "--json", "-q"]);
         assert_eq!(r["closed_form"]["first_difference"], serde_json::Value::Null, "k = {k}");
         assert_eq!(r["cover"]["first_short_row"], serde_json::Value::Null, "k = {k}");
     }

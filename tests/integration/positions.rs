@@ -40,6 +40,50 @@ fn the_list_equals_the_definition_and_each_row_holds_k() {
     }
 }
 
+/// The list and the JSON report of `palace positions` with `args`.
+fn list(args: &[&str]) -> (Vec<u8>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.csv");
+    let out = palace().arg("positions").args(args).args(["--json", "-q", "-o"]).arg(&path).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    (std::fs::read(&path).unwrap(), serde_json::from_slice(&out.stdout).unwrap())
+}
+
+#[test]
+fn the_line_counter_equals_the_tiled_sweep_far_from_the_corner() {
+    // Games picked from the clock, small and large, on boards the direct definition is too
+    // slow for; and a narrow board, whose rows run short.
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let games = [
+        (1 + seed % 20, 6000, None),
+        (21 + (seed / 20) % 235, 2500, None),
+        (7, 5000, Some(9000)),
+        (255, 1500, None),
+    ];
+    for (k, rows, width) in games {
+        let (k, rows) = (k.to_string(), rows.to_string());
+        let mut args = vec!["--k", &k, "--rows", &rows];
+        let width = width.map(|w: u32| w.to_string());
+        if let Some(w) = &width {
+            args.extend(["--width", w]);
+        }
+        let (lines, mut by_lines) = list(&[&args[..], &["--method", "lines"]].concat());
+        let (sweep, mut by_sweep) = list(&[&args[..], &["--method", "sweep"]].concat());
+        assert!(lines == sweep, "k = {k}, {rows} rows: the lists differ");
+        assert_eq!(by_lines["method"], "lines");
+        assert_eq!(by_sweep["method"], "sweep");
+        assert!(by_lines["cells_computed"].as_u64() < by_sweep["cells_computed"].as_u64(), "{by_lines}");
+        for r in [&mut by_lines, &mut by_sweep] {
+            r.as_object_mut().unwrap().retain(|key, _| key != "method" && key != "cells_computed");
+        }
+        assert_eq!(by_lines, by_sweep, "k = {k}, {rows} rows");
+        assert_eq!(by_lines["first_short_row"].is_null(), width.is_none(), "{by_lines}");
+    }
+    // Without --method, the line counter up to k = 255 and the sweep above.
+    assert_eq!(list(&["--k", "255", "--rows", "50"]).1["method"], "lines");
+    assert_eq!(list(&["--k", "256", "--rows", "50"]).1["method"], "sweep");
+}
+
 #[test]
 fn the_list_can_go_to_standard_output_and_the_report_to_json() {
     let out = palace().args(["positions", "--k", "3", "--rows", "10", "-o", "-", "-q"]).output().unwrap();
@@ -79,6 +123,7 @@ fn one_cell_equals_the_definition() {
 fn refusals_name_the_flags() {
     for (args, says) in [
         (&["positions", "--k", "3", "--rows", "0", "-o", "-"][..], "--rows"),
+        (&["positions", "--k", "256", "--rows", "10", "--method", "lines", "-o", "-"], "--method sweep"),
         (&["cell", "--k", "3", "--at", "5"], "--at"),
         (&["cell", "--k", "3", "--at", "-1,4"], "--at"),
     ] {

@@ -2,7 +2,8 @@
 //! measurements are [`palace::analysis::branches`]'s; this file maps the flags onto them, writes
 //! the picture and prints the report.
 
-use crate::app::flags::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::commands::positions::positions_need;
+use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
 use crate::app::memory::Need;
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
@@ -10,7 +11,7 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::branches::{self, Settings};
-use palace::analysis::positions::default_width;
+use palace::analysis::positions::{Method, default_width};
 use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ pub struct BranchesArgs {
     /// Draw the ratio y/x of every position against log10 y, one colour per branch, as a PNG.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// How the P-positions are found, as `palace positions --method`.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -48,6 +52,7 @@ struct BranchesRun {
     rows: u32,
     width: Option<u32>,
     settings: Settings,
+    method: Method,
     plot: Option<PathBuf>,
     json: bool,
     run: RunConfig,
@@ -86,6 +91,7 @@ impl BranchesArgs {
             rows: self.rows,
             width: self.width,
             settings: Settings { min_gap: self.min_gap, ..Settings::default() },
+            method: self.method.resolve(self.k)?,
             plot: self.plot.clone(),
             json: self.json,
             run: self.run.resolve(&ctx.cancel)?,
@@ -99,14 +105,13 @@ impl Request for BranchesRun {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        // A row sweep as `positions`' (the positions kept, about 8 bytes each, come on top).
-        let width = self.width.map_or_else(|| default_width(self.k, self.rows), u64::from);
-        Some(Need {
-            footprint: footprint(Work::Dump, width, self.run.engine.threads),
-            what: format!("{width} columns"),
-            fix: "use fewer --rows or a smaller --width, or fewer --threads",
-        })
+        // `resolve` checked that the default width fits.
+        let width = self.width.unwrap_or_else(|| default_width(self.k, self.rows) as u32);
+        // The upper positions kept and grouped: 48 bytes each (the position, its branch and
+        // the grouping's indices), at most k / 2 + 1 a row for the games surveyed
+        // (`docs/small-k.md`: 0.29 k a row for k = 4..20).
+        let kept = 48 * u64::from(self.rows) * (u64::from(self.k) / 2 + 1);
+        Some(positions_need(self.method, self.rows, width, self.run.engine.threads, kept))
     }
 
     /// Groups the positions, draws the picture and prints the report.
@@ -116,7 +121,15 @@ impl Request for BranchesRun {
             None => None,
         };
         let pb = progress::bar(self.run.quiet, "branches", "rows");
-        let found = branches::branches(self.k, self.rows, self.width, &self.settings, &self.run.engine, &pb)?;
+        let found = branches::branches(
+            self.k,
+            self.rows,
+            self.width,
+            &self.settings,
+            self.method,
+            &self.run.engine,
+            &pb,
+        )?;
         pb.finish_and_clear();
         let report = found.report;
         if let Some(out) = plot {

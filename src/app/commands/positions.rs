@@ -1,14 +1,14 @@
 //! `palace positions`: the P-positions of the first rows, as CSV or `.npy`, and whether each
 //! row holds exactly k.
 
-use crate::app::flags::{RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
 use crate::app::memory::Need;
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
-use palace::analysis::positions;
+use palace::analysis::positions::{self, Method};
 use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::io::Write;
@@ -31,6 +31,9 @@ pub struct PositionsArgs {
     /// ends in .npy, an (n, 2) int64 NumPy array; `-` writes CSV to standard output.
     #[arg(long, short, value_name = "FILE.csv|FILE.npy")]
     pub output: PathBuf,
+    /// How the P-positions are found (`sweep` is the check of `lines`).
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -47,6 +50,7 @@ struct Positions {
     output: PathBuf,
     /// Whether it is a `.npy` array rather than CSV.
     npy: bool,
+    method: Method,
     json: bool,
     run: RunConfig,
 }
@@ -85,6 +89,7 @@ impl PositionsArgs {
             width,
             output: self.output.clone(),
             npy,
+            method: self.method.resolve(self.k)?,
             json: self.json,
             run: self.run.resolve(&ctx.cancel)?,
         })
@@ -99,13 +104,7 @@ impl Request for Positions {
     }
 
     fn need(&self) -> Option<Need> {
-        use palace::analysis::footprint::{Work, footprint};
-        // A row sweep, as `dump`'s.
-        Some(Need {
-            footprint: footprint(Work::Dump, u64::from(self.width), self.run.engine.threads),
-            what: format!("{} columns", self.width),
-            fix: "use fewer --rows or a smaller --width, or fewer --threads",
-        })
+        Some(positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0))
     }
 
     /// Lists the P-positions as CSV and prints the report.
@@ -118,7 +117,7 @@ impl Request for Positions {
             )));
         }
         let pb = progress::bar(self.run.quiet, "positions", "rows");
-        let (report, _) = self.list(out.file(), &pb)?;
+        let report = self.list(out.file(), &pb)?;
         pb.finish_and_clear();
         let to_stdout = out.in_place() && self.output.as_os_str() == "-";
         out.commit()?;
@@ -147,7 +146,7 @@ impl Positions {
         &self,
         file: &mut std::fs::File,
         pb: &dyn palace::engine::Progress,
-    ) -> Result<(positions::PositionsReport, palace::engine::SweepReport)> {
+    ) -> Result<positions::PositionsReport> {
         use palace::output::npy::header_of;
         use std::io::{Seek, SeekFrom};
         let shown = self.output.display().to_string();
@@ -169,16 +168,40 @@ impl Positions {
                 }
                 .map_err(io)
             };
-            let r =
-                positions::positions(self.k, self.rows, Some(self.width), &self.run.engine, &mut emit, pb)?;
+            let r = positions::positions(
+                self.k,
+                self.rows,
+                Some(self.width),
+                self.method,
+                &self.run.engine,
+                &mut emit,
+                pb,
+            )?;
             w.flush().map_err(io)?;
             r
         };
         if self.npy {
-            let counted = header_of("<i8", r.0.positions, 2, header.len());
+            let counted = header_of("<i8", r.positions, 2, header.len());
             debug_assert_eq!(counted.len(), header.len());
             file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&counted)).map_err(io)?;
         }
         Ok(r)
+    }
+}
+
+/// The memory of listing the P-positions of `rows` rows on `width` columns by `method`, and
+/// `kept` bytes more (what the caller keeps of them).
+pub fn positions_need(method: Method, rows: u32, width: u32, threads: usize, kept: u64) -> Need {
+    use palace::analysis::footprint::{FIXED, Footprint, Work, footprint};
+    let counts = positions::count_bytes(method, rows, width);
+    let footprint = match method {
+        Method::Lines => Footprint { fixed: FIXED, per_column: 0, columns: u64::from(width) },
+        // The sweep's row bands, as `dump`'s.
+        Method::Sweep => footprint(Work::Dump, u64::from(width), threads),
+    };
+    Need {
+        footprint: footprint.with_fixed(counts.saturating_add(kept)),
+        what: format!("{rows} rows of {width} columns"),
+        fix: "use fewer --rows or a smaller --width, or fewer --threads",
     }
 }

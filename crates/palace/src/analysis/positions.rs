@@ -2,33 +2,63 @@
 //!
 //! A row, column or diagonal holds at most `k` palaces (`docs/rule.md`, "Sizes"): the cell after
 //! the `k`-th sees `k` palaces on that line alone. Larsson's exact-k-cover property says each
-//! holds exactly `k`. [`positions`] sweeps rows `0..rows` of a board wide enough to hold them,
-//! hands every palace `(x, y)` to the caller in order of `y`, then `x`, and counts per row,
+//! holds exactly `k`. [`positions`] finds the palaces of rows `0..rows` of a board wide enough
+//! to hold them, by the line counter ([`crate::engine::lines`], which tests only the cells that
+//! could still be palaces) or by the tiled sweep of the CA (every cell: the check of the
+//! other), hands every palace `(x, y)` to the caller in order of `y`, then `x`, and counts per row,
 //! column and diagonal: a row with fewer than `k` palaces is reported (it would be an exception
 //! to the property, or a sign that the board was too narrow), and the columns and diagonals that
 //! reached `k` within the rows are counted. More than `k` on a line cannot happen; it would stop
 //! the run as a bug.
 //!
 //! ```
-//! use palace::analysis::positions::positions;
+//! use palace::analysis::positions::{positions, Method};
 //! use palace::engine::{EngineOptions, Silent};
 //!
 //! let mut found = Vec::new();
-//! let report = positions(2, 6, None, &EngineOptions::default(), &mut |x, y| {
+//! let report = positions(2, 6, None, Method::Lines, &EngineOptions::default(), &mut |x, y| {
 //!     found.push((x, y));
 //!     Ok(())
 //! }, &Silent)?;
 //! assert_eq!(&found[..3], &[(0, 0), (1, 0), (0, 1)]);
-//! assert_eq!(report.0.positions, 12); // two in each of six rows
+//! assert_eq!(report.positions, 12); // two in each of six rows
 //! # Ok::<(), palace::Error>(())
 //! ```
 
+use crate::engine::lines::LineCounter;
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, Progress, Sweep, SweepReport};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use serde::Serialize;
 use std::fmt;
+
+/// How [`positions`] finds the palaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The line counter ([`crate::engine::lines`]): it tests only the cells that could still be
+    /// palaces, on one thread; `k <= 255`.
+    Lines,
+    /// The tiled sweep of the CA: every cell of the board, on the engine's threads.
+    Sweep,
+}
+
+impl Method {
+    /// The method for game `k` when none is asked for: the line counter where it applies.
+    pub fn default_for(k: u32) -> Method {
+        if k <= crate::engine::lines::MAX_K { Method::Lines } else { Method::Sweep }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Method::Lines => "line counter",
+            Method::Sweep => "tiled sweep",
+        })
+    }
+}
 
 /// What [`positions`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -37,8 +67,13 @@ pub struct PositionsReport {
     pub k: u32,
     /// Rows listed: `0..rows`.
     pub rows: u32,
-    /// Columns swept: `0..width`.
+    /// The board's columns: `0..width`.
     pub width: u32,
+    /// How the palaces were found.
+    pub method: Method,
+    /// Cells whose palace number was computed: every cell of the board for the sweep, far
+    /// fewer for the line counter.
+    pub cells_computed: u64,
     /// P-positions listed.
     pub positions: u64,
     /// Rows holding exactly `k`.
@@ -59,10 +94,12 @@ impl fmt::Display for PositionsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "k = {}, rows 0..{} (columns 0..{} swept): {} P-positions, the last column used {}",
+            "k = {}, rows 0..{} (columns 0..{}; {}, {} cells computed): {} P-positions, the last column used {}",
             self.k,
             self.rows,
             self.width,
+            self.method,
+            self.cells_computed,
             self.positions,
             self.max_x.map_or("-".into(), |x| x.to_string())
         )?;
@@ -89,39 +126,51 @@ pub fn default_width(k: u32, rows: u32) -> u64 {
     u64::from(k) + 3 * u64::from(rows)
 }
 
+/// The bytes [`positions`] holds for a board of `rows` rows and `width` columns, beyond what
+/// `emit` keeps: per column and per diagonal a count (a byte for the line counter, four for
+/// the sweep, whose bands come on top).
+pub fn count_bytes(method: Method, rows: u32, width: u32) -> u64 {
+    let lines = 2 * u64::from(width) + u64::from(rows);
+    match method {
+        // The counts and their index (a sixty-third more).
+        Method::Lines => lines + lines / 63 + 64,
+        Method::Sweep => 4 * lines,
+    }
+}
+
+/// Takes the palaces row by row, hands them on and counts them per row, column and diagonal.
 struct Lister<'a> {
     k: u32,
     rows: u32,
     emit: &'a mut dyn FnMut(u32, u32) -> Result<()>,
-    /// P-positions per column, and per diagonal `x - y + rows`.
-    columns: Vec<u32>,
-    diagonals: Vec<u32>,
+    /// P-positions per column, and per diagonal `x - y + rows` (the sweep's; the line counter
+    /// keeps its own).
+    counts: Option<(Vec<u32>, Vec<u32>)>,
+    /// The palaces of the row being read.
+    row: Vec<u32>,
     report: PositionsReport,
 }
 
-impl RowSink for Lister<'_> {
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        let (k, y) = (self.k, row.y);
-        let mut n = 0u32;
-        for (i, &c) in row.cells.iter().enumerate() {
-            // Hood cells hold a negative stand-in: every palace is negative.
-            if c >= 0 {
-                continue;
-            }
-            let x = row.x0 + i as u32;
+impl Lister<'_> {
+    /// Takes row `y`'s palaces, `self.row`, in order.
+    fn take_row(&mut self, y: u32) -> Result<()> {
+        let k = self.k;
+        let n = self.row.len() as u32;
+        for &x in &self.row {
             (self.emit)(x, y)?;
-            n += 1;
-            let d = (u64::from(x) + u64::from(self.rows) - u64::from(y)) as usize;
-            for (count, line) in
-                [(&mut self.columns[x as usize], "column"), (&mut self.diagonals[d], "diagonal")]
-            {
-                *count += 1;
-                if *count > k {
-                    return Err(Error::Mismatch(format!(
-                        "the {line} through ({x}, {y}) holds more than k = {k} palaces"
-                    )));
+            if let Some((columns, diagonals)) = &mut self.counts {
+                let d = (u64::from(x) + u64::from(self.rows) - u64::from(y)) as usize;
+                for (count, line) in [(&mut columns[x as usize], "column"), (&mut diagonals[d], "diagonal")] {
+                    *count += 1;
+                    if *count > k {
+                        return Err(Error::Mismatch(format!(
+                            "the {line} through ({x}, {y}) holds more than k = {k} palaces"
+                        )));
+                    }
                 }
             }
+        }
+        if let Some(&x) = self.row.last() {
             self.report.max_x = Some(self.report.max_x.map_or(x, |m| m.max(x)));
         }
         if n > k {
@@ -135,19 +184,45 @@ impl RowSink for Lister<'_> {
         }
         Ok(())
     }
+
+    /// Counts the full columns and diagonals.
+    fn finish<T: Copy + Into<u32>>(&mut self, columns: &[T], diagonals: &[T]) -> Result<()> {
+        let k = self.k;
+        let most = |v: &[T]| v.iter().map(|&c| c.into()).max().unwrap_or(0);
+        if most(columns) > k || most(diagonals) > k {
+            return Err(Error::Mismatch(format!("a line holds more than k = {k} palaces")));
+        }
+        let full = |v: &[T]| v.iter().filter(|&&c| c.into() == k).count() as u64;
+        self.report.full_columns = full(columns);
+        self.report.full_diagonals = full(diagonals);
+        self.report.most_on_a_diagonal = most(diagonals);
+        Ok(())
+    }
 }
 
-/// Lists the P-positions of rows `0..rows` of game `k`, sweeping columns `0..width` (default
-/// [`default_width`]): `emit(x, y)` receives each, in order of `y`, then `x`. Memory grows with
-/// the width only.
+impl RowSink for Lister<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        self.row.clear();
+        // Hood cells hold a negative stand-in: every palace is negative.
+        let x0 = row.x0;
+        self.row.extend(row.cells.iter().enumerate().filter(|(_, c)| **c < 0).map(|(i, _)| x0 + i as u32));
+        self.take_row(row.y)
+    }
+}
+
+/// Lists the P-positions of rows `0..rows` of game `k` on columns `0..width` (default
+/// [`default_width`]) by `method`: `emit(x, y)` receives each, in order of `y`, then `x`.
+/// Memory grows with the width and the rows ([`count_bytes`]), not with the positions. The
+/// line counter refuses `k > 255` ([`crate::engine::lines::MAX_K`]).
 pub fn positions(
     k: u32,
     rows: u32,
     width: Option<u32>,
+    method: Method,
     opts: &EngineOptions,
     emit: &mut dyn FnMut(u32, u32) -> Result<()>,
     progress: &dyn Progress,
-) -> Result<(PositionsReport, SweepReport)> {
+) -> Result<PositionsReport> {
     let width = match width {
         Some(w) => w,
         None => u32::try_from(default_width(k, rows)).map_err(|_| Error::InvalidArgument {
@@ -169,12 +244,14 @@ pub fn positions(
         k,
         rows,
         emit,
-        columns: vec![0; width as usize],
-        diagonals: vec![0; width as usize + rows as usize],
+        counts: None,
+        row: Vec::new(),
         report: PositionsReport {
             k,
             rows,
             width,
+            method,
+            cells_computed: 0,
             positions: 0,
             full_rows: 0,
             first_short_row: None,
@@ -184,13 +261,37 @@ pub fn positions(
             most_on_a_diagonal: 0,
         },
     };
-    let sweep_report =
-        Sweep::new(k, Window::new(0, 0, width, rows)).options(opts).progress(progress).rows(&mut lister)?;
-    let full = |v: &[u32]| v.iter().filter(|&&c| c == k).count() as u64;
-    lister.report.full_columns = full(&lister.columns);
-    lister.report.full_diagonals = full(&lister.diagonals);
-    lister.report.most_on_a_diagonal = lister.diagonals.iter().copied().max().unwrap_or(0);
-    Ok((lister.report, sweep_report))
+    match method {
+        Method::Lines => {
+            let mut lines = LineCounter::new(k, rows, width)?;
+            progress.set_length(u64::from(rows));
+            let mut row = Vec::new();
+            for y in 0..rows {
+                if y % 1024 == 0 {
+                    opts.cancel.check()?;
+                    progress.set_position(u64::from(y));
+                }
+                lines.next_row(&mut row);
+                std::mem::swap(&mut row, &mut lister.row);
+                lister.take_row(y)?;
+                std::mem::swap(&mut row, &mut lister.row);
+            }
+            progress.set_position(u64::from(rows));
+            lister.report.cells_computed = lines.tested();
+            lister.finish(lines.columns(), lines.diagonals())?;
+        }
+        Method::Sweep => {
+            lister.counts = Some((vec![0; width as usize], vec![0; width as usize + rows as usize]));
+            let sweep = Sweep::new(k, Window::new(0, 0, width, rows))
+                .options(opts)
+                .progress(progress)
+                .rows(&mut lister)?;
+            lister.report.cells_computed = sweep.region_cells;
+            let (columns, diagonals) = lister.counts.take().expect("the sweep's counts");
+            lister.finish(&columns, &diagonals)?;
+        }
+    }
+    Ok(lister.report)
 }
 
 /// The palace number `N` of the cell `(x, y)` of game `k`, computed by sweeping only the
@@ -238,23 +339,33 @@ mod tests {
                 .flat_map(|y| (0..width).map(move |x| (x, y)))
                 .filter(|&(x, y)| direct[(y * width + x) as usize] < k)
                 .collect();
-            let mut got = Vec::new();
-            let (report, _) = positions(
-                k,
-                rows,
-                Some(width),
-                &EngineOptions::default(),
-                &mut |x, y| {
-                    got.push((x, y));
-                    Ok(())
-                },
-                &Silent,
-            )
-            .unwrap();
-            assert_eq!(got, want, "k = {k}");
-            assert_eq!(report.positions, want.len() as u64);
-            // Each row holds exactly k on a board this wide.
-            assert_eq!(report.first_short_row, None, "k = {k}");
+            let mut reports = Vec::new();
+            for method in [Method::Lines, Method::Sweep] {
+                let mut got = Vec::new();
+                let report = positions(
+                    k,
+                    rows,
+                    Some(width),
+                    method,
+                    &EngineOptions::default(),
+                    &mut |x, y| {
+                        got.push((x, y));
+                        Ok(())
+                    },
+                    &Silent,
+                )
+                .unwrap();
+                assert_eq!(got, want, "k = {k}, {method}");
+                assert_eq!(report.positions, want.len() as u64);
+                // Each row holds exactly k on a board this wide.
+                assert_eq!(report.first_short_row, None, "k = {k}");
+                reports.push(report);
+            }
+            // The two methods agree on everything but how they worked.
+            let [lines, sweep] = &mut reports[..] else { unreachable!() };
+            assert!(lines.cells_computed < sweep.cells_computed);
+            (lines.method, lines.cells_computed) = (sweep.method, sweep.cells_computed);
+            assert_eq!(lines, sweep, "k = {k}");
             for &(x, y) in &[(0, 0), (k, 0), (3, 17), (159, 39), (77, 5)] {
                 let (n, _) = cell(k, x, y, &EngineOptions::default(), &Silent).unwrap();
                 assert_eq!(n, i64::from(direct[(y * width + x) as usize]), "k = {k} ({x}, {y})");
@@ -264,10 +375,25 @@ mod tests {
 
     #[test]
     fn a_board_too_narrow_shows_as_a_short_row() {
-        let (report, _) =
-            positions(3, 30, Some(12), &EngineOptions::default(), &mut |_, _| Ok(()), &Silent).unwrap();
-        let (y, n) = report.first_short_row.expect("a short row");
-        assert!(n < 3 && y < 30);
-        assert!(report.full_rows < 30);
+        for method in [Method::Lines, Method::Sweep] {
+            let report =
+                positions(3, 30, Some(12), method, &EngineOptions::default(), &mut |_, _| Ok(()), &Silent)
+                    .unwrap();
+            let (y, n) = report.first_short_row.expect("a short row");
+            assert!(n < 3 && y < 30);
+            assert!(report.full_rows < 30);
+        }
+    }
+
+    #[test]
+    fn the_line_counter_refuses_large_games_and_stops_when_cancelled() {
+        let opts = EngineOptions::default();
+        let e = positions(256, 10, None, Method::Lines, &opts, &mut |_, _| Ok(()), &Silent).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument { argument: "k", .. }), "{e}");
+        assert_eq!(Method::default_for(255), Method::Lines);
+        assert_eq!(Method::default_for(256), Method::Sweep);
+        opts.cancel.cancel();
+        let e = positions(7, 5000, None, Method::Lines, &opts, &mut |_, _| Ok(()), &Silent).unwrap_err();
+        assert!(matches!(e, Error::Interrupted), "{e}");
     }
 }

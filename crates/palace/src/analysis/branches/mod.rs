@@ -27,8 +27,8 @@ pub mod closed;
 pub mod exact;
 pub mod plot;
 
-use crate::analysis::positions::{PositionsReport, positions};
-use crate::engine::{EngineOptions, Progress, SweepReport};
+use crate::analysis::positions::{Method, PositionsReport, positions};
+use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
 use serde::Serialize;
 use std::fmt;
@@ -315,8 +315,6 @@ pub struct Found {
     pub positions: Vec<(u32, u32)>,
     /// The branch of each.
     pub member: Membership,
-    /// The sweep's report.
-    pub sweep: SweepReport,
 }
 
 /// Lists the P-positions of rows `0..rows` of game `k` (columns `0..width`, default
@@ -327,14 +325,16 @@ pub fn branches(
     rows: u32,
     width: Option<u32>,
     settings: &Settings,
+    method: Method,
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<Found> {
     let mut pts = Vec::new();
-    let (cover, sweep) = positions(
+    let cover = positions(
         k,
         rows,
         width,
+        method,
         opts,
         &mut |x, y| {
             if x <= y {
@@ -346,7 +346,7 @@ pub fn branches(
     )?;
     let (b, member) = group(rows, &pts, settings);
     let closed_form = closed::check(k, rows, &pts);
-    Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, positions: pts, member, sweep })
+    Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, positions: pts, member })
 }
 
 impl fmt::Display for BranchesReport {
@@ -402,11 +402,17 @@ impl fmt::Display for BranchesReport {
                 )?;
             }
             writeln!(f, "  limit {:.9} +- {:.1e}: {}", br.limit, br.error, br.exact.form)?;
-            writeln!(
-                f,
-                "  continued fraction within the error: {}",
-                exact::cf_text(&br.exact.continued_fraction)
-            )?;
+            let cf = &br.exact.continued_fraction;
+            if cf.is_empty() {
+                // The interval's ends have different integer parts: it holds a whole number.
+                writeln!(
+                    f,
+                    "  continued fraction within the error: no term shared (the interval holds {})",
+                    (br.limit + br.error).floor()
+                )?;
+            } else {
+                writeln!(f, "  continued fraction within the error: {}", exact::cf_text(cf))?;
+            }
         }
         Ok(())
     }
@@ -491,7 +497,8 @@ mod tests {
         // the direct definition, branch by branch.
         let rows = 3000;
         let Found { report: r, positions: pts, .. } =
-            branches(1, rows, None, &Settings::default(), &EngineOptions::default(), &Silent).unwrap();
+            branches(1, rows, None, &Settings::default(), Method::Lines, &EngineOptions::default(), &Silent)
+                .unwrap();
         assert_eq!(pts, wythoff(rows));
         assert_eq!(r.branches.branches.len(), 1);
         for k in 2..=6u32 {
@@ -503,7 +510,8 @@ mod tests {
                 .collect();
             let settings = Settings { min_points: 4, ..Settings::default() };
             let Found { report: r, positions: pts, member, .. } =
-                branches(k, rows, Some(width), &settings, &EngineOptions::default(), &Silent).unwrap();
+                branches(k, rows, Some(width), &settings, Method::Lines, &EngineOptions::default(), &Silent)
+                    .unwrap();
             assert_eq!(pts, want, "k = {k}");
             assert_eq!(member.len(), pts.len());
             let sum: u64 = r.branches.branches.iter().map(|b| b.positions).sum();
