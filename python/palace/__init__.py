@@ -17,7 +17,7 @@ part of it as ``window=(x0, y0, x1, y1)`` (half-open: columns ``x0..x1-1``, rows
     >>> s = palace.skin(k=40003, to=3_040_003)   # the skin's columns as arrays
 
 The analyses (:func:`stats`, :func:`skin`, :func:`compare`, :func:`regions`, :func:`survey`,
-:func:`threads`)
+:func:`threads`, and for small games :func:`positions` and :func:`branches`)
 return dictionaries or small dataclasses whose tables are numpy arrays, with ``.to_pandas()``
 where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacci_nim_grundy`,
 :func:`subtraction`, :func:`fraenkel_array`) returns arrays.
@@ -51,6 +51,9 @@ __all__ = [
     "Survey",
     "threads",
     "Threads",
+    "positions",
+    "Positions",
+    "branches",
     "render",
     "fibonacci_nim",
     "FibonacciNim",
@@ -550,6 +553,89 @@ def threads(
     with _Bar(progress, f"threads k={k}", "rows") as bar:
         report, table = _palace.threads(k, size, width, height, window, reach, threads, bar.callback())
     return Threads(table=_csv_table(table), report=json.loads(report))
+
+
+@dataclass
+class Positions:
+    """The P-positions of the first rows of a game (``palace positions``): ``xy`` is an
+    ``(n, 2)`` int64 array of ``(x, y)``, sorted by ``y`` then ``x``; ``report`` the command's
+    JSON report (the exact-k-cover check: ``full_rows``, ``first_short_row``, ...)."""
+
+    k: int
+    rows: int
+    xy: np.ndarray
+    report: Dict[str, Any] = field(repr=False)
+
+    @property
+    def every_row_holds_k(self) -> bool:
+        """Whether each row ``0..rows`` holds exactly ``k`` P-positions."""
+        return self.report["first_short_row"] is None
+
+    def upper(self) -> np.ndarray:
+        """The positions with ``x <= y`` (the others are their mirror images)."""
+        return self.xy[self.xy[:, 0] <= self.xy[:, 1]]
+
+    def to_pandas(self):
+        """The positions as a DataFrame with columns ``x`` and ``y``."""
+        pd = _pandas()
+        return pd.DataFrame(self.xy, columns=["x", "y"])
+
+
+def _check_method(method: Any) -> None:
+    if method not in ("auto", "lines", "sweep"):
+        raise ValueError(f"method = {method!r}: method is 'auto', 'lines' or 'sweep'")
+
+
+def positions(
+    k: int,
+    rows: int,
+    width: Optional[int] = None,
+    method: str = "auto",
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Positions:
+    """Every P-position ``(x, y)`` of game ``k`` with ``y < rows`` (``palace positions``), on a
+    board ``width`` columns wide (default ``k + 3 rows``, which holds them all; a row found
+    short is reported). ``method="lines"`` (the default for ``k <= 255``) tests only the cells
+    that could still be P-positions and takes seconds for a million rows; ``"sweep"`` computes
+    every cell with the CA (any ``k``; the check of the other).
+
+    >>> p = palace.positions(k=7, rows=1_000_000)
+    >>> p.every_row_holds_k, p.xy.shape
+    (True, (7000000, 2))
+    """
+    _check_ints(k=k, rows=rows, width=width, threads=threads)
+    _check_method(method)
+    if isinstance(k, int) and isinstance(rows, int) and k > 0 and rows > 0:
+        _check_memory(2 * k * rows, 8, f"the positions of {rows} rows of game {k}")
+    with _Bar(progress, f"positions k={k}", "rows") as bar:
+        xy, report = _palace.positions(k, rows, width, method, threads, bar.callback())
+    return Positions(k=k, rows=rows, xy=xy, report=json.loads(report))
+
+
+def branches(
+    k: int,
+    rows: int,
+    width: Optional[int] = None,
+    method: str = "auto",
+    min_gap: Optional[float] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Dict[str, Any]:
+    """The branches of the upper P-positions (``x <= y``) of rows ``0..rows`` of game ``k``
+    (``palace branches --json``, as a dictionary; ``docs/small-k.md``): for each branch its
+    share, its ratio ``y / x`` measured at ``y = 10**3, 10**4, ...``, the limit with its error
+    and its exact form where one is recognised; ``cover`` holds the k-cover check.
+
+    >>> [b["limit"] for b in palace.branches(k=5, rows=100_000)["branches"]]
+    """
+    _check_ints(k=k, rows=rows, width=width, threads=threads)
+    _check_method(method)
+    if min_gap is not None and not isinstance(min_gap, (int, float)):
+        raise TypeError(f"min_gap = {min_gap!r}: min_gap is a number")
+    with _Bar(progress, f"branches k={k}", "rows") as bar:
+        text = _palace.branches(k, rows, width, method, min_gap, threads, bar.callback())
+    return json.loads(text)
 
 
 def render(

@@ -117,3 +117,20 @@ def subtraction(
     set: str, to: int, period_bound: int = 1000000, threads: Optional[int] = None, progress: _Progress = None
 ) -> Tuple[str, List[int], np.ndarray, Optional[Tuple[int, int]]]: ...
 def fraenkel_array(rows: int, columns: int = 8) -> np.ndarray: ...
+def positions(
+    k: int,
+    rows: int,
+    width: Optional[int] = None,
+    method: str = "auto",
+    threads: Optional[int] = None,
+    progress: _Progress = None,
+) -> Tuple[np.ndarray, str]: ...
+def branches(
+    k: int,
+    rows: int,
+    width: Optional[int] = None,
+    method: str = "auto",
+    min_gap: Optional[float] = None,
+    threads: Optional[int] = None,
+    progress: _Progress = None,
+) -> str: ...

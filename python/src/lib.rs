@@ -9,6 +9,7 @@ mod errors;
 mod fill;
 mod games;
 mod run;
+mod small_k;
 
 use board::{board, k_arg, threads_arg, u32_arg, u64_arg};
 use errors::{to_py, value_error};
@@ -543,5 +544,6 @@ fn _palace(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(f)?;
     }
     games::register(m)?;
+    small_k::register(m)?;
     Ok(())
 }

@@ -1,0 +1,133 @@
+//! The P-positions of small games as a list (`palace positions`) and their branches
+//! (`palace branches`), found by the library's line counter or its sweep.
+
+use crate::board::{k_arg, threads_arg, u32_arg};
+use crate::errors::{to_py, value_error};
+use crate::run;
+use numpy::IntoPyArray;
+use numpy::ndarray::Array2;
+use palace::analysis::positions::{self as pos, Method};
+use palace::engine::EngineOptions;
+use pyo3::prelude::*;
+
+/// `method` as the library's [`Method`] for game `k`.
+fn method_arg(method: &str, k: u32) -> PyResult<Method> {
+    match method {
+        "auto" => Ok(Method::default_for(k)),
+        "lines" if k > palace::engine::lines::MAX_K => Err(value_error(format!(
+            "method = 'lines': the line counter takes k up to {}, not {k}; use method = 'sweep' (or 'auto')",
+            palace::engine::lines::MAX_K
+        ))),
+        "lines" => Ok(Method::Lines),
+        "sweep" => Ok(Method::Sweep),
+        other => Err(value_error(format!("method = '{other}': method is 'auto', 'lines' or 'sweep'"))),
+    }
+}
+
+/// `(k, rows, width, method)` checked; `width` defaults to `k + 3 rows`.
+fn request(k: i64, rows: i64, width: Option<i64>, method: &str) -> PyResult<(u32, u32, u32, Method)> {
+    let k = k_arg(k)?;
+    palace::Board::new(k, 1, 1).map_err(to_py)?;
+    let side = |name: &str, v: i64| -> PyResult<u32> {
+        let max = palace::model::geometry::MAX_SIDE;
+        u32_arg(name, v, 1).and_then(|s| {
+            if s <= max {
+                Ok(s)
+            } else {
+                Err(value_error(format!("{name} = {v}: {name} is 1..={max} (2**30)")))
+            }
+        })
+    };
+    let rows = side("rows", rows)?;
+    let width = match width {
+        Some(w) => side("width", w)?,
+        None => match u32::try_from(pos::default_width(k, rows)) {
+            Ok(w) if w <= palace::model::geometry::MAX_SIDE => w,
+            _ => {
+                return Err(value_error(format!(
+                    "rows = {rows}: the default width k + 3 rows exceeds {} (2**30); give width",
+                    palace::model::geometry::MAX_SIDE
+                )));
+            }
+        },
+    };
+    Ok((k, rows, width, method_arg(method, k)?))
+}
+
+/// The P-positions of rows `0..rows` of game `k` as an `(n, 2)` int64 array of `(x, y)`,
+/// sorted by `y` then `x`, and the report (the k-cover check) as the JSON of `palace positions
+/// --json`.
+#[pyfunction]
+#[pyo3(signature = (k, rows, width=None, method="auto", threads=None, progress=None))]
+fn positions<'py>(
+    py: Python<'py>,
+    k: i64,
+    rows: i64,
+    width: Option<i64>,
+    method: &str,
+    threads: Option<i64>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, String)> {
+    let (k, rows, width, method) = request(k, rows, width, method)?;
+    let threads = threads_arg(threads)?;
+    let (flat, report) = run::run(py, progress, move |cancel, pb| {
+        let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
+        let mut flat: Vec<i64> = Vec::new();
+        let report = pos::positions(
+            k,
+            rows,
+            Some(width),
+            method,
+            &opts,
+            &mut |x, y| {
+                flat.extend([i64::from(x), i64::from(y)]);
+                Ok(())
+            },
+            pb,
+        )?;
+        Ok((flat, serde_json::to_string(&report).expect("serialisable")))
+    })?;
+    let n = flat.len() / 2;
+    let a = Array2::from_shape_vec((n, 2), flat).expect("pairs");
+    Ok((a.into_pyarray(py).into_any(), report))
+}
+
+/// The branches of the upper P-positions of rows `0..rows` of game `k`: the JSON of `palace
+/// branches --json`.
+#[pyfunction]
+#[pyo3(signature = (k, rows, width=None, method="auto", min_gap=None, threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn branches(
+    py: Python<'_>,
+    k: i64,
+    rows: i64,
+    width: Option<i64>,
+    method: &str,
+    min_gap: Option<f64>,
+    threads: Option<i64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    use palace::analysis::branches::{self as br, Settings};
+    let (k, rows, width, method) = request(k, rows, width, method)?;
+    let mut settings = Settings::default();
+    if let Some(g) = min_gap {
+        if !(g > 0.0 && g < 1.0) {
+            return Err(value_error(format!(
+                "min_gap = {g}: give a gap of ln(y/x) between 0 and 1, e.g. 0.01"
+            )));
+        }
+        settings.min_gap = g;
+    }
+    let threads = threads_arg(threads)?;
+    run::run(py, progress, move |cancel, pb| {
+        let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
+        let found = br::branches(k, rows, Some(width), &settings, method, &opts, pb)?;
+        Ok(serde_json::to_string(&found.report).expect("serialisable"))
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(positions, m)?)?;
+    m.add_function(wrap_pyfunction!(branches, m)?)?;
+    Ok(())
+}
