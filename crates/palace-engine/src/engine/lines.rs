@@ -43,15 +43,21 @@
 //! # The search
 //!
 //! The counts of the columns, and of the diagonals, are each kept in a [`MinIndex`]: the
-//! counts, the least of every 64, the least of every 64 of those, and so on; a count that grows
-//! updates the least of its blocks, level by level, while they change. A block of `64^l`
-//! columns starting at `x0` meets the diagonals of the cells `x0 .. x0 + 64^l` of row `y`, which
-//! lie in at most two blocks of the diagonals' level `l`: the least count of the column block
-//! plus the lesser least of the two diagonal blocks bounds `V + D` over the block from below.
-//! The search for the first cell at or after `x` with `V + D < t` climbs from `x` as a search
-//! in one tree would, and looks into a block only when its bound is below `t`; at level 0 it
-//! takes the cell's sum. The bound is not always the least sum, so a block looked into may
-//! hold no such cell, and the search goes on to the next.
+//! counts, then for every block of 64, of 64 blocks of 64, and so on, the least count of its
+//! even and of its odd indices; a count that grows updates the least of its blocks, level by
+//! level, while they change. A block of `64^l` columns starting at `x0` meets the diagonals of
+//! the cells `x0 .. x0 + 64^l` of row `y`, which lie in at most two blocks of the diagonals'
+//! level `l`, and the column `x` meets the diagonal `x - y`, whose index (`x - y + rows`) has the
+//! parity of `x` exactly when `rows - y` is even. So for each parity of `x`, the least count of
+//! the block's columns of that parity plus the lesser least count, in the two diagonal blocks,
+//! of the diagonals those columns meet bounds `V + D` from below over those columns, and the
+//! lesser of the two bounds bounds the block. The search for the first cell at or after `x`
+//! with `V + D < t` climbs from `x` as a search in one tree would, and looks into a block only
+//! when its bound is below `t`; at level 0 it sums 16 cells at a time. The bound is not always
+//! the least sum, so a block looked into may hold no such cell, and the search goes on to the
+//! next. (Keeping the two parities apart matters where a branch of ratio 2 holds a position
+//! every other row, as for `k = 2`: there the columns and the diagonals alternate between two
+//! counts out of step, and without the parities no block's bound reaches `t`.)
 //!
 //! Counts never exceed `k` (a line with `k` palaces gets no more), so for `k <= 255` they fit a
 //! byte, and their sums are taken saturating at 255, which keeps every comparison with a
@@ -62,11 +68,14 @@
 //!
 //! For small `k` the palaces of row `y` lie along a few rays `x = y / r` and their mirror
 //! images `x = r y` (`docs/small-k.md`). Between the rays the columns and the diagonals hold
-//! counts whose sum is too large, block by block, so a row costs a few hundred sums and a
-//! few climbs rather than the `2.5 y` cells the tiled sweep computes: rows `0..10^6` of game
-//! 7 take seconds where the sweep takes many minutes (`docs/small-k.md`, "Reach"). Memory is
-//! one byte per column and per diagonal, `2 width + rows` bytes and a sixty-third more.
-
+//! counts whose sums are too large, block by block, so a row costs a few hundred sums and a
+//! few climbs, whatever its length, rather than the `3N` cells of the tiled sweep's row: rows
+//! `0..10^6` of game 7 take a second where the sweep takes many minutes (`docs/small-k.md`,
+//! "Reach"). For some games (of `k <= 20`, `k = 6` and `10`) rows holding a position of the
+//! innermost branch search a stretch of about `y / 2` cells whose sums reach `t` exactly but
+//! whose blocks' bounds do not, so a row's cost grows with `y`. Memory is one byte per column
+//! and per diagonal, `2 width + rows` bytes, and a thirty-second more.
+//!
 use crate::error::{Error, Result};
 
 /// The largest `k` the counter takes: counts are bytes.
@@ -76,12 +85,17 @@ pub const MAX_K: u32 = u8::MAX as u32;
 const FAN: usize = 1 << FAN_BITS;
 const FAN_BITS: u32 = 6;
 
-/// Counts with the least of every [`FAN`] of them, of every `FAN` of those, and so on; counts
-/// only grow.
+/// The residue classes of the indices a [`MinIndex`] keeps apart: each block's least count is
+/// kept per class of `i mod CLASSES`.
+const CLASSES: usize = 2;
+
+/// Counts with the least of every [`FAN`] of them, of every `FAN` of those, and so on, each
+/// block's least kept per residue class of the index mod [`CLASSES`]; counts only grow.
 #[derive(Debug, Clone)]
 struct MinIndex {
-    /// `levels[0]` are the counts; `levels[l + 1][i]` is the least of
-    /// `levels[l][FAN i .. FAN (i + 1)]`. The last level has one entry.
+    /// `levels[0]` are the counts; `levels[l][CLASSES b + c]`, for `l >= 1`, is the least
+    /// count at the indices `i` of block `b` of level `l` (`FAN^l b <= i < FAN^l (b + 1)`) with
+    /// `i mod CLASSES = c`, 255 where the block holds none. The last level has one block.
     levels: Vec<Vec<u8>>,
 }
 
@@ -89,10 +103,18 @@ impl MinIndex {
     /// `n` counts, all 0.
     fn new(n: usize) -> Self {
         let mut levels = vec![vec![0u8; n]];
-        let mut len = n;
+        let (mut len, mut span) = (n, 1usize);
         while len > 1 {
             len = len.div_ceil(FAN);
-            levels.push(vec![0u8; len]);
+            span *= FAN;
+            // Blocks too short to hold every class (only the last can be) hold 255 there.
+            let level = (0..len * CLASSES)
+                .map(|e| {
+                    let (b, c) = (e / CLASSES, e % CLASSES);
+                    if b * span + c < n { 0 } else { u8::MAX }
+                })
+                .collect();
+            levels.push(level);
         }
         MinIndex { levels }
     }
@@ -100,6 +122,11 @@ impl MinIndex {
     /// The number of counts.
     fn len(&self) -> usize {
         self.levels[0].len()
+    }
+
+    /// The number of blocks of level `l`.
+    fn blocks(&self, l: usize) -> usize {
+        if l == 0 { self.len() } else { self.levels[l].len() / CLASSES }
     }
 
     /// The count at `i`.
@@ -115,22 +142,32 @@ impl MinIndex {
 
     /// Adds 1 to the count at `i`, which must be below 255.
     fn increment(&mut self, i: usize) {
+        let class = i % CLASSES;
         let mut old = self.levels[0][i];
         self.levels[0][i] = old + 1;
         let mut i = i;
         for l in 1..self.levels.len() {
             let b = i / FAN;
-            let least = self.levels[l][b];
+            let least = self.levels[l][b * CLASSES + class];
             if least != old {
-                // The block held a smaller count elsewhere: its least is unchanged.
+                // The block held a smaller count of the class elsewhere: its least is unchanged.
                 return;
             }
-            let below = &self.levels[l - 1];
-            let now = below[b * FAN..below.len().min((b + 1) * FAN)].iter().copied().min().expect("a block");
+            let now = if l == 1 {
+                let counts = &self.levels[0];
+                let start = b * FAN;
+                let first = start + (class + CLASSES - start % CLASSES) % CLASSES;
+                (first..counts.len().min(start + FAN)).step_by(CLASSES).map(|j| counts[j]).min()
+            } else {
+                let below = &self.levels[l - 1];
+                let blocks = below.len() / CLASSES;
+                (b * FAN..blocks.min((b + 1) * FAN)).map(|c| below[c * CLASSES + class]).min()
+            }
+            .expect("the block holds the index");
             if now == least {
                 return;
             }
-            self.levels[l][b] = now;
+            self.levels[l][b * CLASSES + class] = now;
             old = least;
             i = b;
         }
@@ -156,11 +193,12 @@ impl Lines {
     fn next_sum_below(&self, from: usize, shift: usize, bound: u8) -> (Option<usize>, u64) {
         let mut summed = 0;
         let mut p = from;
-        for (l, level) in self.columns.levels.iter().enumerate() {
-            if p >= level.len() {
+        for l in 0..self.columns.levels.len() {
+            let blocks = self.columns.blocks(l);
+            if p >= blocks {
                 break;
             }
-            let end = level.len().min((p / FAN + 1) * FAN);
+            let end = blocks.min((p / FAN + 1) * FAN);
             if let Some(x) = self.search(l, p, end, shift, bound, &mut summed) {
                 return (Some(x), summed);
             }
@@ -186,14 +224,20 @@ impl Lines {
         }
         let columns = &self.columns.levels[l];
         let diagonals = &self.diagonals.levels[l];
-        // The diagonals of the block `j` start in the diagonals' block `j + q`, `r` into it.
+        // The diagonals of the block `j` start in the diagonals' block `j + q`, `r` into it;
+        // the column class `c` meets the diagonal class `(c + shift) mod CLASSES`.
         let span_bits = FAN_BITS * l as u32;
         let (q, r) = (shift >> span_bits, shift & ((1 << span_bits) - 1));
-        let at = |i: usize| diagonals.get(i).copied().unwrap_or(u8::MAX);
-        let below = self.columns.levels[l - 1].len();
+        let at = |block: usize, class: usize| diagonals.get(block * CLASSES + class).copied().unwrap_or(u8::MAX);
+        let below = self.columns.blocks(l - 1);
         for j in start..end {
-            let d = if r == 0 { at(j + q) } else { at(j + q).min(at(j + q + 1)) };
-            if columns[j].saturating_add(d) < bound {
+            let mut lower = u8::MAX;
+            for c in 0..CLASSES {
+                let dc = (c + shift) % CLASSES;
+                let d = if r == 0 { at(j + q, dc) } else { at(j + q, dc).min(at(j + q + 1, dc)) };
+                lower = lower.min(columns[j * CLASSES + c].saturating_add(d));
+            }
+            if lower < bound {
                 let (s, e) = (j * FAN, below.min((j + 1) * FAN));
                 if let Some(x) = self.search(l - 1, s, e, shift, bound, summed) {
                     return Some(x);
@@ -390,9 +434,11 @@ mod tests {
             assert_eq!(lines.diagonals.counts(), &diagonals[..]);
             for (l, level) in lines.columns.levels.iter().enumerate().skip(1) {
                 let span = FAN.pow(l as u32);
-                for (j, &least) in level.iter().enumerate() {
-                    let block = &columns[j * span..width.min((j + 1) * span)];
-                    assert_eq!(least, *block.iter().min().unwrap(), "level {l}, block {j}");
+                for (e, &least) in level.iter().enumerate() {
+                    let (j, c) = (e / CLASSES, e % CLASSES);
+                    let block = j * span..width.min((j + 1) * span);
+                    let want = block.filter(|i| i % CLASSES == c).map(|i| columns[i]).min().unwrap_or(u8::MAX);
+                    assert_eq!(least, want, "level {l}, block {j}, class {c}");
                 }
             }
         }

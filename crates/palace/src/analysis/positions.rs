@@ -132,8 +132,8 @@ pub fn default_width(k: u32, rows: u32) -> u64 {
 pub fn count_bytes(method: Method, rows: u32, width: u32) -> u64 {
     let lines = 2 * u64::from(width) + u64::from(rows);
     match method {
-        // The counts and their index (a sixty-third more).
-        Method::Lines => lines + lines / 63 + 64,
+        // The counts and their index (two least counts a block of 64: a thirty-second more).
+        Method::Lines => lines + lines / 31 + 64,
         Method::Sweep => 4 * lines,
     }
 }
