@@ -1,8 +1,8 @@
 //! `palace bench --series T1,T2,... -- COMMAND ARGS`: how one command scales with its worker
 //! threads. The command runs as a child process of this binary with `--threads T -q`, for each
 //! `T` of the series, `--repeat` times; the table gives each count's best and median wall time,
-//! its speed-up over the first count's best and its efficiency (speed-up per thread, relative to
-//! the first count). The children's standard outputs must be the same at every count (a
+//! its speed-up over the best of the fewest threads in the series and its efficiency (speed-up
+//! per thread, relative to that count), whatever the series' order. The children's standard outputs must be the same at every count (a
 //! command's report does not depend on its threads), or the bench fails.
 //!
 //! Files the command writes (`-o`, `--csv`, ...) are written again by every run; only standard
@@ -79,9 +79,9 @@ pub struct Point {
     pub best_s: f64,
     /// Median wall time, seconds.
     pub median_s: f64,
-    /// The first count's best over this one's.
+    /// The best of the fewest threads over this count's.
     pub speedup: f64,
-    /// The speed-up per thread, relative to the first count: `speedup * first / threads`.
+    /// The speed-up per thread, relative to the fewest threads `t0`: `speedup * t0 / threads`.
     pub efficiency: f64,
 }
 
@@ -156,15 +156,13 @@ impl Request for Series {
             }
             times.sort_by(f64::total_cmp);
             let (best, median) = (times[0], times[times.len() / 2]);
-            let (t0, b0) = points.first().map_or((t, best), |p| (p.threads, p.best_s));
-            let speedup = b0 / best;
-            points.push(Point {
-                threads: t,
-                best_s: best,
-                median_s: median,
-                speedup,
-                efficiency: speedup * t0 as f64 / t as f64,
-            });
+            points.push(Point { threads: t, best_s: best, median_s: median, speedup: 1.0, efficiency: 1.0 });
+        }
+        // Relative to the fewest threads, wherever they stand in the series.
+        let (t0, b0) = points.iter().min_by_key(|p| p.threads).map(|p| (p.threads, p.best_s)).expect("a count");
+        for p in &mut points {
+            p.speedup = b0 / p.best_s;
+            p.efficiency = p.speedup * t0 as f64 / p.threads as f64;
         }
         let report = SeriesReport {
             command: self.command,
