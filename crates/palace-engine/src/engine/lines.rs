@@ -44,20 +44,28 @@
 //!
 //! The counts of the columns, and of the diagonals, are each kept in a [`MinIndex`]: the
 //! counts, then for every block of 64, of 64 blocks of 64, and so on, the least count of its
-//! even and of its odd indices; a count that grows updates the least of its blocks, level by
-//! level, while they change. A block of `64^l` columns starting at `x0` meets the diagonals of
-//! the cells `x0 .. x0 + 64^l` of row `y`, which lie in at most two blocks of the diagonals'
-//! level `l`, and the column `x` meets the diagonal `x - y`, whose index (`x - y + rows`) has the
-//! parity of `x` exactly when `rows - y` is even. So for each parity of `x`, the least count of
-//! the block's columns of that parity plus the lesser least count, in the two diagonal blocks,
-//! of the diagonals those columns meet bounds `V + D` from below over those columns, and the
-//! lesser of the two bounds bounds the block. The search for the first cell at or after `x`
-//! with `V + D < t` climbs from `x` as a search in one tree would, and looks into a block only
-//! when its bound is below `t`; at level 0 it sums 16 cells at a time. The bound is not always
-//! the least sum, so a block looked into may hold no such cell, and the search goes on to the
-//! next. (Keeping the two parities apart matters where a branch of ratio 2 holds a position
-//! every other row, as for `k = 2`: there the columns and the diagonals alternate between two
-//! counts out of step, and without the parities no block's bound reaches `t`.)
+//! even and of its odd indices; and for every block of 64 its least count and the mask of the
+//! counts at that least. A count that grows updates them while they change. A block of `64^l`
+//! columns starting at `x0` meets the diagonals of the cells `x0 .. x0 + 64^l` of row `y`, which
+//! lie in at most two blocks of the diagonals' level `l`, and the column `x` meets the diagonal
+//! `x - y`, whose index (`x - y + rows`) has the parity of `x` exactly when `rows - y` is even.
+//! Two lower bounds of `V + D` over the block follow:
+//!
+//! * for each parity of `x`, the least count of the block's columns of that parity plus the
+//!   lesser least count, in the two diagonal blocks, of the diagonals those columns meet; the
+//!   lesser of the two;
+//! * for a block of 64 columns, its least count `c` plus the least count `d` of the 64
+//!   diagonals it meets, plus 1 when no column at `c` meets a diagonal at `d` (the masks, the
+//!   diagonals' shifted into line, share no bit): every cell then has one count above its
+//!   least.
+//!
+//! The search for the first cell at or after `x` with `V + D < t` climbs from `x` as a search
+//! in one tree would, and looks into a block only when the larger of its bounds is below `t`;
+//! at level 0 it sums 16 cells at a time. A bound is not always the least sum, so a block
+//! looked into may hold no such cell, and the search goes on to the next. The parities matter
+//! where a branch of ratio 2 holds a position every other row (`k = 2`): the columns and the
+//! diagonals then alternate between two counts out of step. The masks matter where a column
+//! holds one count fewer exactly where its diagonal holds one more (`k = 6` and `10`).
 //!
 //! Counts never exceed `k` (a line with `k` palaces gets no more), so for `k <= 255` they fit a
 //! byte, and their sums are taken saturating at 255, which keeps every comparison with a
@@ -69,12 +77,12 @@
 //! For small `k` the palaces of row `y` lie along a few rays `x = y / r` and their mirror
 //! images `x = r y` (`docs/small-k.md`). Between the rays the columns and the diagonals hold
 //! counts whose sums are too large, block by block, so a row costs a few hundred sums and a
-//! few climbs, whatever its length, rather than the `3N` cells of the tiled sweep's row: rows
-//! `0..10^6` of game 7 take a second where the sweep takes many minutes (`docs/small-k.md`,
-//! "Reach"). For some games (of `k <= 20`, `k = 6` and `10`) rows holding a position of the
-//! innermost branch search a stretch of about `y / 2` cells whose sums reach `t` exactly but
-//! whose blocks' bounds do not, so a row's cost grows with `y`. Memory is one byte per column
-//! and per diagonal, `2 width + rows` bytes, and a thirty-second more.
+//! few climbs rather than the `3N` cells of the tiled sweep's row: rows `0..10^6` of game 7
+//! take a second where the sweep takes many minutes (`docs/small-k.md`, "Reach"). Where only
+//! the masks of the blocks of 64 pass a stretch (`k = 6` and `10`), the search computes one
+//! bound per 64 columns of it, so a row's time grows with `y` there. Memory is one byte per
+//! column and per diagonal, `2 width + rows` bytes, a thirty-second more for the least counts
+//! and an eighth more for the masks.
 //!
 use crate::error::{Error, Result};
 
@@ -97,6 +105,10 @@ struct MinIndex {
     /// count at the indices `i` of block `b` of level `l` (`FAN^l b <= i < FAN^l (b + 1)`) with
     /// `i mod CLASSES = c`, 255 where the block holds none. The last level has one block.
     levels: Vec<Vec<u8>>,
+    /// For every block of [`FAN`] counts, its least count (of either class), and which of its
+    /// counts are that least (bit `i` for the count `FAN b + i`).
+    least: Vec<u8>,
+    at_least: Vec<u64>,
 }
 
 impl MinIndex {
@@ -116,7 +128,24 @@ impl MinIndex {
                 .collect();
             levels.push(level);
         }
-        MinIndex { levels }
+        let blocks = n.div_ceil(FAN);
+        let at_least = (0..blocks).map(|b| Self::bits(n.min((b + 1) * FAN) - b * FAN)).collect();
+        MinIndex { levels, least: vec![0; blocks], at_least }
+    }
+
+    /// The mask of the first `n <= 64` bits.
+    fn bits(n: usize) -> u64 {
+        if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+    }
+
+    /// The least count of the block of [`FAN`] counts `b`, and the mask of the counts that are
+    /// that least; 255 and none past the end.
+    #[inline]
+    fn least_of(&self, b: usize) -> (u8, u64) {
+        match self.least.get(b) {
+            Some(&least) => (least, self.at_least[b]),
+            None => (u8::MAX, 0),
+        }
     }
 
     /// The number of counts.
@@ -145,6 +174,17 @@ impl MinIndex {
         let class = i % CLASSES;
         let mut old = self.levels[0][i];
         self.levels[0][i] = old + 1;
+        let b = i / FAN;
+        if old == self.least[b] {
+            self.at_least[b] &= !(1u64 << (i % FAN));
+            if self.at_least[b] == 0 {
+                let block = &self.levels[0][b * FAN..self.levels[0].len().min((b + 1) * FAN)];
+                let least = *block.iter().min().expect("a block");
+                self.least[b] = least;
+                self.at_least[b] =
+                    block.iter().enumerate().filter(|(_, c)| **c == least).map(|(j, _)| 1u64 << j).sum();
+            }
+        }
         let mut i = i;
         for l in 1..self.levels.len() {
             let b = i / FAN;
@@ -228,7 +268,8 @@ impl Lines {
         // the column class `c` meets the diagonal class `(c + shift) mod CLASSES`.
         let span_bits = FAN_BITS * l as u32;
         let (q, r) = (shift >> span_bits, shift & ((1 << span_bits) - 1));
-        let at = |block: usize, class: usize| diagonals.get(block * CLASSES + class).copied().unwrap_or(u8::MAX);
+        let at =
+            |block: usize, class: usize| diagonals.get(block * CLASSES + class).copied().unwrap_or(u8::MAX);
         let below = self.columns.blocks(l - 1);
         for j in start..end {
             let mut lower = u8::MAX;
@@ -236,6 +277,9 @@ impl Lines {
                 let dc = (c + shift) % CLASSES;
                 let d = if r == 0 { at(j + q, dc) } else { at(j + q, dc).min(at(j + q + 1, dc)) };
                 lower = lower.min(columns[j * CLASSES + c].saturating_add(d));
+            }
+            if l == 1 && lower < bound {
+                lower = lower.max(self.aligned_bound(j, q, r));
             }
             if lower < bound {
                 let (s, e) = (j * FAN, below.min((j + 1) * FAN));
@@ -245,6 +289,28 @@ impl Lines {
             }
         }
         None
+    }
+
+    /// A lower bound of `columns[x] + diagonals[x + shift]` over the block of [`FAN`] columns
+    /// `j`, whose diagonals start `r` into the diagonals' block `j + q`: the least column
+    /// count plus the least diagonal count the block meets, and 1 more when no column at its
+    /// least meets a diagonal at its least (every cell then has one of the two above its
+    /// least).
+    #[inline]
+    fn aligned_bound(&self, j: usize, q: usize, r: usize) -> u8 {
+        let (c, at_c) = self.columns.least_of(j);
+        let (da, at_a) = self.diagonals.least_of(j + q);
+        let (db, at_b) = if r == 0 { (u8::MAX, 0) } else { self.diagonals.least_of(j + q + 1) };
+        let d = da.min(db);
+        // Bit i: the diagonal of the block's column i is at the least.
+        let mut at_d = 0;
+        if da == d {
+            at_d |= at_a >> r;
+        }
+        if r > 0 && db == d {
+            at_d |= at_b << (FAN - r);
+        }
+        c.saturating_add(d).saturating_add(u8::from(at_c & at_d == 0))
     }
 
     /// The first column of `start..end` with `columns[x] + diagonals[x + shift] < bound`,
@@ -432,12 +498,19 @@ mod tests {
             }
             assert_eq!(lines.columns.counts(), &columns[..]);
             assert_eq!(lines.diagonals.counts(), &diagonals[..]);
+            for (b, block) in columns.chunks(FAN).enumerate() {
+                let least = *block.iter().min().unwrap();
+                let at: u64 =
+                    block.iter().enumerate().filter(|(_, c)| **c == least).map(|(i, _)| 1 << i).sum();
+                assert_eq!(lines.columns.least_of(b), (least, at), "block {b}");
+            }
             for (l, level) in lines.columns.levels.iter().enumerate().skip(1) {
                 let span = FAN.pow(l as u32);
                 for (e, &least) in level.iter().enumerate() {
                     let (j, c) = (e / CLASSES, e % CLASSES);
                     let block = j * span..width.min((j + 1) * span);
-                    let want = block.filter(|i| i % CLASSES == c).map(|i| columns[i]).min().unwrap_or(u8::MAX);
+                    let want =
+                        block.filter(|i| i % CLASSES == c).map(|i| columns[i]).min().unwrap_or(u8::MAX);
                     assert_eq!(least, want, "level {l}, block {j}, class {c}");
                 }
             }

@@ -132,8 +132,9 @@ pub fn default_width(k: u32, rows: u32) -> u64 {
 pub fn count_bytes(method: Method, rows: u32, width: u32) -> u64 {
     let lines = 2 * u64::from(width) + u64::from(rows);
     match method {
-        // The counts and their index (two least counts a block of 64: a thirty-second more).
-        Method::Lines => lines + lines / 31 + 64,
+        // The counts and their index: two least counts a block of 64 (a thirty-second more),
+        // and a least count and a mask (nine sixty-fourths more).
+        Method::Lines => lines + lines / 32 + lines * 9 / 64 + 256,
         Method::Sweep => 4 * lines,
     }
 }
