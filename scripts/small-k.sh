@@ -4,16 +4,24 @@
 # check, the closed forms for k <= 3), into outputs/small-k.txt, with the ratio pictures of a
 # few games as outputs/small-k-k<K>.png.
 #
-# Usage: scripts/small-k.sh [N] [BIG_N] [BIG_KS]
-#   N       rows for every k (default 100000; each run sweeps (k + 3N) x N cells);
-#   BIG_N   rows for the games in BIG_KS (default 200000);
-#   BIG_KS  games run again with BIG_N rows (default "2 3").
-# PALACE names the binary (default: target/release/palace, built here).
+# Usage: scripts/small-k.sh [N] [BIG_N] [BIG_KS] [SLOW_N] [SLOW_KS]
+#   N       rows for every k but those in SLOW_KS (default 10000000);
+#   BIG_N   rows for the games in BIG_KS (default 100000000);
+#   BIG_KS  games run again with BIG_N rows (default "2 3 7");
+#   SLOW_N  rows for the games in SLOW_KS (default 3000000);
+#   SLOW_KS games whose rows cost time growing with the row (default "6 10";
+#           docs/small-k.md, "Reach").
+# Each run finds the positions with the line counter (one thread; docs/small-k.md, "The line
+# counter") and keeps the upper ones, about 40 bytes each: 2.5 GB for k = 20 at N = 10^7.
+# JOBS runs go at once (default: the number of cores). PALACE names the binary (default:
+# target/release/palace, built here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:-100000}
-big_n=${2:-200000}
-big_ks=${3:-"2 3"}
+n=${1:-10000000}
+big_n=${2:-100000000}
+big_ks=${3:-"2 3 7"}
+slow_n=${4:-3000000}
+slow_ks=${5:-"6 10"}
 if [[ -z "${PALACE:-}" ]]; then
   cargo build --release --quiet
   PALACE=target/release/palace
@@ -37,18 +45,31 @@ run() { # k rows [plot]
   echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' > "$tmp/k$k-$rows.time"
 }
 
-for k in $(seq 1 20); do
+jobs=${JOBS:-$(nproc)}
+pids=()
+start() { # k rows [plot]: in the background, at most $jobs at once (the oldest waited for)
+  if (( ${#pids[@]} >= jobs )); then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
+  run "$@" &
+  pids+=($!)
+}
+for k in $big_ks $slow_ks; do
+  if [[ " $slow_ks " == *" $k "* ]]; then start "$k" "$slow_n"; else start "$k" "$big_n"; fi
+done
+for k in $(seq 20 -1 1); do
+  [[ " $slow_ks " == *" $k "* ]] && continue
   plot=""
   case $k in 4|5|15|17) plot="$O/small-k-k$k.png" ;; esac
-  run "$k" "$n" "$plot"
+  start "$k" "$n" "$plot"
 done
-for k in $big_ks; do
-  run "$k" "$big_n"
-done
+# A failed run fails the script (set -e: wait returns its status).
+for pid in "${pids[@]}"; do wait "$pid"; done
 
 {
-  echo "palace branches --k K --rows N --json for k = 1..20 at N = $n, and k in {$big_ks} at N = $big_n"
-  echo "(scripts/small-k.sh $n $big_n \"$big_ks\"; CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores)"
+  echo "palace branches --k K --rows N --json for k = 1..20 at N = $n (k in {$slow_ks} at N = $slow_n), and k in {$big_ks} at N = $big_n"
+  echo "(scripts/small-k.sh $n $big_n \"$big_ks\" $slow_n \"$slow_ks\"; CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $jobs runs at once)"
   echo
   python3 - "$tmp" <<'PY'
 import json, os, sys
@@ -75,14 +96,14 @@ def cf(b):
 
 print("## Per game: the k-cover check, the closed form (k <= 3), the branches")
 print()
-print(f"{'k':>3} {'N':>7} {'s':>6}  {'upper':>7} {'col0':>4} {'early':>5} {'none':>5}  k-cover (rows; full columns, diagonals; most on a diagonal)  closed form")
+print(f"{'k':>3} {'N':>9} {'s':>6}  {'upper':>9} {'col0':>4} {'early':>5} {'none':>5}  k-cover (rows; full columns, diagonals; most on a diagonal)  closed form")
 for r in runs:
     c = r["cover"]
     cover = "every row" if c["first_short_row"] is None else f"row {c['first_short_row'][0]} short"
     cover += f"; {c['full_columns']} col, {c['full_diagonals']} diag; {c['most_on_a_diagonal']}"
     cl = r.get("closed_form")
     closed = "-" if cl is None else ("agrees, " + str(cl["positions"]) + " positions" if cl["first_difference"] is None else f"differs at {cl['first_difference']}")
-    print(f"{r['k']:>3} {r['rows']:>7} {r['seconds']:>6}  {r['upper']:>7} {r['on_column_zero']:>4} {r['early']:>5} {r['ungrouped']:>5}  {cover:<58}  {closed}")
+    print(f"{r['k']:>3} {r['rows']:>9} {r['seconds']:>6}  {r['upper']:>9} {r['on_column_zero']:>4} {r['early']:>5} {r['ungrouped']:>5}  {cover:<58}  {closed}")
 print()
 print("## Branches: limit of y/x with its error, exact form, share of the upper positions, positions per row near N,")
 print("## and the ratio measured over rows Y/2..Y for Y = 10^3, 10^4, ... (convergence)")
@@ -90,7 +111,7 @@ print()
 for r in runs:
     for i, b in enumerate(r["branches"]):
         ms = "  ".join(f"{m['y']}: {m['ratio']:.9f}" for m in b["measurements"])
-        print(f"k = {r['k']:>2}, N = {r['rows']:>6}, branch {i}: {b['limit']:.9f} +- {b['error']:.1e}  {form(b):<18} share {100*b['share']:6.2f} %  {b['per_row']:.4f}/row  from row {b['from_row']}")
+        print(f"k = {r['k']:>2}, N = {r['rows']:>9}, branch {i}: {b['limit']:.9f} +- {b['error']:.1e}  {form(b):<18} share {100*b['share']:6.2f} %  {b['per_row']:.4f}/row  from row {b['from_row']}")
         print(f"      continued fraction within the error {cf(b)}; ratios {ms}")
         if b["exact"]["form"]["form"] == "not_recognised":
             print(f"      not recognised: {b['exact']['form']['reason']}")

@@ -159,7 +159,8 @@ impl Request for Series {
             points.push(Point { threads: t, best_s: best, median_s: median, speedup: 1.0, efficiency: 1.0 });
         }
         // Relative to the fewest threads, wherever they stand in the series.
-        let (t0, b0) = points.iter().min_by_key(|p| p.threads).map(|p| (p.threads, p.best_s)).expect("a count");
+        let (t0, b0) =
+            points.iter().min_by_key(|p| p.threads).map(|p| (p.threads, p.best_s)).expect("a count");
         for p in &mut points {
             p.speedup = b0 / p.best_s;
             p.efficiency = p.speedup * t0 as f64 / p.threads as f64;

@@ -474,18 +474,15 @@ mod tests {
             let (mut columns, mut diagonals) = (vec![0u8; width], vec![0u8; width + rows]);
             for _ in 0..2 * (width + rows) {
                 // Grow counts in runs, so that whole blocks reach the same count.
-                let (i, run) = (rand(width as u64) as usize, 1 + rand(200) as usize);
-                for i in i..width.min(i + run) {
-                    if columns[i] < 9 {
-                        columns[i] += 1;
-                        lines.columns.increment(i);
-                    }
-                }
-                let (i, run) = (rand((width + rows) as u64) as usize, 1 + rand(200) as usize);
-                for i in i..(width + rows).min(i + run) {
-                    if diagonals[i] < 9 {
-                        diagonals[i] += 1;
-                        lines.diagonals.increment(i);
+                for (plain, index) in
+                    [(&mut columns, &mut lines.columns), (&mut diagonals, &mut lines.diagonals)]
+                {
+                    let (start, run) = (rand(plain.len() as u64) as usize, 1 + rand(200) as usize);
+                    for (i, count) in plain.iter_mut().enumerate().skip(start).take(run) {
+                        if *count < 9 {
+                            *count += 1;
+                            index.increment(i);
+                        }
                     }
                 }
                 let shift = 1 + rand(rows as u64) as usize;
