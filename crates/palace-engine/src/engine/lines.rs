@@ -42,7 +42,7 @@
 //!
 //! # The search
 //!
-//! The counts of the columns, and of the diagonals, are each kept in a [`MinIndex`]: the
+//! The counts of the columns, and of the diagonals, are each kept in a `MinIndex`: the
 //! counts, then for every block of 64, of 64 blocks of 64, and so on, the least count of its
 //! even and of its odd indices; and for every block of 64 its least count and the mask of the
 //! counts at that least. A count that grows updates them while they change. A block of `64^l`
