@@ -10,9 +10,9 @@
 //! lines.next_row(&mut row);
 //! assert_eq!(row, [0, 1]);
 //! lines.next_row(&mut row);
-//! assert_eq!(row, [0, 1]);
+//! assert_eq!(row, [0, 3]);
 //! lines.next_row(&mut row);
-//! assert_eq!(row, [2, 3]);
+//! assert_eq!(row, [2, 5]);
 //! # Ok::<(), palace_engine::Error>(())
 //! ```
 //!
