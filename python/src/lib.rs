@@ -416,7 +416,15 @@ fn threads(
         let summaries = th::summaries(&traced, opts.resolved_threads(), cancel)?;
         let mut csv = Vec::new();
         th::write_csv(&traced, &summaries, &mut csv).expect("writing to memory");
-        let report = th::ThreadsReport::new(b.k, w, reach, &traced, opts.resolved_threads(), cancel)?;
+        let report = th::ThreadsReport::from_summaries(
+            b.k,
+            w,
+            reach,
+            &traced,
+            &summaries,
+            opts.resolved_threads(),
+            cancel,
+        )?;
         Ok((
             serde_json::to_string(&report).expect("serialisable"),
             String::from_utf8(csv).expect("UTF-8 CSV"),

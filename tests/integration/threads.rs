@@ -296,6 +296,20 @@ fn built_threads_at_the_edge_are_classified() {
     assert_eq!(firsts, [40, 1000 + sturm[0], 2000 + hash[0]]);
     assert_eq!(report.innermost[0].period, Some(fit::Period { p: 1, shift: 2 }));
     assert_eq!(report.innermost[1].period, None);
+    // Made from every thread's fits (as `palace threads --csv` makes it), the report is the
+    // same: the long threads' fits are taken from them.
+    let all = threads::summaries(&traced, 2, &Cancel::new()).unwrap();
+    let from = ThreadsReport::from_summaries(
+        1,
+        Window::new(0, 0, 3000, rows),
+        REACH,
+        &traced,
+        &all,
+        2,
+        &Cancel::new(),
+    )
+    .unwrap();
+    assert_eq!(serde_json::to_string(&from).unwrap(), serde_json::to_string(&report).unwrap());
 }
 
 /// `threads::run` traces exactly the palaces above the diagonal that `regions` labels as the
@@ -354,6 +368,11 @@ fn run_traces_the_labelled_palaces() {
         serde_json::to_string(&r).unwrap()
     };
     assert_eq!(report(1), report(3));
+    // The report made from every thread's fits (as with --csv) is the same.
+    let all = threads::summaries(&traced, 2, &Cancel::new()).unwrap();
+    let from = ThreadsReport::from_summaries(k, w, REACH, &traced, &all, 2, &Cancel::new()).unwrap();
+    assert_eq!(serde_json::to_string(&from).unwrap(), report(2));
+    assert!(ThreadsReport::from_summaries(k, w, REACH, &traced, &all[1..], 2, &Cancel::new()).is_err());
     let csv = |workers| {
         let s = threads::summaries(&traced, workers, &Cancel::new()).unwrap();
         let mut b = Vec::new();

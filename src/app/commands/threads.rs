@@ -101,22 +101,19 @@ impl Request for Threads {
         // Measuring takes seconds on a large window and heeds the signals too; the outputs
         // are committed only once everything is computed.
         pb.message("measuring the threads");
-        let csv = match csv_out {
+        let workers = run.engine.resolved_threads();
+        let (csv, report) = match csv_out {
             Some(mut o) => {
-                let summaries = threads::summaries(&traced, run.engine.resolved_threads(), cancel)?;
+                // Every thread's fits, for the CSV; the report takes the long threads' from them.
+                let summaries = threads::summaries(&traced, workers, cancel)?;
                 write_into(&mut o, |f| threads::write_csv(&traced, &summaries, std::io::BufWriter::new(f)))?;
-                Some(o)
+                let report = threads::ThreadsReport::from_summaries(
+                    board.k, window, reach, &traced, &summaries, workers, cancel,
+                )?;
+                (Some(o), report)
             }
-            None => None,
+            None => (None, threads::ThreadsReport::new(board.k, window, reach, &traced, workers, cancel)?),
         };
-        let report = threads::ThreadsReport::new(
-            board.k,
-            window,
-            reach,
-            &traced,
-            run.engine.resolved_threads(),
-            cancel,
-        )?;
         pb.finish_and_clear();
         csv.map(AtomicOutput::commit).transpose()?;
         let path = picture.map(AtomicOutput::commit).transpose()?;

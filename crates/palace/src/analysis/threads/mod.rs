@@ -246,6 +246,41 @@ impl ThreadsReport {
         workers: usize,
         cancel: &Cancel,
     ) -> Result<Self> {
+        Self::build(k, window, reach, traced, None, workers, cancel)
+    }
+
+    /// [`ThreadsReport::new`] given every thread's [`summaries`] (in the order of
+    /// `traced.threads`, as `summaries` returns them), which it takes instead of fitting the
+    /// long threads again. The report is the same.
+    pub fn from_summaries(
+        k: u32,
+        window: Window,
+        reach: u32,
+        traced: &Traced,
+        summaries: &[ThreadSummary],
+        workers: usize,
+        cancel: &Cancel,
+    ) -> Result<Self> {
+        if summaries.len() != traced.threads.len() {
+            return Err(Error::InvalidArgument {
+                function: "ThreadsReport::from_summaries",
+                argument: "summaries",
+                value: summaries.len().to_string(),
+                expected: "one summary per traced thread, as `summaries` returns them",
+            });
+        }
+        Self::build(k, window, reach, traced, Some(summaries), workers, cancel)
+    }
+
+    fn build(
+        k: u32,
+        window: Window,
+        reach: u32,
+        traced: &Traced,
+        all: Option<&[ThreadSummary]>,
+        workers: usize,
+        cancel: &Cancel,
+    ) -> Result<Self> {
         let mut by_t: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
         let (mut steady, mut clear) = (0, 0);
         let mut fibonacci_long = (0, 0);
@@ -299,10 +334,21 @@ impl ThreadsReport {
             }
         }
         let (merge_kinds, long_merge_kinds) = (merge_kinds(kinds), merge_kinds(long_kinds));
-        let edge: Vec<&Thread> = traced.threads.iter().filter(|t| at_edge(t)).collect();
-        let long: Vec<&Thread> = edge.iter().copied().filter(|t| t.tail.len() >= LONG_TAIL).collect();
+        let edge = traced.threads.iter().filter(|t| at_edge(t)).count();
+        let long_at: Vec<usize> = (0..traced.threads.len())
+            .filter(|&i| at_edge(&traced.threads[i]) && traced.threads[i].tail.len() >= LONG_TAIL)
+            .collect();
+        let long: Vec<&Thread> = long_at.iter().map(|&i| &traced.threads[i]).collect();
         let pool = pool(workers)?;
-        let summaries = measure(&long, false, &pool, cancel)?;
+        // The long threads' plain fits: taken from `all` where given.
+        let fitted;
+        let summaries: Vec<&ThreadSummary> = match all {
+            Some(all) => long_at.iter().map(|&i| &all[i]).collect(),
+            None => {
+                fitted = measure(&long, false, &pool, cancel)?;
+                fitted.iter().collect()
+            }
+        };
         let periodic = summaries.iter().filter(|s| s.period.is_some()).count() as u64;
         let near = |s: &ThreadSummary| s.near_period.is_some_and(|n| n.share() >= NEAR_SHARE);
         let nearly = summaries.iter().filter(|s| s.period.is_none() && near(s)).count() as u64;
@@ -336,7 +382,7 @@ impl ThreadsReport {
             merge_kinds,
             merges_by_life: by_life,
             long_merge_kinds,
-            at_edge: (edge.len() as u64, long.len() as u64, periodic, nearly),
+            at_edge: (edge as u64, long.len() as u64, periodic, nearly),
             non_periodic,
             innermost,
         })
