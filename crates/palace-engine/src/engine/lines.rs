@@ -105,9 +105,8 @@ struct MinIndex {
     /// count at the indices `i` of block `b` of level `l` (`FAN^l b <= i < FAN^l (b + 1)`) with
     /// `i mod CLASSES = c`, 255 where the block holds none. The last level has one block.
     levels: Vec<Vec<u8>>,
-    /// For every block of [`FAN`] counts, its least count (of either class), and which of its
-    /// counts are that least (bit `i` for the count `FAN b + i`).
-    least: Vec<u8>,
+    /// For every block of [`FAN`] counts, which of its counts are its least (of either class):
+    /// bit `i` for the count `FAN b + i`. Never empty, so the least is the count at any bit.
     at_least: Vec<u64>,
 }
 
@@ -130,7 +129,7 @@ impl MinIndex {
         }
         let blocks = n.div_ceil(FAN);
         let at_least = (0..blocks).map(|b| Self::bits(n.min((b + 1) * FAN) - b * FAN)).collect();
-        MinIndex { levels, least: vec![0; blocks], at_least }
+        MinIndex { levels, at_least }
     }
 
     /// The mask of the first `n <= 64` bits.
@@ -142,8 +141,8 @@ impl MinIndex {
     /// that least; 255 and none past the end.
     #[inline]
     fn least_of(&self, b: usize) -> (u8, u64) {
-        match self.least.get(b) {
-            Some(&least) => (least, self.at_least[b]),
+        match self.at_least.get(b) {
+            Some(&at) => (self.levels[0][b * FAN + at.trailing_zeros() as usize], at),
             None => (u8::MAX, 0),
         }
     }
@@ -174,13 +173,13 @@ impl MinIndex {
         let class = i % CLASSES;
         let mut old = self.levels[0][i];
         self.levels[0][i] = old + 1;
-        let b = i / FAN;
-        if old == self.least[b] {
-            self.at_least[b] &= !(1u64 << (i % FAN));
+        // The count was at its block's least exactly when its bit is set.
+        let (b, bit) = (i / FAN, 1u64 << (i % FAN));
+        if self.at_least[b] & bit != 0 {
+            self.at_least[b] &= !bit;
             if self.at_least[b] == 0 {
                 let block = &self.levels[0][b * FAN..self.levels[0].len().min((b + 1) * FAN)];
                 let least = *block.iter().min().expect("a block");
-                self.least[b] = least;
                 self.at_least[b] =
                     block.iter().enumerate().filter(|(_, c)| **c == least).map(|(j, _)| 1u64 << j).sum();
             }
@@ -224,12 +223,9 @@ struct Lines {
 
 impl Lines {
     /// The first column `x >= from` with `columns[x] + diagonals[x + shift] < bound`, and the
-    /// number of cells whose sum was taken on the way.
-    ///
-    /// A block of `64^l` columns starting at `x0` meets the diagonals `x0 + shift ..`, which
-    /// lie in at most two blocks of the diagonals' level `l`; the least column count of the
-    /// block plus the lesser of those two least diagonal counts bounds every sum in the block
-    /// from below, so a block whose bound is not below `bound` holds no such column.
+    /// number of cells whose sum was taken on the way: climbs from `from` level by level, and
+    /// looks into a block only when its lower bounds (`search`, and the module
+    /// documentation's "The search") are below `bound`.
     fn next_sum_below(&self, from: usize, shift: usize, bound: u8) -> (Option<usize>, u64) {
         let mut summed = 0;
         let mut p = from;
