@@ -132,9 +132,9 @@ pub fn default_width(k: u32, rows: u32) -> u64 {
 pub fn count_bytes(method: Method, rows: u32, width: u32) -> u64 {
     let lines = 2 * u64::from(width) + u64::from(rows);
     match method {
-        // The counts and their index: two least counts a block of 64 (a thirty-second more),
-        // and a least count and a mask (nine sixty-fourths more).
-        Method::Lines => lines + lines / 32 + lines * 9 / 64 + 256,
+        // The counts and their index: two least counts a block of 64 (a thirty-second more)
+        // and a mask of 64 bits (an eighth more).
+        Method::Lines => lines + lines / 32 + lines / 8 + 256,
         Method::Sweep => 4 * lines,
     }
 }
@@ -266,16 +266,13 @@ pub fn positions(
         Method::Lines => {
             let mut lines = LineCounter::new(k, rows, width)?;
             progress.set_length(u64::from(rows));
-            let mut row = Vec::new();
             for y in 0..rows {
                 if y % 1024 == 0 {
                     opts.cancel.check()?;
                     progress.set_position(u64::from(y));
                 }
-                lines.next_row(&mut row);
-                std::mem::swap(&mut row, &mut lister.row);
+                lines.next_row(&mut lister.row);
                 lister.take_row(y)?;
-                std::mem::swap(&mut row, &mut lister.row);
             }
             progress.set_position(u64::from(rows));
             lister.report.cells_computed = lines.tested();
