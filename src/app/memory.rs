@@ -3,6 +3,7 @@
 //! figure it would need and what the machine has.
 
 use palace::analysis::footprint::{Footprint, Work, footprint};
+use palace::analysis::positions::Method;
 use palace::error::{Error, Result};
 
 /// What a request holds in memory, with the words that name it and the fix, for the check
@@ -32,6 +33,24 @@ pub fn board_need(work: Work, window: &palace::model::geometry::Window, threads:
         footprint: footprint(work, u64::from(window.x1), threads),
         what: board_what(window),
         fix: BOARD_FIX,
+    }
+}
+
+/// The memory of listing the P-positions of `rows` rows on `width` columns by `method`, and
+/// `kept` bytes more (what the caller keeps of them).
+pub fn positions_need(method: Method, rows: u32, width: u32, threads: usize, kept: u64) -> Need {
+    use palace::analysis::footprint::FIXED;
+    use palace::analysis::positions::count_bytes;
+    let counts = count_bytes(method, rows, width);
+    let footprint = match method {
+        Method::Lines => Footprint { fixed: FIXED, per_column: 0, columns: u64::from(width) },
+        // The sweep's row bands, as `dump`'s.
+        Method::Sweep => footprint(Work::Dump, u64::from(width), threads),
+    };
+    Need {
+        footprint: footprint.with_fixed(counts.saturating_add(kept)),
+        what: format!("{rows} rows of {width} columns"),
+        fix: "use fewer --rows or a smaller --width, or fewer --threads",
     }
 }
 

@@ -2,9 +2,8 @@
 //! measurements are [`palace::analysis::branches`]'s; this file maps the flags onto them, writes
 //! the picture and prints the report.
 
-use crate::app::commands::positions::positions_need;
 use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
-use crate::app::memory::Need;
+use crate::app::memory::{Need, positions_need};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;

@@ -2,7 +2,7 @@
 //! row holds exactly k.
 
 use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
-use crate::app::memory::Need;
+use crate::app::memory::{Need, positions_need};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
@@ -186,22 +186,5 @@ impl Positions {
             file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&counted)).map_err(io)?;
         }
         Ok(r)
-    }
-}
-
-/// The memory of listing the P-positions of `rows` rows on `width` columns by `method`, and
-/// `kept` bytes more (what the caller keeps of them).
-pub fn positions_need(method: Method, rows: u32, width: u32, threads: usize, kept: u64) -> Need {
-    use palace::analysis::footprint::{FIXED, Footprint, Work, footprint};
-    let counts = positions::count_bytes(method, rows, width);
-    let footprint = match method {
-        Method::Lines => Footprint { fixed: FIXED, per_column: 0, columns: u64::from(width) },
-        // The sweep's row bands, as `dump`'s.
-        Method::Sweep => footprint(Work::Dump, u64::from(width), threads),
-    };
-    Need {
-        footprint: footprint.with_fixed(counts.saturating_add(kept)),
-        what: format!("{rows} rows of {width} columns"),
-        fix: "use fewer --rows or a smaller --width, or fewer --threads",
     }
 }
