@@ -14,6 +14,7 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
         &["stats", "--k", "50", "--size", "100", "--backend", "gpu"][..],
         &["gpu-info"],
         &["bench", "--k", "50", "--size", "100", "--backend", "gpu"],
+        &["skin", "--k", "50", "--to", "100", "--backend", "gpu"],
     ] {
         let out = palace().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -25,7 +26,7 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
 #[cfg(feature = "gpu")]
 mod with_the_feature {
     use crate::common::{bin, kill, palace};
-    use palace::analysis::stats;
+    use palace::analysis::{skin, stats};
     use palace::engine::{Cancel, EngineOptions, Silent};
     use palace::gpu::{self, Gpu, Shape};
     use palace::model::geometry::Window;
@@ -71,6 +72,85 @@ mod with_the_feature {
             let shape = Shape { lanes: shape.0, rows: shape.1, width: shape.2 };
             let (got, _) = gpu::stats(g, k, window, shape, &Silent, &Cancel::new()).unwrap();
             prop_assert_eq!(got, cpu_stats(k, window), "k {} window {:?} shape {}", k, window, shape);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+        /// The skin on the GPU equals the CPU's counter sweep, report and columns, patterns
+        /// included, whatever the tile shape.
+        #[test]
+        fn the_skin_equals_the_cpu_engine(
+            k in 3u32..2500,
+            span in 1u64..6000,
+            shape in (1u32..=16, 1u32..=2, 2u32..=300),
+            patterns in any::<bool>(),
+        ) {
+            let Some(g) = gpu() else { return Ok(()) };
+            let to = u64::from(k) + span;
+            let tiles = gpu::SkinTiles {
+                shape: Shape { lanes: shape.0, rows: 4 * shape.1, width: shape.2 },
+                ..Default::default()
+            };
+            let (report, cols, run) = gpu::skin(g, k, to, patterns, tiles, &Silent, &Cancel::new()).unwrap();
+            let opts = EngineOptions::default();
+            let f = skin::Follower::new(k, to, &opts, &Silent).unwrap();
+            let f = if patterns { f.with_patterns() } else { f };
+            let (_, frontier) = f.segment(None, &|| false).unwrap();
+            prop_assert!(frontier.is_none());
+            let (want, want_cols) = f.finish().unwrap();
+            prop_assert_eq!(&cols, &want_cols, "k {} to {} tiles {:?}", k, to, tiles);
+            prop_assert_eq!(
+                serde_json::to_string(&report).unwrap(),
+                serde_json::to_string(&want).unwrap(),
+                "k {} to {} tiles {:?}", k, to, tiles
+            );
+            prop_assert!(run.computed <= run.region);
+        }
+    }
+
+    /// Far out, where the skin is thick, with the default tiles: the same columns and report.
+    #[test]
+    fn a_long_skin_equals_the_cpu_engine() {
+        let Some(g) = gpu() else { return };
+        let (k, to) = (2000, 40000);
+        let (report, cols, run) =
+            gpu::skin(g, k, to, false, gpu::SkinTiles::default(), &Silent, &Cancel::new()).unwrap();
+        let (want, want_cols, _) = skin::follow(k, to, &EngineOptions::default(), &Silent).unwrap();
+        assert_eq!(cols, want_cols);
+        assert_eq!(serde_json::to_string(&report).unwrap(), serde_json::to_string(&want).unwrap());
+        // Outer space above the arm is skipped.
+        assert!(run.computed < run.region, "{run:?}");
+    }
+
+    /// Tiles kept too close to the boundary: the skin reads a cell the GPU did not send back,
+    /// and the run fails saying so instead of measuring short runs.
+    #[test]
+    fn a_skin_reading_past_the_tiles_sent_back_is_an_error() {
+        let Some(g) = gpu() else { return };
+        let tiles = gpu::SkinTiles { shape: Shape { lanes: 1, rows: 4, width: 8 }, reach: 0 };
+        let err = gpu::skin(g, 2000, 30000, false, tiles, &Silent, &Cancel::new()).unwrap_err();
+        assert!(err.to_string().contains("which the GPU did not send back"), "{err}");
+    }
+
+    /// `skin --backend gpu` writes what the CPU backend writes, CSV and report, byte for byte.
+    #[test]
+    fn the_skin_command_prints_what_the_cpu_backend_prints() {
+        if gpu().is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let csv = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        for extra in [&[][..], &["--pattern", "--json"]] {
+            let (a, b) = (csv("cpu.csv"), csv("gpu.csv"));
+            let mut cpu = vec!["skin", "--k", "300", "--to", "9000", "--csv", &a, "-q"];
+            cpu.extend_from_slice(extra);
+            let mut on_gpu =
+                vec!["skin", "--k", "300", "--to", "9000", "--csv", &b, "-q", "--backend", "gpu"];
+            on_gpu.extend_from_slice(extra);
+            assert_eq!(stdout(&on_gpu), stdout(&cpu), "{extra:?}");
+            assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap(), "{extra:?}");
         }
     }
 
@@ -165,6 +245,12 @@ mod with_the_feature {
                 &["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--gpu-shape", "8x8"],
                 "--gpu-shape",
             ),
+            (&["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--checkpoint", ck], "--checkpoint"),
+            (
+                &["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--gpu-shape", "8x3x8"],
+                "--gpu-shape",
+            ),
+            (&["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--rows"], "--rows"),
         ] {
             let out = palace().args(args).output().unwrap();
             assert_eq!(out.status.code(), Some(2), "{args:?}");

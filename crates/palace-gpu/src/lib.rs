@@ -37,6 +37,10 @@
 //! beyond it stops the run with [`GpuError::ValueRange`], naming the first such cell in
 //! row-major order; nothing wraps silently.
 
+mod skin;
+
+pub use skin::{Flow, KeptTile, SkinBatch, SkinJob, SkinSweep};
+
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -257,8 +261,33 @@ impl fmt::Display for Adapter {
     }
 }
 
-/// A pipeline's tile shape and whether it passes counters by subgroup shuffles.
-type PipelineKey = (Shape, bool);
+/// A pipeline's kernel, tile shape and whether it passes counters by subgroup shuffles.
+type PipelineKey = (Kernel, Shape, bool);
+
+/// The compute kernels: the tally of a window (`tally.wgsl`) and the skin's sweep
+/// (`skin.wgsl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kernel {
+    Tally,
+    Skin,
+}
+
+impl Kernel {
+    fn label(self) -> &'static str {
+        match self {
+            Kernel::Tally => "tally",
+            Kernel::Skin => "skin",
+        }
+    }
+
+    /// Its storage buffers, bound from binding 2 on.
+    fn storage_buffers(self) -> u32 {
+        match self {
+            Kernel::Tally => 6,
+            Kernel::Skin => 7,
+        }
+    }
+}
 
 /// An open GPU device with the tally's pipelines.
 pub struct Gpu {
@@ -266,8 +295,9 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     limits: wgpu::Limits,
-    layout: wgpu::BindGroupLayout,
-    /// Pipelines built so far, by tile shape and whether they use subgroup shuffles.
+    /// The bind group layouts of the tally and of the skin.
+    layouts: [wgpu::BindGroupLayout; 2],
+    /// Pipelines built so far, by kernel, tile shape and whether they use subgroup shuffles.
     pipelines: Mutex<Vec<(PipelineKey, Arc<wgpu::ComputePipeline>)>>,
     errors: Arc<Mutex<Vec<String>>>,
 }
@@ -342,20 +372,26 @@ impl Gpu {
             count: None,
         };
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tally"),
-            entries: &[
+        let layouts = [Kernel::Tally, Kernel::Skin].map(|kernel| {
+            let mut entries = vec![
                 buffer(0, wgpu::BufferBindingType::Uniform),
                 buffer(1, wgpu::BufferBindingType::Uniform),
-                buffer(2, storage),
-                buffer(3, storage),
-                buffer(4, storage),
-                buffer(5, storage),
-                buffer(6, storage),
-                buffer(7, storage),
-            ],
+            ];
+            entries.extend((0..kernel.storage_buffers()).map(|b| buffer(2 + b, storage)));
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(kernel.label()),
+                entries: &entries,
+            })
         });
-        Ok(Gpu { adapter: summary, device, queue, limits, layout, pipelines: Mutex::new(Vec::new()), errors })
+        Ok(Gpu {
+            adapter: summary,
+            device,
+            queue,
+            limits,
+            layouts,
+            pipelines: Mutex::new(Vec::new()),
+            errors,
+        })
     }
 
     /// The adapter in use.
@@ -378,9 +414,14 @@ impl Gpu {
         }
     }
 
-    fn pipeline(&self, shape: Shape, subgroups: bool) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+    fn pipeline(
+        &self,
+        kernel: Kernel,
+        shape: Shape,
+        subgroups: bool,
+    ) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
         let mut cache = self.pipelines.lock().expect("pipeline cache");
-        if let Some((_, p)) = cache.iter().find(|(s, _)| *s == (shape, subgroups)) {
+        if let Some((_, p)) = cache.iter().find(|(key, _)| *key == (kernel, shape, subgroups)) {
             return Ok(Arc::clone(p));
         }
         let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
@@ -388,49 +429,16 @@ impl Gpu {
         let load = rows(&|h| {
             format!("    r{h} = rows[ytop + {h}u];\n    d{h} = diags[dix(tx0, ytop + {}u)];", h + 1)
         });
-        let body = rows(&|h| {
-            format!(
-                "            din = dd;
-            dd = d{h};
-            n = r{h} + c + din;
-            p = select(0u, 1u, n < k);
-            r{h} += p;
-            c += p;
-            d{h} = din + p;
-            zero = zero && n == k;
-            y = ytop + {h}u;
-            if (xin && (simple || (y >= job.win_y0 && y < job.win_y1 && !in_hood(x, y)))) {{
-                // n <= 3k fits an i32 (MAX_K).
-                let v = i32(n) - ki;
-                let pos = (y - ty0) * TILE_W + lx;
-                if (v < -lim || v >= lim) {{
-                    if (pos < ep) {{
-                        ep = pos;
-                        ev = v;
-                    }}
-                }} else {{
-                    let b = u32(v + 128);
-                    h_m2 += select(0u, 1u, v == -2);
-                    h_m1 += select(0u, 1u, v == -1);
-                    h_0 += select(0u, 1u, v == 0);
-                    h_p1 += select(0u, 1u, v == 1);
-                    h_p2 += select(0u, 1u, v == 2);
-                    if (v < -2 || v > 2) {{
-                        atomicAdd(&wide[b], 1u);
-                    }}
-                    mn = min(mn, (b << 24u) | pos);
-                    mx = min(mx, ((255u - b) << 24u) | pos);
-                }}
-            }}"
-            )
-        });
         let store = rows(&|h| {
             format!("    rows[ytop + {h}u] = r{h};\n    diags[dix(tx0 + TILE_W - 1u, ytop + {h}u)] = d{h};")
         });
-        let source = include_str!("tally.wgsl")
+        let source = match kernel {
+            Kernel::Tally => include_str!("tally.wgsl").replace("@ROWS_BODY@", &tally_body(shape)),
+            Kernel::Skin => skin::source(shape),
+        };
+        let source = source
             .replace("@DECLARE@", &declare)
             .replace("@LOAD@", &load)
-            .replace("@ROWS_BODY@", &body)
             .replace("@STORE@", &store)
             .replace("@LAST@", &(shape.rows - 1).to_string())
             .replace("@SUBGROUPS@", if subgroups { "true" } else { "false" })
@@ -446,17 +454,18 @@ impl Gpu {
             .replace("@ROWS@", &shape.rows.to_string())
             .replace("@TILE_W@", &shape.width.to_string())
             .replace("@TILE_H@", &shape.height().to_string());
+        let label = Some(kernel.label());
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("tally"),
+            label,
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
         let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tally"),
-            bind_group_layouts: &[Some(&self.layout)],
+            label,
+            bind_group_layouts: &[Some(self.layout(kernel))],
             immediate_size: 0,
         });
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("tally"),
+            label,
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),
@@ -465,8 +474,12 @@ impl Gpu {
         });
         self.check_errors()?;
         let p = Arc::new(pipeline);
-        cache.push(((shape, subgroups), Arc::clone(&p)));
+        cache.push(((kernel, shape, subgroups), Arc::clone(&p)));
         Ok(p)
+    }
+
+    fn layout(&self, kernel: Kernel) -> &wgpu::BindGroupLayout {
+        &self.layouts[kernel as usize]
     }
 
     fn storage(&self, what: &'static str, words: u64) -> Result<wgpu::Buffer, GpuError> {
@@ -483,16 +496,33 @@ impl Gpu {
         }))
     }
 
-    /// Reads back `bytes` bytes of `buffer` from its start.
+    /// Reads back `bytes` bytes of `buffer` from its start, as words.
     fn read(&self, buffer: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
+        let bytes = self.read_ranges(&[(buffer, 0, bytes)])?.pop().expect("one range");
+        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+    }
+
+    /// Reads back the ranges `(buffer, offset, bytes)` (multiples of 4 bytes) in one
+    /// submission.
+    fn read_ranges(&self, ranges: &[(&wgpu::Buffer, u64, u64)]) -> Result<Vec<Vec<u8>>, GpuError> {
+        let total: u64 = ranges.iter().map(|r| r.2).sum();
+        if total == 0 {
+            return Ok(ranges.iter().map(|_| Vec::new()).collect());
+        }
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback"),
-            size: bytes,
+            size: total,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let mut enc = self.device.create_command_encoder(&Default::default());
-        enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
+        let mut at = 0;
+        for &(buffer, offset, bytes) in ranges {
+            if bytes > 0 {
+                enc.copy_buffer_to_buffer(buffer, offset, &staging, at, bytes);
+            }
+            at += bytes;
+        }
         self.queue.submit([enc.finish()]);
         let slice = staging.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -505,13 +535,21 @@ impl Gpu {
         rx.recv()
             .map_err(|e| GpuError::Reported(e.to_string()))?
             .map_err(|e| GpuError::Reported(e.to_string()))?;
-        let words = {
+        let out = {
             let view = slice.get_mapped_range().map_err(|e| GpuError::Reported(e.to_string()))?;
-            view.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+            let mut at = 0usize;
+            ranges
+                .iter()
+                .map(|r| {
+                    let part = view[at..at + r.2 as usize].to_vec();
+                    at += r.2 as usize;
+                    part
+                })
+                .collect()
         };
         staging.unmap();
         self.check_errors()?;
-        Ok(words)
+        Ok(out)
     }
 
     /// Sweeps the region `[0, x1) x [0, y1)` of `job`'s window and tallies the window's cells
@@ -530,7 +568,7 @@ impl Gpu {
             ));
         }
         let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
-        let pipeline = self.pipeline(shape, subgroups)?;
+        let pipeline = self.pipeline(Kernel::Tally, shape, subgroups)?;
         let rows = self.storage("row counter array", region_h)?;
         let cols = self.storage("column counter array", region_w)?;
         let diags = self.storage("diagonal counter array", region_w + region_h)?;
@@ -559,7 +597,7 @@ impl Gpu {
         });
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("tally"),
-            layout: &self.layout,
+            layout: self.layout(Kernel::Tally),
             entries: &[
                 entry(0, &job_buf, None),
                 entry(1, &steps, Some(16)),
@@ -678,6 +716,49 @@ impl Gpu {
         self.queue.write_buffer(&buf, 0, bytes);
         buf
     }
+}
+
+/// The tally's statements for row `h` of a lane, for each row of `shape`.
+fn tally_body(shape: Shape) -> String {
+    (0..shape.rows)
+        .map(|h| {
+            format!(
+                "            din = dd;
+            dd = d{h};
+            n = r{h} + c + din;
+            p = select(0u, 1u, n < k);
+            r{h} += p;
+            c += p;
+            d{h} = din + p;
+            zero = zero && n == k;
+            y = ytop + {h}u;
+            if (xin && (simple || (y >= job.win_y0 && y < job.win_y1 && !in_hood(x, y)))) {{
+                // n <= 3k fits an i32 (MAX_K).
+                let v = i32(n) - ki;
+                let pos = (y - ty0) * TILE_W + lx;
+                if (v < -lim || v >= lim) {{
+                    if (pos < ep) {{
+                        ep = pos;
+                        ev = v;
+                    }}
+                }} else {{
+                    let b = u32(v + 128);
+                    h_m2 += select(0u, 1u, v == -2);
+                    h_m1 += select(0u, 1u, v == -1);
+                    h_0 += select(0u, 1u, v == 0);
+                    h_p1 += select(0u, 1u, v == 1);
+                    h_p2 += select(0u, 1u, v == 2);
+                    if (v < -2 || v > 2) {{
+                        atomicAdd(&wide[b], 1u);
+                    }}
+                    mn = min(mn, (b << 24u) | pos);
+                    mx = min(mx, ((255u - b) << 24u) | pos);
+                }}
+            }}"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn entry(binding: u32, buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindGroupEntry<'_> {

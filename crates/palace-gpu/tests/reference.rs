@@ -206,3 +206,128 @@ fn subgroup_sizes_are_reported_as_the_adapter_gives_them() {
         assert!(gpu.adapter().to_string().contains(&format!("subgroups of {n}")));
     }
 }
+
+/// The skin's sweep sends back the definition: every kept tile's cells are `v = N - k` (hood
+/// cells `max(v, -128)`), every tile it calls quiet or places at or right of `open` holds only
+/// `v = 0`, and every computed tile near the arm's boundary (the last one that is not quiet in
+/// each tile row, and those up to `reach` columns left of it) is kept.
+#[test]
+fn the_skin_sweep_sends_back_the_definition() {
+    use palace_gpu::{Flow, SkinJob};
+    let Some(gpu) = gpu() else { return };
+    for (k, w, h, lanes, rows, width, reach) in [
+        (7, 300, 200, 8, 4, 16, 64),
+        (60, 700, 500, 4, 4, 32, 100),
+        (500, 1300, 900, 8, 8, 64, 200),
+        (500, 1300, 900, 1, 4, 2, 8),
+        (2000, 6000, 3000, 32, 4, 256, 512),
+        // Short, narrow tiles and a long reach: the boundary's own advance leaves no slack.
+        (2000, 6000, 3000, 1, 4, 16, 600),
+    ] {
+        let shape = Shape { lanes, rows, width };
+        let job = SkinJob { k, width: w, height: h, shape, reach, subgroups: true };
+        let n = board(k, w as usize, h as usize);
+        let v = |x: u32, y: u32| -> Option<i32> {
+            (x < w && y < h).then(|| n[y as usize][x as usize] as i32 - k as i32)
+        };
+        let (tw, th) = (shape.width, shape.height());
+        let zero = |i: u32, j: u32| {
+            (0..th).all(|dy| (0..tw).all(|dx| v(i * tw + dx, j * th + dy).is_none_or(|v| v == 0)))
+        };
+        let mut open = Vec::new();
+        let mut kept = std::collections::BTreeSet::new();
+        let mut batches = 0;
+        let sweep = gpu
+            .skin_sweep(&job, &Watch::default(), |b| {
+                assert_eq!(b.first as usize, open.len());
+                open.extend(b.open);
+                batches += 1;
+                for t in b.kept {
+                    assert!(kept.insert((t.i, t.j)), "tile {:?} sent twice", (t.i, t.j));
+                    match t.cells {
+                        None => assert!(zero(t.i, t.j), "k {k}: tile {:?} is not quiet", (t.i, t.j)),
+                        Some(c) => {
+                            for dx in 0..tw {
+                                for dy in 0..th {
+                                    let (x, y) = (t.i * tw + dx, t.j * th + dy);
+                                    let Some(v) = v(x, y) else { continue };
+                                    let want = if hood(k, x, y) { v.max(-128) } else { v };
+                                    assert_eq!(
+                                        i32::from(c[(dx * th + dy) as usize]),
+                                        want,
+                                        "k {k} cell ({x}, {y})"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+                Flow::Go
+            })
+            .unwrap();
+        let (nx, ny) = (w.div_ceil(tw), h.div_ceil(th));
+        assert_eq!(open.len() as u32, nx + ny - 1);
+        assert_eq!(sweep.diagonals, nx + ny - 1);
+        assert!(sweep.computed <= sweep.swept && batches > 0);
+        for j in 0..ny {
+            for i in 0..nx {
+                if i >= open[(i + j) as usize] {
+                    assert!(zero(i, j), "k {k}: tile {:?} lies right of open but is not quiet", (i, j));
+                }
+            }
+        }
+        // Outer space at row y: the columns from `boundary[y]` on, all 0 from row 0 down to y.
+        // The tiles of each tile row within `reach` columns left of its last row's boundary
+        // came back, or are all 0.
+        let mut first_busy = vec![h; w as usize];
+        for x in 0..w {
+            first_busy[x as usize] = (0..h).find(|&y| v(x, y) != Some(0)).unwrap_or(h);
+        }
+        let boundary = |y: u32| (0..w).rev().find(|&x| first_busy[x as usize] <= y).map_or(0, |x| x + 1);
+        for j in 0..ny {
+            let b = boundary((j * th + th - 1).min(h - 1));
+            if b == 0 || b >= w {
+                continue;
+            }
+            for i in b.saturating_sub(reach) / tw..=(b - 1) / tw {
+                assert!(
+                    kept.contains(&(i, j)) || zero(i, j),
+                    "k {k}: tile {:?} near the boundary {b} was not sent",
+                    (i, j)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked() {
+    use palace_gpu::{Flow, SkinJob};
+    let Some(gpu) = gpu() else { return };
+    let job = SkinJob {
+        k: 50,
+        width: 400,
+        height: 300,
+        shape: Shape { lanes: 8, rows: 3, width: 16 },
+        reach: 64,
+        subgroups: true,
+    };
+    assert!(matches!(gpu.skin_sweep(&job, &Watch::default(), |_| Flow::Go), Err(GpuError::Shape { .. })));
+    let job = SkinJob { shape: Shape { lanes: 8, rows: 4, width: 16 }, ..job };
+    let mut calls = 0;
+    let sweep = gpu
+        .skin_sweep(&job, &Watch::default(), |_| {
+            calls += 1;
+            Flow::Stop
+        })
+        .unwrap();
+    assert_eq!(calls, 1);
+    assert!(sweep.diagonals < 400 / 16 + 300 / 32);
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 1
+    };
+    let watch = Watch { cancelled: Some(&stop), ..Watch::default() };
+    assert!(matches!(gpu.skin_sweep(&job, &watch, |_| Flow::Go), Err(GpuError::Interrupted)));
+}

@@ -2,7 +2,7 @@
 //! §3.4): its thicknesses, levels, periods and steps.
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
-use crate::app::flags::{ReportArgs, RunArgs, RunConfig, parse_k};
+use crate::app::flags::{Backend, BackendArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, print_report, summary};
@@ -12,6 +12,7 @@ use clap::Args;
 use palace::analysis::skin;
 use palace::error::{Error, Result};
 use palace::model::geometry::{Board, MAX_SIDE};
+use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
 
 /// `palace skin`.
@@ -42,6 +43,15 @@ pub struct SkinArgs {
     /// level below (§3.4).
     #[arg(long)]
     pub pattern: bool,
+    /// Where the cells are computed: `cpu`, or `gpu` (compute shaders on a Vulkan, Metal or
+    /// DirectX 12 adapter; a build with `--features gpu`). Both give the same report and CSV.
+    /// The GPU sweeps the whole board and sends back only the tiles near the arm's boundary;
+    /// it keeps no checkpoints, and --threads and --kernel do not affect it.
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with = "rows")]
+    pub backend: BackendArg,
+    /// GPU tile shape LANESxROWSxWIDTH, rows a multiple of 4 (tuning).
+    #[arg(long, value_name = "LxRxW", hide = true)]
+    pub gpu_shape: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub checkpoint: CheckpointArgs,
@@ -62,6 +72,9 @@ struct Skin {
     rows: bool,
     /// Record and measure the skin's pattern of k-2 and k-1.
     pattern: bool,
+    /// Where the cells are computed (read only by a build with the GPU backend).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    backend: Backend,
     checkpoint: Option<SaveEvery>,
     resume: Option<PathBuf>,
     run: RunConfig,
@@ -84,6 +97,19 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
         )));
     }
     let (checkpoint, resume) = a.checkpoint.resolve()?;
+    let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?;
+    if backend != Backend::Cpu && (checkpoint.is_some() || resume.is_some()) {
+        return Err(Error::Usage(
+            "--backend gpu keeps no checkpoints; drop --checkpoint and --resume, or use --backend cpu".into(),
+        ));
+    }
+    if let Backend::Gpu(Some((lanes, rows, width))) = backend
+        && !rows.is_multiple_of(4)
+    {
+        return Err(Error::Usage(format!(
+            "--gpu-shape {lanes}x{rows}x{width}: the skin's tiles need rows per lane a multiple of 4, e.g. 32x4x256"
+        )));
+    }
     ctx.run(Skin {
         k: a.k,
         to: a.to,
@@ -92,6 +118,7 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
         json: a.report.json,
         rows: a.rows,
         pattern: a.pattern,
+        backend,
         checkpoint,
         resume,
         run: a.run.resolve(&ctx.cancel)?,
@@ -117,11 +144,25 @@ impl Request for Skin {
     }
 
     fn run(self, ctx: &Context) -> Result<ExitCode> {
-        let Skin { k, to, csv, plot, json, rows, pattern, checkpoint, resume, run } = self;
+        let Skin { k, to, csv, plot, json, rows, pattern, backend, checkpoint, resume, run } = self;
         let cancel = &ctx.cancel;
         // Check the output paths before the sweep.
         let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
         let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", cancel)).transpose()?;
+        #[cfg(feature = "gpu")]
+        if let Backend::Gpu(shape) = backend {
+            let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+            let mut tiles = palace::gpu::SkinTiles::default();
+            if let Some((lanes, rows, width)) = shape {
+                tiles.shape = palace::gpu::Shape { lanes, rows, width };
+            }
+            let pb = progress::cells_bar(run.quiet, "skin (GPU)");
+            let (report, cols, g) = palace::gpu::skin(&gpu, k, to, pattern, tiles, &pb, cancel)?;
+            pb.finish_and_clear();
+            super::stats::gpu_summary(&run, &g);
+            return finish(&report, &cols, csv_out, plot_out, json);
+        }
+        let _ = backend;
         let (report, cols, engine) = if rows {
             let pb = progress::bar(run.quiet, "skin (row sweep)", "rows");
             let r = skin::follow_rows_with(k, to, pattern, &run.engine, &pb)?;
@@ -148,14 +189,25 @@ impl Request for Skin {
             (report, cols, engine)
         };
         summary(&run, "", &engine);
-        if let Some(mut o) = csv_out {
-            write_into(&mut o, |f| skin::write_csv(&cols, f))?;
-            o.commit()?;
-        }
-        if let Some(o) = plot_out {
-            skin::plot(&report, &cols, o)?;
-        }
-        print_report(json, &report)?;
-        Ok(0)
+        finish(&report, &cols, csv_out, plot_out, json)
     }
+}
+
+/// Writes the skin's CSV and plot and prints its report.
+fn finish(
+    report: &skin::SkinReport,
+    cols: &[skin::Column],
+    csv_out: Option<AtomicOutput>,
+    plot_out: Option<AtomicOutput>,
+    json: bool,
+) -> Result<ExitCode> {
+    if let Some(mut o) = csv_out {
+        write_into(&mut o, |f| skin::write_csv(cols, f))?;
+        o.commit()?;
+    }
+    if let Some(o) = plot_out {
+        skin::plot(report, cols, o)?;
+    }
+    print_report(json, report)?;
+    Ok(0)
 }

@@ -283,7 +283,7 @@ fn gpu_stats(
 
 /// The run's line on stderr, unless `--quiet`.
 #[cfg(feature = "gpu")]
-fn gpu_summary(run: &RunConfig, g: &palace::gpu::GpuRun) {
+pub(crate) fn gpu_summary(run: &RunConfig, g: &palace::gpu::GpuRun) {
     if run.quiet {
         return;
     }
@@ -297,4 +297,7 @@ fn gpu_summary(run: &RunConfig, g: &palace::gpu::GpuRun) {
         g.computed,
         g.region - g.computed
     );
+    if g.sent_back > 0 {
+        eprintln!("read back {:.1} MB of tiles near the arm's boundary", g.sent_back as f64 / 1e6);
+    }
 }

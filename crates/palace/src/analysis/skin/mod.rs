@@ -30,6 +30,8 @@ pub use pattern::PatternMeasures;
 pub use plot::plot;
 pub use rows::{follow_rows, follow_rows_with};
 pub use sweep::{Follower, follow};
+#[cfg(feature = "gpu")]
+pub(crate) use sweep::{estimate, show};
 
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -919,7 +921,7 @@ impl std::fmt::Display for SkinReport {
 pub const MIN_K: u32 = 3;
 
 /// Refuses a game without a skin and a `to` the skin cannot be followed to.
-fn check_to(k: u32, to: u64) -> Result<()> {
+pub(crate) fn check_to(k: u32, to: u64) -> Result<()> {
     if k < MIN_K {
         return Err(crate::error::ParameterError::NoArm { k, min: MIN_K }.into());
     }

@@ -136,10 +136,7 @@ impl<'a> Follower<'a> {
     /// with the column and thickness reached as its message.
     pub fn new(k: u32, to: u64, opts: &'a EngineOptions, progress: &'a dyn Progress) -> Result<Self> {
         check_to(k, to)?;
-        let descent = (to - u64::from(k)) as f64 * super::INV_PHI2;
-        // Rows below the shoulder up to the descent, each `k + phi^2 y` columns wide.
-        let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::INV_PHI2);
-        let estimate = estimate as u64 + 1;
+        let estimate = estimate(k, to);
         progress.set_length(estimate);
         let state = SkinState::new(k, to);
         Ok(Follower {
@@ -335,21 +332,36 @@ impl<'a> Follower<'a> {
 
     /// Shows how far `state` has got on the progress bar.
     fn show(&self, state: &SkinState) {
-        let done = state.needed();
-        if done > self.estimate.fetch_max(done, Ordering::Relaxed) {
-            self.progress.set_length(done);
-        }
-        self.progress.set_position(done);
-        let at = state.boundary().saturating_sub(u64::from(self.k));
-        let msg = match state.last_closed() {
-            Some((_, t)) => match super::level_of_thickness(t) {
-                Some(n) => format!("skin at +{at}, level {n} (thickness {t})"),
-                None => format!("skin at +{at}, thickness {t}"),
-            },
-            None => format!("skin at +{at}"),
-        };
-        self.progress.message(&msg);
+        show(self.progress, &self.estimate, self.k, state);
     }
+}
+
+/// The progress bar's first length for a skin of game `k` to column `to`: an estimate of the
+/// cells below outer space.
+pub(crate) fn estimate(k: u32, to: u64) -> u64 {
+    let descent = (to - u64::from(k)) as f64 * super::INV_PHI2;
+    // Rows below the shoulder up to the descent, each `k + phi^2 y` columns wide.
+    let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::INV_PHI2);
+    estimate as u64 + 1
+}
+
+/// Shows how far `state` has got on `progress`, raising `estimate` (its length) when the run
+/// passes it.
+pub(crate) fn show(progress: &dyn Progress, estimate: &AtomicU64, k: u32, state: &SkinState) {
+    let done = state.needed();
+    if done > estimate.fetch_max(done, Ordering::Relaxed) {
+        progress.set_length(done);
+    }
+    progress.set_position(done);
+    let at = state.boundary().saturating_sub(u64::from(k));
+    let msg = match state.last_closed() {
+        Some((_, t)) => match super::level_of_thickness(t) {
+            Some(n) => format!("skin at +{at}, level {n} (thickness {t})"),
+            None => format!("skin at +{at}, thickness {t}"),
+        },
+        None => format!("skin at +{at}"),
+    };
+    progress.message(&msg);
 }
 
 impl Bands {

@@ -1,0 +1,377 @@
+//! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
+//! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
+
+use crate::{
+    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, entry, words_to_bytes,
+};
+
+/// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
+/// boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkinJob {
+    /// The game, `1 <= k`, with `3k < 2^31`.
+    pub k: u32,
+    /// Columns swept.
+    pub width: u32,
+    /// Rows swept.
+    pub height: u32,
+    /// The tile shape; its rows per lane must be a multiple of 4.
+    pub shape: Shape,
+    /// Columns left of the boundary whose tiles are kept, at least: a tile is kept when the
+    /// tile `ceil(reach / width) + 1` tile columns right of it, that many tile rows and one
+    /// more up, is quiet (outer space) or off the board.
+    pub reach: u32,
+    /// Pass counters by subgroup shuffles where the adapter allows it (see [`crate::Job`]).
+    pub subgroups: bool,
+}
+
+impl SkinJob {
+    fn check(&self) -> Result<(), GpuError> {
+        self.shape.check()?;
+        if !self.shape.rows.is_multiple_of(4) {
+            return Err(GpuError::Shape {
+                shape: self.shape,
+                why: "the skin's tiles need rows per lane a multiple of 4 (four cells a word)",
+            });
+        }
+        if self.shape.width < 2 || self.shape.height() < 2 {
+            return Err(GpuError::Shape {
+                shape: self.shape,
+                why: "the skin's tiles need 2 x 2 cells at least",
+            });
+        }
+        if self.k == 0 || u64::from(self.k) * 3 >= 1 << 31 {
+            return Err(GpuError::Job("k must lie in 1..=715827882"));
+        }
+        if self.width == 0 || self.height == 0 {
+            return Err(GpuError::Job("the board is empty"));
+        }
+        Ok(())
+    }
+
+    /// How many tiles right (and one more up) a kept tile looks.
+    pub fn look_ahead(&self) -> u32 {
+        self.reach.div_ceil(self.shape.width) + 1
+    }
+}
+
+/// A tile sent back to the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptTile {
+    /// Its tile column: it covers columns `i * width ..`.
+    pub i: u32,
+    /// Its tile row: it covers rows `j * height ..`.
+    pub j: u32,
+    /// Its cells' values `v = N - k`, column by column (`shape.height()` a column); hood cells
+    /// hold `max(v, -128)`. `None` when every cell is 0 (the tile is quiet).
+    pub cells: Option<Vec<i8>>,
+}
+
+/// What one submission computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkinBatch {
+    /// Tile-diagonals `0..done` are computed.
+    pub done: u32,
+    /// The first tile-diagonal of this batch.
+    pub first: u32,
+    /// For the tile-diagonals `first..done`: every tile `(i, j)` with `i >= open[i + j - first]`
+    /// is quiet (all its cells are 0).
+    pub open: Vec<u32>,
+    /// The tiles kept.
+    pub kept: Vec<KeptTile>,
+}
+
+/// Whether the sweep goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Compute the next batch.
+    Go,
+    /// Stop here.
+    Stop,
+}
+
+/// How a skin sweep went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SkinSweep {
+    /// Tile-diagonals computed.
+    pub diagonals: u32,
+    /// Cells of the tile-diagonals swept (whole tiles): the board's, unless the sweep stopped
+    /// early.
+    pub swept: u64,
+    /// Cells computed (whole tiles), not skipped as outer space.
+    pub computed: u64,
+    /// Tiles sent back.
+    pub kept: u64,
+    /// Bytes sent back.
+    pub bytes_back: u64,
+}
+
+/// Tiles per submission at most: most tiles of a skin's tile-diagonal lie in outer space and
+/// return at once, so submissions hold more tiles than the tally's.
+const SKIN_BATCH_TILES: u64 = 1 << 22;
+
+/// The header words before the slots' headers in `meta`.
+const META: u64 = 8;
+
+/// The shader for tiles of `shape` (before the substitutions common to both kernels).
+pub(crate) fn source(shape: Shape) -> String {
+    let body = |keep: bool| {
+        (0..shape.rows)
+            .map(|h| {
+                let mut s = format!(
+                    "                din = dd;
+                dd = d{h};
+                n = r{h} + c + din;
+                p = select(0u, 1u, n < k);
+                r{h} += p;
+                c += p;
+                d{h} = din + p;
+                nz |= n ^ k;"
+                );
+                if keep {
+                    let shift = 8 * (h % 4);
+                    let op = if h % 4 == 0 { "=" } else { "|=" };
+                    s += &format!("\n                word {op} value_byte(n, x, ytop + {h}u) << {shift}u;");
+                    if h % 4 == 3 {
+                        s += &format!(
+                            "\n                cells[base + lx * (LANES * WORDS) + lane * WORDS + {}u] = word;",
+                            h / 4
+                        );
+                    }
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let lp = |keep: bool| {
+        format!(
+            "        for (var s = 0u; s < TILE_W + LANES - 1u; s++) {{
+            let par = s & 1u;
+            var c_up = 0u;
+            var d_up = 0u;
+            if (SUBGROUPS) {{
+                c_up = @SHUFFLE_C@;
+                d_up = @SHUFFLE_D@;
+            }}
+            if (s >= lane && s - lane < TILE_W) {{
+                let lx = s - lane;
+                let x = tx0 + lx;
+                var c: u32;
+                var dd: u32;
+                if (lane == 0u) {{
+                    c = top_c[lx];
+                    dd = top_d[lx];
+                }} else if (SUBGROUPS) {{
+                    c = c_up;
+                    dd = d_up;
+                }} else {{
+                    c = cbuf[(par ^ 1u) * LANES + lane - 1u];
+                    dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
+                }}
+                var din: u32;
+                var n: u32;
+                var p: u32;
+                var word = 0u;
+{}
+                if (SUBGROUPS) {{
+                    c_out = c;
+                    d_out = dd;
+                }} else {{
+                    cbuf[par * LANES + lane] = c;
+                    dbuf[par * LANES + lane] = dd;
+                }}
+                if (lane == LANES - 1u) {{
+                    bot_c[lx] = c;
+                    bot_d[lx] = d@LAST@;
+                }}
+            }}
+            if (!SUBGROUPS) {{
+                workgroupBarrier();
+            }}
+        }}",
+            body(keep)
+        )
+    };
+    include_str!("skin.wgsl")
+        .replace("@LOOP_KEEP@", &lp(true))
+        .replace("@LOOP_LEAN@", &lp(false))
+        .replace("@WORDS@", &(shape.rows / 4).to_string())
+}
+
+impl Gpu {
+    /// Sweeps `job`'s board tile-diagonal by tile-diagonal and hands each submission's kept
+    /// tiles to `batch`, which may stop the sweep. `watch` counts tile-diagonals and is asked
+    /// whether to stop between submissions.
+    pub fn skin_sweep(
+        &self,
+        job: &SkinJob,
+        watch: &Watch<'_>,
+        mut batch: impl FnMut(SkinBatch) -> Flow,
+    ) -> Result<SkinSweep, GpuError> {
+        job.check()?;
+        let shape = job.shape;
+        let (tw, th) = (shape.width, shape.height());
+        let nx = job.width.div_ceil(tw);
+        let ny = job.height.div_ceil(th);
+        let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
+        if region_w + region_h >= 1 << 32 {
+            return Err(GpuError::Job(
+                "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
+            ));
+        }
+        let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
+        let pipeline = self.pipeline(Kernel::Skin, shape, subgroups)?;
+        let diagonals = nx + ny - 1;
+        let tile_words = u64::from(tw) * u64::from(th) / 4;
+        let allowed = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
+        let slots = (allowed.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);
+        let rows = self.storage("row counter array", region_h)?;
+        let cols = self.storage("column counter array", region_w)?;
+        let diags = self.storage("diagonal counter array", region_w + region_h)?;
+        let quiet = self.storage("tile flag array", 4 * u64::from(nx))?;
+        let open = self.storage("open tile array", u64::from(diagonals))?;
+        let meta = self.storage("kept tile headers", META + 4 * (slots + 1))?;
+        let cells = self.storage("kept tile cells", slots * tile_words)?;
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        for b in [&rows, &cols, &diags, &quiet, &open, &meta] {
+            enc.clear_buffer(b, 0, None);
+        }
+        self.queue.submit([enc.finish()]);
+
+        let job_words = [job.k, region_h as u32, nx, ny, job.look_ahead(), slots as u32, 0, 0];
+        let job_buf = self.uniform("skin job", &words_to_bytes(&job_words));
+        let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
+        let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("skin steps"),
+            size: stride * u64::from(BATCH_DIAGONALS),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("skin"),
+            layout: self.layout(Kernel::Skin),
+            entries: &[
+                entry(0, &job_buf, None),
+                entry(1, &steps, Some(16)),
+                entry(2, &rows, None),
+                entry(3, &cols, None),
+                entry(4, &diags, None),
+                entry(5, &quiet, None),
+                entry(6, &open, None),
+                entry(7, &meta, None),
+                entry(8, &cells, None),
+            ],
+        });
+
+        if let Some(f) = watch.start {
+            f(u64::from(diagonals));
+        }
+        let mut sweep = SkinSweep::default();
+        let mut d = 0u32;
+        let mut budget = 64u64;
+        // Kept tiles per tile-diagonal, the most seen in a batch (rounded up).
+        let mut per_diagonal = 4u64;
+        while d < diagonals {
+            let started = std::time::Instant::now();
+            if watch.cancelled.is_some_and(|f| f()) {
+                return Err(GpuError::Interrupted);
+            }
+            let first = d;
+            let mut bytes = Vec::new();
+            let mut counts = Vec::new();
+            let mut n = 0u64;
+            while d < diagonals
+                && counts.len() < BATCH_DIAGONALS as usize
+                && n < budget
+                && (counts.len() as u64 + 1) * (2 * per_diagonal + 2) <= slots
+            {
+                let i_min = d.saturating_sub(ny - 1);
+                let count = d.min(nx - 1) - i_min + 1;
+                let mut step = words_to_bytes(&[d, i_min, 0, 0]);
+                step.resize(stride as usize, 0);
+                bytes.extend_from_slice(&step);
+                counts.push(count);
+                n += u64::from(count);
+                d += 1;
+            }
+            if counts.is_empty() {
+                // Even one tile-diagonal may keep more tiles than the slots hold.
+                let i_min = d.saturating_sub(ny - 1);
+                let count = d.min(nx - 1) - i_min + 1;
+                let mut step = words_to_bytes(&[d, i_min, 0, 0]);
+                step.resize(stride as usize, 0);
+                bytes.extend_from_slice(&step);
+                counts.push(count);
+                d += 1;
+            }
+            self.queue.write_buffer(&steps, 0, &bytes);
+            let mut enc = self.device.create_command_encoder(&Default::default());
+            enc.clear_buffer(&meta, 0, Some(META * 4));
+            {
+                let mut pass = enc.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                for (b, &count) in counts.iter().enumerate() {
+                    pass.set_bind_group(0, &group, &[(b as u64 * stride) as u32]);
+                    pass.dispatch_workgroups(count, 1, 1);
+                }
+            }
+            self.queue.submit([enc.finish()]);
+            let head = self.read(&meta, META * 4)?;
+            let taken = u64::from(head[0]);
+            if head[1] != 0 {
+                return Err(GpuError::ValueRange { x: head[2], y: head[3], v: head[4] as i32, limit: 128 });
+            }
+            if taken > slots {
+                return Err(GpuError::TooLarge {
+                    what: "buffer of kept tiles (one submission kept more tiles than it holds)",
+                    needed: taken * tile_words * 4,
+                    allowed: slots * tile_words * 4,
+                });
+            }
+            sweep.computed += u64::from(head[5]) * u64::from(tw) * u64::from(th);
+            sweep.swept += counts.iter().map(|&c| u64::from(c)).sum::<u64>() * u64::from(tw) * u64::from(th);
+            let ndiag = d - first;
+            per_diagonal = per_diagonal.max(taken.div_ceil(u64::from(ndiag)));
+            let mut back = self.read_ranges(&[
+                (&meta, META * 4, taken * 16),
+                (&open, u64::from(first) * 4, u64::from(ndiag) * 4),
+                (&cells, 0, taken * tile_words * 4),
+            ])?;
+            let data = back.pop().expect("three ranges");
+            let open_words = back.pop().expect("three ranges");
+            let headers = back.pop().expect("three ranges");
+            sweep.bytes_back += data.len() as u64;
+            let kept = (0..taken as usize)
+                .map(|s| {
+                    let w = |o: usize| {
+                        u32::from_le_bytes(headers[16 * s + 4 * o..][..4].try_into().expect("4 bytes"))
+                    };
+                    let cells = (w(2) == 1).then(|| {
+                        let bytes = &data[s * tile_words as usize * 4..][..tile_words as usize * 4];
+                        bytes.iter().map(|&b| b as i8).collect()
+                    });
+                    KeptTile { i: w(0), j: w(1), cells }
+                })
+                .collect();
+            sweep.kept += taken;
+            sweep.diagonals = d;
+            let open =
+                open_words.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
+            let flow = batch(SkinBatch { done: d, first, open, kept });
+            let took = started.elapsed();
+            if took < BATCH_SHORT {
+                budget = (budget * 2).min(SKIN_BATCH_TILES);
+            } else if took > BATCH_LONG {
+                budget = (budget / 2).max(1);
+            }
+            if let Some(f) = watch.done {
+                f(u64::from(d));
+            }
+            if flow == Flow::Stop {
+                break;
+            }
+        }
+        Ok(sweep)
+    }
+}
