@@ -274,26 +274,43 @@ mod with_the_feature {
         assert!(out.stdout.is_empty());
     }
 
-    /// The first SIGINT stops a GPU run between two submissions, within a second, with exit 130.
+    /// The first SIGINT stops a GPU run between two submissions, within a second, with exit 130:
+    /// the statistics and the skin (whose reader thread stops too), and the skin writes no CSV.
     #[test]
     fn a_signal_stops_a_gpu_run_within_a_second() {
         let Some(g) = gpu() else { return };
-        // About ten seconds of work on a software adapter, a second on a data-centre GPU.
-        let size = if g.adapter().device_type == "Cpu" { "30000" } else { "400000" };
+        // About ten seconds of work on a software adapter, a second or more on a data-centre GPU.
+        let software = g.adapter().device_type == "Cpu";
+        let size = if software { "30000" } else { "400000" };
+        let to = if software { "150000" } else { "3040003" };
+        for args in [
+            &["stats", "--k", "40003", "--size", size, "--backend", "gpu", "-q"][..],
+            &["skin", "--k", "40003", "--to", to, "--backend", "gpu", "-q", "--csv", "skin.csv"],
+        ] {
+            stops_within_a_second(args, software);
+        }
+    }
+
+    fn stops_within_a_second(args: &[&str], software: bool) {
         let dir = tempfile::tempdir().unwrap();
         let mut child = std::process::Command::new(bin())
-            .args(["stats", "--k", "40003", "--size", size, "--backend", "gpu", "-q"])
+            .args(args)
             .current_dir(dir.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(if size == "30000" { 1500 } else { 300 }));
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        std::thread::sleep(Duration::from_millis(if software { 1500 } else { 300 }));
+        assert!(child.try_wait().unwrap().is_none(), "{args:?}: the run ended before the signal");
         let sent = Instant::now();
         assert!(kill(&child, "INT"));
         let out = child.wait_with_output().unwrap();
-        assert!(sent.elapsed() < Duration::from_secs(1), "stopped {:?} after the signal", sent.elapsed());
-        assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            sent.elapsed() < Duration::from_secs(1),
+            "{args:?}: stopped {:?} after the signal",
+            sent.elapsed()
+        );
+        assert_eq!(out.status.code(), Some(130), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!dir.path().join("skin.csv").exists(), "{args:?}: a CSV was left");
     }
 }

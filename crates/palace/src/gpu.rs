@@ -266,6 +266,11 @@ pub fn skin(
                         if y >= job.height {
                             break;
                         }
+                        // A batch may hold many rows: the reader stops within a fraction of a
+                        // second of a cancel, as the sweep does.
+                        if y % 4096 == 0 && cancel.is_cancelled() {
+                            return Err(Error::Interrupted);
+                        }
                         let row = known.rows.get(&(y / shape.height()));
                         let read = state.row(y, |x| known.at(row, x, y));
                         if let Some((x, y)) = known.missing.get() {
