@@ -268,7 +268,7 @@ pub fn skin(
                         }
                         // A batch may hold many rows: the reader stops within a fraction of a
                         // second of a cancel, as the sweep does.
-                        if y % 4096 == 0 && cancel.is_cancelled() {
+                        if y.is_multiple_of(4096) && cancel.is_cancelled() {
                             return Err(Error::Interrupted);
                         }
                         let row = known.rows.get(&(y / shape.height()));
