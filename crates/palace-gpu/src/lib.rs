@@ -436,7 +436,7 @@ impl Gpu {
             Kernel::Tally => include_str!("tally.wgsl").replace("@ROWS_BODY@", &tally_body(shape)),
             Kernel::Skin => skin::source(shape),
         };
-        let source = source
+        let source = (source + include_str!("common.wgsl"))
             .replace("@DECLARE@", &declare)
             .replace("@LOAD@", &load)
             .replace("@STORE@", &store)
@@ -580,35 +580,9 @@ impl Gpu {
         // Skipping reads the neighbours' flags: it needs tiles of 2 x 2 cells at least.
         let skip = job.skip && tw >= 2 && th >= 2;
         let quiet = self.storage("tile flag array", if skip { 2 * u64::from(nx) } else { 1 })?;
-        let mut enc = self.device.create_command_encoder(&Default::default());
-        for b in [&rows, &cols, &diags, &hist, &quiet] {
-            enc.clear_buffer(b, 0, None);
-        }
-        self.queue.submit([enc.finish()]);
-
+        self.clear(&[&rows, &cols, &diags, &hist, &quiet]);
         let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, if skip { nx } else { 0 }];
-        let job_buf = self.uniform("job", &words_to_bytes(&job_words));
-        let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
-        let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("steps"),
-            size: stride * u64::from(BATCH_DIAGONALS),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("tally"),
-            layout: self.layout(Kernel::Tally),
-            entries: &[
-                entry(0, &job_buf, None),
-                entry(1, &steps, Some(16)),
-                entry(2, &rows, None),
-                entry(3, &cols, None),
-                entry(4, &diags, None),
-                entry(5, &hist, None),
-                entry(6, &keys, None),
-                entry(7, &quiet, None),
-            ],
-        });
+        let bound = self.bind(Kernel::Tally, &job_words, &[&rows, &cols, &diags, &hist, &keys, &quiet]);
 
         if let Some(f) = watch.start {
             f(tiles);
@@ -630,27 +604,13 @@ impl Gpu {
             let mut n = 0u64;
             let mut bytes = Vec::new();
             while d < diagonals && batch.len() < BATCH_DIAGONALS as usize && n < budget {
-                let i_min = d.saturating_sub(ny - 1);
-                let i_max = d.min(nx - 1);
-                let count = i_max - i_min + 1;
-                let mut step = words_to_bytes(&[d, i_min, n as u32, 0]);
-                step.resize(stride as usize, 0);
-                bytes.extend_from_slice(&step);
+                let (i_min, count) = bound.step_at(d, nx, ny, n as u32, &mut bytes);
                 batch.push((d, i_min, count, n));
                 n += u64::from(count);
                 d += 1;
             }
-            self.queue.write_buffer(&steps, 0, &bytes);
-            let mut enc = self.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = enc.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&pipeline);
-                for (b, &(_, _, count, _)) in batch.iter().enumerate() {
-                    pass.set_bind_group(0, &group, &[(b as u64 * stride) as u32]);
-                    pass.dispatch_workgroups(count, 1, 1);
-                }
-            }
-            self.queue.submit([enc.finish()]);
+            let counts: Vec<u32> = batch.iter().map(|b| b.2).collect();
+            self.dispatch(&bound, &pipeline, &bytes, &counts, None);
             let words = self.read(&keys, n * 4 * 4)?;
             for &(diag, i_min, count, base) in &batch {
                 for t in 0..count {
@@ -706,6 +666,62 @@ impl Gpu {
         Ok(tally)
     }
 
+    /// Zeroes `buffers` on the device.
+    fn clear(&self, buffers: &[&wgpu::Buffer]) {
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        for b in buffers {
+            enc.clear_buffer(b, 0, None);
+        }
+        self.queue.submit([enc.finish()]);
+    }
+
+    /// Binds a run of `kernel`: its job's words, a buffer of per-dispatch steps, and `storage`
+    /// from binding 2 on.
+    fn bind(&self, kernel: Kernel, job_words: &[u32], storage: &[&wgpu::Buffer]) -> Bound {
+        let job = self.uniform(kernel.label(), &words_to_bytes(job_words));
+        let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
+        let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("steps"),
+            size: stride * u64::from(BATCH_DIAGONALS),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut entries = vec![entry(0, &job, None), entry(1, &steps, Some(16))];
+        entries.extend(storage.iter().enumerate().map(|(b, buf)| entry(2 + b as u32, buf, None)));
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(kernel.label()),
+            layout: self.layout(kernel),
+            entries: &entries,
+        });
+        Bound { steps, group, stride }
+    }
+
+    /// Writes a batch's steps and submits one dispatch per tile-diagonal, `counts[b]` tiles for
+    /// the `b`-th; first zeroes the `clear` bytes of a buffer.
+    fn dispatch(
+        &self,
+        bound: &Bound,
+        pipeline: &wgpu::ComputePipeline,
+        steps: &[u8],
+        counts: &[u32],
+        clear: Option<(&wgpu::Buffer, u64)>,
+    ) {
+        self.queue.write_buffer(&bound.steps, 0, steps);
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        if let Some((buffer, bytes)) = clear {
+            enc.clear_buffer(buffer, 0, Some(bytes));
+        }
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(pipeline);
+            for (b, &count) in counts.iter().enumerate() {
+                pass.set_bind_group(0, &bound.group, &[(b as u64 * bound.stride) as u32]);
+                pass.dispatch_workgroups(count, 1, 1);
+            }
+        }
+        self.queue.submit([enc.finish()]);
+    }
+
     fn uniform(&self, label: &'static str, bytes: &[u8]) -> wgpu::Buffer {
         let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
@@ -718,18 +734,24 @@ impl Gpu {
     }
 }
 
+/// The statements of row `h` of a lane that every kernel has, indented by `pad`: the cell's
+/// `N` from the counters, whether it is a palace (`p`), and the counters it passes on.
+fn counters(h: u32, pad: &str) -> String {
+    ["din = dd;", &format!("dd = d{h};"), &format!("n = r{h} + c + din;"), "p = select(0u, 1u, n < k);"]
+        .into_iter()
+        .chain([&format!("r{h} += p;") as &str, "c += p;", &format!("d{h} = din + p;")])
+        .map(|line| format!("{pad}{line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The tally's statements for row `h` of a lane, for each row of `shape`.
 fn tally_body(shape: Shape) -> String {
     (0..shape.rows)
         .map(|h| {
-            format!(
-                "            din = dd;
-            dd = d{h};
-            n = r{h} + c + din;
-            p = select(0u, 1u, n < k);
-            r{h} += p;
-            c += p;
-            d{h} = din + p;
+            counters(h, "            ")
+                + &format!(
+                    "
             zero = zero && n == k;
             y = ytop + {h}u;
             if (xin && (simple || (y >= job.win_y0 && y < job.win_y1 && !in_hood(x, y)))) {{
@@ -755,10 +777,31 @@ fn tally_body(shape: Shape) -> String {
                     mx = min(mx, ((255u - b) << 24u) | pos);
                 }}
             }}"
-            )
+                )
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A run's bindings: the steps of a batch (one per tile-diagonal, `stride` bytes apart) and
+/// the bind group.
+struct Bound {
+    steps: wgpu::Buffer,
+    group: wgpu::BindGroup,
+    stride: u64,
+}
+
+impl Bound {
+    /// Appends the step of tile-diagonal `d` of an `nx x ny` grid of tiles, whose first tile's
+    /// slot is `slot`, to `bytes`; returns its first tile column and its tiles.
+    fn step_at(&self, d: u32, nx: u32, ny: u32, slot: u32, bytes: &mut Vec<u8>) -> (u32, u32) {
+        let i_min = d.saturating_sub(ny - 1);
+        let count = d.min(nx - 1) - i_min + 1;
+        let mut step = words_to_bytes(&[d, i_min, slot, 0]);
+        step.resize(self.stride as usize, 0);
+        bytes.extend_from_slice(&step);
+        (i_min, count)
+    }
 }
 
 fn entry(binding: u32, buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindGroupEntry<'_> {

@@ -1,9 +1,7 @@
 //! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
-use crate::{
-    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, entry, words_to_bytes,
-};
+use crate::{BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, counters};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
 /// boundary.
@@ -118,16 +116,7 @@ pub(crate) fn source(shape: Shape) -> String {
     let body = |keep: bool| {
         (0..shape.rows)
             .map(|h| {
-                let mut s = format!(
-                    "                din = dd;
-                dd = d{h};
-                n = r{h} + c + din;
-                p = select(0u, 1u, n < k);
-                r{h} += p;
-                c += p;
-                d{h} = din + p;
-                nz |= n ^ k;"
-                );
+                let mut s = counters(h, "                ") + "\n                nz |= n ^ k;";
                 if keep {
                     let shift = 8 * (h % 4);
                     let op = if h % 4 == 0 { "=" } else { "|=" };
@@ -233,36 +222,10 @@ impl Gpu {
         let open = self.storage("open tile array", u64::from(diagonals))?;
         let meta = self.storage("kept tile headers", META + 4 * (slots + 1))?;
         let cells = self.storage("kept tile cells", slots * tile_words)?;
-        let mut enc = self.device.create_command_encoder(&Default::default());
-        for b in [&rows, &cols, &diags, &quiet, &open, &meta] {
-            enc.clear_buffer(b, 0, None);
-        }
-        self.queue.submit([enc.finish()]);
-
+        self.clear(&[&rows, &cols, &diags, &quiet, &open, &meta]);
         let job_words = [job.k, region_h as u32, nx, ny, job.look_ahead(), slots as u32, 0, 0];
-        let job_buf = self.uniform("skin job", &words_to_bytes(&job_words));
-        let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
-        let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("skin steps"),
-            size: stride * u64::from(BATCH_DIAGONALS),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("skin"),
-            layout: self.layout(Kernel::Skin),
-            entries: &[
-                entry(0, &job_buf, None),
-                entry(1, &steps, Some(16)),
-                entry(2, &rows, None),
-                entry(3, &cols, None),
-                entry(4, &diags, None),
-                entry(5, &quiet, None),
-                entry(6, &open, None),
-                entry(7, &meta, None),
-                entry(8, &cells, None),
-            ],
-        });
+        let bound =
+            self.bind(Kernel::Skin, &job_words, &[&rows, &cols, &diags, &quiet, &open, &meta, &cells]);
 
         if let Some(f) = watch.start {
             f(u64::from(diagonals));
@@ -281,42 +244,19 @@ impl Gpu {
             let mut bytes = Vec::new();
             let mut counts = Vec::new();
             let mut n = 0u64;
+            // At least one tile-diagonal, even if it keeps more tiles than the slots hold.
             while d < diagonals
-                && counts.len() < BATCH_DIAGONALS as usize
-                && n < budget
-                && (counts.len() as u64 + 1) * (2 * per_diagonal + 2) <= slots
+                && (counts.is_empty()
+                    || (counts.len() < BATCH_DIAGONALS as usize
+                        && n < budget
+                        && (counts.len() as u64 + 1) * (2 * per_diagonal + 2) <= slots))
             {
-                let i_min = d.saturating_sub(ny - 1);
-                let count = d.min(nx - 1) - i_min + 1;
-                let mut step = words_to_bytes(&[d, i_min, 0, 0]);
-                step.resize(stride as usize, 0);
-                bytes.extend_from_slice(&step);
+                let (_, count) = bound.step_at(d, nx, ny, 0, &mut bytes);
                 counts.push(count);
                 n += u64::from(count);
                 d += 1;
             }
-            if counts.is_empty() {
-                // Even one tile-diagonal may keep more tiles than the slots hold.
-                let i_min = d.saturating_sub(ny - 1);
-                let count = d.min(nx - 1) - i_min + 1;
-                let mut step = words_to_bytes(&[d, i_min, 0, 0]);
-                step.resize(stride as usize, 0);
-                bytes.extend_from_slice(&step);
-                counts.push(count);
-                d += 1;
-            }
-            self.queue.write_buffer(&steps, 0, &bytes);
-            let mut enc = self.device.create_command_encoder(&Default::default());
-            enc.clear_buffer(&meta, 0, Some(META * 4));
-            {
-                let mut pass = enc.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&pipeline);
-                for (b, &count) in counts.iter().enumerate() {
-                    pass.set_bind_group(0, &group, &[(b as u64 * stride) as u32]);
-                    pass.dispatch_workgroups(count, 1, 1);
-                }
-            }
-            self.queue.submit([enc.finish()]);
+            self.dispatch(&bound, &pipeline, &bytes, &counts, Some((&meta, META * 4)));
             let head = self.read(&meta, META * 4)?;
             let taken = u64::from(head[0]);
             if head[1] != 0 {

@@ -20,7 +20,7 @@
 //   it reads. A kept tile takes a slot (`heads[0]` counts them), writes its
 //   column i, row j and whether it is quiet to its slot's header and, when it is not quiet,
 //   its cells' values as bytes, column by column, to `cells`. Hood cells hold max(v, -128);
-//   another cell outside -128..127 sets the error words `heads[1..5]`.
+//   another cell outside -128..127 sets the error words `heads[1..=4]`.
 
 const LANES: u32 = @LANES@u;
 const ROWS: u32 = @ROWS@u;
@@ -44,45 +44,18 @@ struct Job {
     _pad1: u32,
 }
 
-struct Step {
-    diag: u32,
-    i_min: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
-@group(0) @binding(0) var<uniform> job: Job;
-@group(0) @binding(1) var<uniform> step: Step;
-@group(0) @binding(2) var<storage, read_write> rows: array<u32>;
-@group(0) @binding(3) var<storage, read_write> cols: array<u32>;
-@group(0) @binding(4) var<storage, read_write> diags: array<u32>;
 @group(0) @binding(5) var<storage, read_write> quiet: array<u32>;
 @group(0) @binding(6) var<storage, read_write> open: array<atomic<u32>>;
-// [0]: slots taken; [1]: an out-of-range cell was seen; [2..5]: its x, y and v; [5]: tiles
-// computed;
-// from [8]: per slot, the tile's i, j and 1 when it holds its cells (0: quiet), and a spare.
+// Bindings 0 to 4 (the job, the step, R, C and D) and the tile's counters in workgroup memory
+// are declared in common.wgsl.
+// [0]: slots taken; [1]: an out-of-range cell was seen; [2], [3], [4]: its x, y and v;
+// [5]: tiles computed; from [8]: per slot, the tile's i, j and 1 when it holds its cells (0: quiet), and a spare.
 @group(0) @binding(7) var<storage, read_write> heads: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> cells: array<u32>;
 
-var<workgroup> cbuf: array<u32, @LANES2@>;
-var<workgroup> dbuf: array<u32, @LANES2@>;
-var<workgroup> top_c: array<u32, @TILE_W@>;
-var<workgroup> top_d: array<u32, @TILE_W@>;
-var<workgroup> bot_c: array<u32, @TILE_W@>;
-var<workgroup> bot_d: array<u32, @TILE_W@>;
 var<workgroup> busy: atomic<u32>;
 var<workgroup> plan: u32;
 var<workgroup> slot_w: u32;
-
-fn dix(x: u32, y: u32) -> u32 {
-    return x + job.diag_off - y;
-}
-
-fn in_hood(x: u32, y: u32) -> bool {
-    let a = max(x, y);
-    let b = min(x, y);
-    return a < job.k && a + 2u * b < job.k;
-}
 
 // Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
 // condition's zeros, and so does every tile at or right of open[i + j].

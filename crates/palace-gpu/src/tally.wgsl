@@ -43,21 +43,8 @@ struct Job {
     tiles_x: u32,
 }
 
-struct Step {
-    // The tile-diagonal: tiles (i, j) with i + j = diag.
-    diag: u32,
-    // Its first tile column.
-    i_min: u32,
-    // The slot of its first tile in `keys`.
-    slot_base: u32,
-    _pad: u32,
-}
-
-@group(0) @binding(0) var<uniform> job: Job;
-@group(0) @binding(1) var<uniform> step: Step;
-@group(0) @binding(2) var<storage, read_write> rows: array<u32>;
-@group(0) @binding(3) var<storage, read_write> cols: array<u32>;
-@group(0) @binding(4) var<storage, read_write> diags: array<u32>;
+// Bindings 0 to 4 (the job, the step, R, C and D) and the tile's counters in workgroup memory
+// are declared in common.wgsl.
 // The window's histogram outside the hood by v + 128: a low and a high word per value.
 @group(0) @binding(5) var<storage, read_write> hist: array<atomic<u32>>;
 // Per tile: the least (v + 128, position) key, the least (127 - v, position) key, the first
@@ -66,29 +53,9 @@ struct Step {
 // Per tile of the last two rows of tiles: 1 when it holds only v = 0 and no palace.
 @group(0) @binding(7) var<storage, read_write> quiet: array<u32>;
 
-// C and D of each lane's bottom row, for the lane below, by step parity.
-var<workgroup> cbuf: array<u32, @LANES2@>;
-var<workgroup> dbuf: array<u32, @LANES2@>;
-// The counters entering the tile through its top row and leaving through its bottom row, C
-// and D of each column.
-var<workgroup> top_c: array<u32, @TILE_W@>;
-var<workgroup> top_d: array<u32, @TILE_W@>;
-var<workgroup> bot_c: array<u32, @TILE_W@>;
-var<workgroup> bot_d: array<u32, @TILE_W@>;
 var<workgroup> wide: array<atomic<u32>, 256>;
 var<workgroup> red: array<atomic<u32>, 4>;
 var<workgroup> skip_flag: u32;
-
-fn dix(x: u32, y: u32) -> u32 {
-    return x + job.diag_off - y;
-}
-
-// The hood, max(x, y) + 2 min(x, y) < k (docs/rule.md, "The hood"), without overflow.
-fn in_hood(x: u32, y: u32) -> bool {
-    let a = max(x, y);
-    let b = min(x, y);
-    return a < job.k && a + 2u * b < job.k;
-}
 
 // Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
 // condition's zeros.

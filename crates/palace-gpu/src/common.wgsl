@@ -1,0 +1,41 @@
+// What both kernels share: the step of a dispatch, the counter arrays, the tile's counters
+// in workgroup memory, and two functions. Each kernel declares its own `Job` (with the fields
+// `k` and `diag_off`) and its bindings from 5 on; the host puts this file after its source.
+
+struct Step {
+    // The tile-diagonal: tiles (i, j) with i + j = diag.
+    diag: u32,
+    // Its first tile column.
+    i_min: u32,
+    // The tally's slot of its first tile in `keys` (the skin's kernel takes its slots itself).
+    slot_base: u32,
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> job: Job;
+@group(0) @binding(1) var<uniform> step: Step;
+@group(0) @binding(2) var<storage, read_write> rows: array<u32>;
+@group(0) @binding(3) var<storage, read_write> cols: array<u32>;
+@group(0) @binding(4) var<storage, read_write> diags: array<u32>;
+
+// C and D of each lane's bottom row, for the lane below, by step parity.
+var<workgroup> cbuf: array<u32, @LANES2@>;
+var<workgroup> dbuf: array<u32, @LANES2@>;
+// The counters entering the tile through its top row and leaving through its bottom row, C
+// and D of each column.
+var<workgroup> top_c: array<u32, @TILE_W@>;
+var<workgroup> top_d: array<u32, @TILE_W@>;
+var<workgroup> bot_c: array<u32, @TILE_W@>;
+var<workgroup> bot_d: array<u32, @TILE_W@>;
+
+// Where diagonal x - y is stored: x - y + diag_off (the region's height).
+fn dix(x: u32, y: u32) -> u32 {
+    return x + job.diag_off - y;
+}
+
+// The hood, max(x, y) + 2 min(x, y) < k (docs/rule.md, "The hood"), without overflow.
+fn in_hood(x: u32, y: u32) -> bool {
+    let a = max(x, y);
+    let b = min(x, y);
+    return a < job.k && a + 2u * b < job.k;
+}
