@@ -109,7 +109,7 @@ pub fn palace_count(
 /// Columns left of the arm's boundary whose tiles the GPU sends back for the skin: the skin
 /// reads its open vertical and diagonal runs and its horizontal run there, about f(2n+2)
 /// columns at level n (144 at level 5, 377 at level 7). A skin that reads further stops with
-/// [`Error::Analysis`] naming this reach, never with a short measurement.
+/// [`crate::Error::Analysis`] naming this reach, never with a short measurement.
 pub const SKIN_REACH: u32 = 512;
 
 /// The default tile shape of the skin on a GPU: short tiles keep fewer columns per row near
