@@ -419,16 +419,20 @@ class Skin:
         return pd.DataFrame(self.columns)
 
 
-def skin(k: int, to: int, threads: Optional[int] = None, progress: bool = False) -> Skin:
+def skin(
+    k: int, to: int, threads: Optional[int] = None, backend: str = "cpu", progress: bool = False
+) -> Skin:
     """Follows the skin of game ``k`` (``k >= 3``) from the shoulder to column ``to``
-    (exclusive; ``k < to``), measuring every column (``palace skin``).
+    (exclusive; ``k < to``), measuring every column (``palace skin``). ``backend="gpu"``
+    computes the cells on the GPU where this build has it (:data:`HAS_GPU`; the same columns
+    and report as the CPU's); otherwise it raises ``ValueError``.
 
     >>> s = palace.skin(k=40003, to=3_040_003)
     >>> s.thickness.max(), s.report["levels"][0]
     """
     _check_ints(k=k, to=to, threads=threads)
     with _Bar(progress, f"skin k={k}", "cells") as bar:
-        report, arrays = _palace.skin(k, to, threads, bar.callback())
+        report, arrays = _palace.skin(k, to, threads, backend, bar.callback())
     names = ("x", "top", "top_v", "vertical", "diagonal", "level")
     return Skin(k=k, to=to, columns=dict(zip(names, arrays)), report=json.loads(report))
 

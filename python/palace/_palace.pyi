@@ -51,7 +51,7 @@ def stats(
     progress: _Progress = None,
 ) -> str: ...
 def skin(
-    k: int, to: int, threads: Optional[int] = None, progress: _Progress = None
+    k: int, to: int, threads: Optional[int] = None, backend: str = "cpu", progress: _Progress = None
 ) -> Tuple[str, List[np.ndarray]]: ...
 def compare(
     k: int,

@@ -213,6 +213,10 @@ fn gpu_stats(
     })
 }
 
+/// What `backend = 'gpu'` says in a build without the GPU backend.
+#[cfg(not(feature = "gpu"))]
+const NO_GPU: &str = "backend = 'gpu': this build of palace has no GPU backend (the cargo feature gpu of palace-py; docs/python.md says how to build it); use backend = 'cpu'";
+
 #[cfg(not(feature = "gpu"))]
 fn gpu_stats(
     _py: Python<'_>,
@@ -221,30 +225,62 @@ fn gpu_stats(
     _w: Window,
     _palaces_only: bool,
 ) -> PyResult<String> {
-    Err(value_error(
-        "backend = 'gpu': this build of palace has no GPU backend (the cargo feature gpu of palace-py; docs/python.md says how to build it); use backend = 'cpu'",
-    ))
+    Err(value_error(NO_GPU))
+}
+
+/// The skin on the GPU backend (as `palace skin --backend gpu`).
+#[cfg(feature = "gpu")]
+fn gpu_skin(
+    k: u32,
+    to: u64,
+    pb: &dyn palace::engine::Progress,
+    cancel: &palace::engine::Cancel,
+) -> palace::Result<(palace::analysis::skin::SkinReport, Vec<palace::analysis::skin::Column>)> {
+    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
+    let (report, cols, _) = palace::gpu::skin(&device, k, to, false, Default::default(), pb, cancel)?;
+    Ok((report, cols))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_skin(
+    _k: u32,
+    _to: u64,
+    _pb: &dyn palace::engine::Progress,
+    _cancel: &palace::engine::Cancel,
+) -> palace::Result<(palace::analysis::skin::SkinReport, Vec<palace::analysis::skin::Column>)> {
+    Err(palace::Error::Usage(NO_GPU.into()))
 }
 
 /// The skin of game `k` from the shoulder to column `to`: the report as the JSON of
 /// `palace skin --json` and the columns of its CSV as arrays `(x, top, top_v, vertical,
 /// diagonal, level)`, `level` -1 where the CSV leaves it empty.
 #[pyfunction]
-#[pyo3(signature = (k, to, threads=None, progress=None))]
+#[pyo3(signature = (k, to, threads=None, backend="cpu", progress=None))]
 #[allow(clippy::type_complexity)]
 fn skin<'py>(
     py: Python<'py>,
     k: i64,
     to: i64,
     threads: Option<i64>,
+    backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(String, Vec<Bound<'py, PyAny>>)> {
     use palace::analysis::skin as sk;
     let k = k_arg(k)?;
     let to = u64_arg("to", to, 0)?;
     let threads = threads_arg(threads)?;
+    let on_gpu = match backend {
+        "cpu" => false,
+        "gpu" => true,
+        other => return Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
+    };
     let (report, cols) = run::run(py, progress, move |cancel, pb| {
-        let (report, cols, _) = sk::follow(k, to, &engine(threads, cancel), pb)?;
+        let (report, cols) = if on_gpu {
+            gpu_skin(k, to, pb, cancel)?
+        } else {
+            let (report, cols, _) = sk::follow(k, to, &engine(threads, cancel), pb)?;
+            (report, cols)
+        };
         Ok((serde_json::to_string(&report).expect("serialisable"), cols))
     })?;
     let level: Vec<i16> = cols

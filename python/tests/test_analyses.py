@@ -126,3 +126,13 @@ def test_threads_equal_palace_threads(cli, tmp_path):
     assert list(got.table) == list(rows[0])
     for name, col in got.table.items():
         assert all(same(r[name], c) for r, c in zip(rows, col)), name
+
+
+def test_the_skin_on_the_gpu_equals_the_cpu():
+    if not palace.HAS_GPU:
+        pytest.skip("this build has no GPU backend (pip install ./python with --features gpu)")
+    cpu = palace.skin(k=1003, to=30000)
+    gpu = palace.skin(k=1003, to=30000, backend="gpu")
+    assert gpu.report == cpu.report
+    for name in ("x", "top", "top_v", "vertical", "diagonal", "level"):
+        assert np.array_equal(gpu.columns[name], cpu.columns[name]), name
