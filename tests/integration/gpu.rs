@@ -134,6 +134,106 @@ mod with_the_feature {
         assert!(err.to_string().contains("which the GPU did not send back"), "{err}");
     }
 
+    /// A skin on the GPU paused between submissions, saved and restored into another run,
+    /// ends with the report and columns of an uninterrupted one; a saved run does not restore
+    /// into a run of another column, nor when a byte of it has changed.
+    #[test]
+    fn a_paused_gpu_skin_resumes_to_the_same_result() {
+        let Some(g) = gpu() else { return };
+        let (k, to) = (700, 20000);
+        let tiles = gpu::SkinTiles { shape: Shape { lanes: 8, rows: 4, width: 32 }, ..Default::default() };
+        let cancel = Cancel::new();
+        let opts = EngineOptions::default();
+        let f = skin::Follower::new(k, to, &opts, &Silent).unwrap().with_patterns();
+        assert!(f.segment(None, &|| false).unwrap().1.is_none());
+        let (want, want_cols) = f.finish().unwrap();
+        let want = serde_json::to_string(&want).unwrap();
+        for pauses in [1, 3] {
+            let mut run = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
+            let asked = std::sync::atomic::AtomicU32::new(0);
+            let pause = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 >= 8;
+            let mut bytes = Vec::new();
+            for _ in 0..pauses {
+                asked.store(0, std::sync::atomic::Ordering::Relaxed);
+                assert!(!run.segment(&pause).unwrap(), "the skin ended before a pause");
+                bytes = run.encode();
+            }
+            let mut other = gpu::GpuSkin::new(g, k, to + 1, true, tiles, &Silent, &cancel).unwrap();
+            let why = other.restore(&bytes).unwrap_err();
+            assert!(why.contains("another run"), "{why}");
+            let mut broken = bytes.clone();
+            let mid = broken.len() / 2;
+            broken[mid] ^= 1;
+            let mut fresh = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
+            assert!(fresh.restore(&broken).unwrap_err().contains("checksum"));
+            let mut resumed = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
+            resumed.restore(&bytes).unwrap();
+            assert!(resumed.rows() > 0);
+            assert!(resumed.segment(&|| false).unwrap());
+            let (report, cols, _) = resumed.finish().unwrap();
+            assert_eq!(cols, want_cols, "pauses {pauses}");
+            assert_eq!(serde_json::to_string(&report).unwrap(), want, "pauses {pauses}");
+        }
+    }
+
+    /// `skin --backend gpu --checkpoint` stopped by SIGINT leaves a checkpoint; `--resume`
+    /// finishes the run with the CPU backend's CSV and report, and removes the checkpoint.
+    #[test]
+    fn the_gpu_skin_command_checkpoints_and_resumes() {
+        let Some(g) = gpu() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let (ck, a, b) = (at("s.ckpt"), at("cpu.csv"), at("gpu.csv"));
+        let to = if g.adapter().device_type == "Cpu" { "150000" } else { "3040003" };
+        let cpu = stdout(&["skin", "--k", "40003", "--to", to, "--csv", &a, "-q"]);
+        let mut child = std::process::Command::new(bin())
+            .args([
+                "skin",
+                "--k",
+                "40003",
+                "--to",
+                to,
+                "--backend",
+                "gpu",
+                "--checkpoint",
+                &ck,
+                "--csv",
+                &b,
+                "-q",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        assert!(kill(&child, "INT"));
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(err.contains("--resume") && std::path::Path::new(&ck).exists(), "{err}");
+        assert!(!std::path::Path::new(&b).exists());
+        let gpu = stdout(&[
+            "skin",
+            "--k",
+            "40003",
+            "--to",
+            to,
+            "--backend",
+            "gpu",
+            "--resume",
+            &ck,
+            "--checkpoint",
+            &ck,
+            "--csv",
+            &b,
+            "-q",
+        ]);
+        assert_eq!(gpu, cpu);
+        assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap());
+        assert!(!std::path::Path::new(&ck).exists(), "the checkpoint was left behind");
+    }
+
     /// `skin --backend gpu` writes what the CPU backend writes, CSV and report, byte for byte.
     #[test]
     fn the_skin_command_prints_what_the_cpu_backend_prints() {
@@ -245,7 +345,6 @@ mod with_the_feature {
                 &["stats", "--k", "50", "--size", "100", "--backend", "gpu", "--gpu-shape", "8x8"],
                 "--gpu-shape",
             ),
-            (&["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--checkpoint", ck], "--checkpoint"),
             (
                 &["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--gpu-shape", "8x3x8"],
                 "--gpu-shape",

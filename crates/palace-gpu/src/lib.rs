@@ -39,7 +39,7 @@
 
 mod skin;
 
-pub use skin::{Flow, KeptTile, SkinBatch, SkinJob, SkinSweep};
+pub use skin::{Flow, KeptTile, SkinBatch, SkinFrontier, SkinJob, SkinSweep};
 
 use std::fmt;
 use std::sync::{Arc, Mutex};

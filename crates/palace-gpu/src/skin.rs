@@ -1,7 +1,9 @@
 //! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
-use crate::{BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, counters};
+use crate::{
+    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, counters, words_to_bytes,
+};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
 /// boundary.
@@ -86,6 +88,26 @@ pub enum Flow {
     Go,
     /// Stop here.
     Stop,
+    /// Stop here and return the frontier, from which another sweep of the same job continues.
+    Pause,
+}
+
+/// Where a skin sweep stands between two submissions: what the device holds. A sweep started
+/// from it ([`Gpu::skin_sweep`]) continues as if it had not stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkinFrontier {
+    /// Tile-diagonals `0..diagonals` are computed.
+    pub diagonals: u32,
+    /// `R` per row of the region (rounded up to whole tiles).
+    pub rows: Vec<u32>,
+    /// `C` per column of the region.
+    pub cols: Vec<u32>,
+    /// `D` per diagonal of the region (`x - y` at `x - y + height`).
+    pub diags: Vec<u32>,
+    /// The quiet flags of the last four rows of tiles.
+    pub quiet: Vec<u32>,
+    /// `open` of the tile-diagonals computed.
+    pub open: Vec<u32>,
 }
 
 /// How a skin sweep went.
@@ -189,15 +211,17 @@ pub(crate) fn source(shape: Shape) -> String {
 }
 
 impl Gpu {
-    /// Sweeps `job`'s board tile-diagonal by tile-diagonal and hands each submission's kept
-    /// tiles to `batch`, which may stop the sweep. `watch` counts tile-diagonals and is asked
-    /// whether to stop between submissions.
+    /// Sweeps `job`'s board tile-diagonal by tile-diagonal, from the top or from `from`, and
+    /// hands each submission's kept tiles to `batch`, which may stop or pause the sweep (a
+    /// pause returns the frontier). `watch` counts tile-diagonals and is asked whether to stop
+    /// between submissions.
     pub fn skin_sweep(
         &self,
         job: &SkinJob,
+        from: Option<&SkinFrontier>,
         watch: &Watch<'_>,
         mut batch: impl FnMut(SkinBatch) -> Flow,
-    ) -> Result<SkinSweep, GpuError> {
+    ) -> Result<(SkinSweep, Option<SkinFrontier>), GpuError> {
         job.check()?;
         let shape = job.shape;
         let (tw, th) = (shape.width, shape.height());
@@ -223,6 +247,27 @@ impl Gpu {
         let meta = self.storage("kept tile headers", META + 4 * (slots + 1))?;
         let cells = self.storage("kept tile cells", slots * tile_words)?;
         self.clear(&[&rows, &cols, &diags, &quiet, &open, &meta]);
+        let mut d = 0u32;
+        if let Some(f) = from {
+            let sizes = [
+                (f.rows.len() as u64, region_h),
+                (f.cols.len() as u64, region_w),
+                (f.diags.len() as u64, region_w + region_h),
+                (f.quiet.len() as u64, 4 * u64::from(nx)),
+                (f.open.len() as u64, u64::from(f.diagonals)),
+            ];
+            if f.diagonals > diagonals || sizes.iter().any(|(a, b)| a != b) {
+                return Err(GpuError::Job("the frontier is not one of this board and tile shape"));
+            }
+            for (buffer, words) in
+                [(&rows, &f.rows), (&cols, &f.cols), (&diags, &f.diags), (&quiet, &f.quiet), (&open, &f.open)]
+            {
+                if !words.is_empty() {
+                    self.queue.write_buffer(buffer, 0, &words_to_bytes(words));
+                }
+            }
+            d = f.diagonals;
+        }
         let job_words = [job.k, region_h as u32, nx, ny, job.look_ahead(), slots as u32, 0, 0];
         let bound =
             self.bind(Kernel::Skin, &job_words, &[&rows, &cols, &diags, &quiet, &open, &meta, &cells]);
@@ -231,7 +276,6 @@ impl Gpu {
             f(u64::from(diagonals));
         }
         let mut sweep = SkinSweep::default();
-        let mut d = 0u32;
         let mut budget = 64u64;
         // Kept tiles per tile-diagonal, the most seen in a batch (rounded up).
         let mut per_diagonal = 4u64;
@@ -296,9 +340,9 @@ impl Gpu {
                 .collect();
             sweep.kept += taken;
             sweep.diagonals = d;
-            let open =
+            let opened =
                 open_words.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
-            let flow = batch(SkinBatch { done: d, first, open, kept });
+            let flow = batch(SkinBatch { done: d, first, open: opened, kept });
             let took = started.elapsed();
             if took < BATCH_SHORT {
                 budget = (budget * 2).min(SKIN_BATCH_TILES);
@@ -311,7 +355,31 @@ impl Gpu {
             if flow == Flow::Stop {
                 break;
             }
+            if flow == Flow::Pause && d < diagonals {
+                let mut back = self
+                    .read_ranges(&[
+                        (&rows, 0, region_h * 4),
+                        (&cols, 0, region_w * 4),
+                        (&diags, 0, (region_w + region_h) * 4),
+                        (&quiet, 0, 16 * u64::from(nx)),
+                        (&open, 0, u64::from(d) * 4),
+                    ])?
+                    .into_iter()
+                    .map(|b| {
+                        b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect()
+                    });
+                let mut next = || back.next().expect("five ranges");
+                let frontier = SkinFrontier {
+                    diagonals: d,
+                    rows: next(),
+                    cols: next(),
+                    diags: next(),
+                    quiet: next(),
+                    open: next(),
+                };
+                return Ok((sweep, Some(frontier)));
+            }
         }
-        Ok(sweep)
+        Ok((sweep, None))
     }
 }

@@ -238,7 +238,7 @@ fn the_skin_sweep_sends_back_the_definition() {
         let mut kept = std::collections::BTreeSet::new();
         let mut batches = 0;
         let sweep = gpu
-            .skin_sweep(&job, &Watch::default(), |b| {
+            .skin_sweep(&job, None, &Watch::default(), |b| {
                 assert_eq!(b.first as usize, open.len());
                 open.extend(b.open);
                 batches += 1;
@@ -264,7 +264,8 @@ fn the_skin_sweep_sends_back_the_definition() {
                 }
                 Flow::Go
             })
-            .unwrap();
+            .unwrap()
+            .0;
         let (nx, ny) = (w.div_ceil(tw), h.div_ceil(th));
         assert_eq!(open.len() as u32, nx + ny - 1);
         assert_eq!(sweep.diagonals, nx + ny - 1);
@@ -312,16 +313,20 @@ fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked
         reach: 64,
         subgroups: true,
     };
-    assert!(matches!(gpu.skin_sweep(&job, &Watch::default(), |_| Flow::Go), Err(GpuError::Shape { .. })));
+    assert!(matches!(
+        gpu.skin_sweep(&job, None, &Watch::default(), |_| Flow::Go),
+        Err(GpuError::Shape { .. })
+    ));
     let job = SkinJob { shape: Shape { lanes: 8, rows: 4, width: 16 }, ..job };
     let mut calls = 0;
-    let sweep = gpu
-        .skin_sweep(&job, &Watch::default(), |_| {
+    let (sweep, frontier) = gpu
+        .skin_sweep(&job, None, &Watch::default(), |_| {
             calls += 1;
             Flow::Stop
         })
         .unwrap();
     assert_eq!(calls, 1);
+    assert!(frontier.is_none());
     assert!(sweep.diagonals < 400 / 16 + 300 / 32);
     let asked = std::cell::Cell::new(0);
     let stop = || {
@@ -329,5 +334,59 @@ fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked
         asked.get() > 1
     };
     let watch = Watch { cancelled: Some(&stop), ..Watch::default() };
-    assert!(matches!(gpu.skin_sweep(&job, &watch, |_| Flow::Go), Err(GpuError::Interrupted)));
+    assert!(matches!(gpu.skin_sweep(&job, None, &watch, |_| Flow::Go), Err(GpuError::Interrupted)));
+}
+
+/// A sweep paused and continued from its frontier, once or many times, sends back what an
+/// uninterrupted one sends; a frontier of another board is refused.
+#[test]
+fn the_skin_sweep_continues_from_its_frontier() {
+    use palace_gpu::{Flow, KeptTile, SkinJob};
+    let Some(gpu) = gpu() else { return };
+    let job = SkinJob {
+        k: 500,
+        width: 3000,
+        height: 1800,
+        shape: Shape { lanes: 4, rows: 4, width: 32 },
+        reach: 128,
+        subgroups: true,
+    };
+    let run = |pause_every: usize| {
+        let mut kept: Vec<KeptTile> = Vec::new();
+        let mut open = Vec::new();
+        let mut from = None;
+        let mut pauses = 0;
+        loop {
+            let mut calls = 0;
+            let (_, next) = gpu
+                .skin_sweep(&job, from.as_ref(), &Watch::default(), |b| {
+                    open.extend(b.open);
+                    kept.extend(b.kept);
+                    calls += 1;
+                    if pause_every > 0 && calls == pause_every { Flow::Pause } else { Flow::Go }
+                })
+                .unwrap();
+            match next {
+                Some(f) => {
+                    assert_eq!(f.open, open);
+                    from = Some(f);
+                    pauses += 1;
+                }
+                None => break,
+            }
+        }
+        kept.sort_by_key(|t| (t.j, t.i));
+        (kept, open, pauses)
+    };
+    let (want, want_open, _) = run(0);
+    for every in [1, 3] {
+        let (got, open, pauses) = run(every);
+        assert!(pauses > 1, "every {every}: paused {pauses} times");
+        assert_eq!(open, want_open, "every {every}");
+        assert!(got == want, "every {every}: the tiles sent back differ");
+    }
+    let mut f =
+        gpu.skin_sweep(&job, None, &Watch::default(), |_| Flow::Pause).unwrap().1.expect("a frontier");
+    f.cols.pop();
+    assert!(matches!(gpu.skin_sweep(&job, Some(&f), &Watch::default(), |_| Flow::Go), Err(GpuError::Job(_))));
 }

@@ -160,6 +160,16 @@ struct Known {
 }
 
 impl Known {
+    fn new(shape: Shape) -> Self {
+        Known {
+            shape,
+            rows: Default::default(),
+            open: Vec::new(),
+            done: 0,
+            missing: std::cell::Cell::new(None),
+        }
+    }
+
     fn add(&mut self, batch: palace_gpu::SkinBatch) {
         debug_assert_eq!(batch.first as usize, self.open.len());
         self.open.extend(batch.open);
@@ -213,10 +223,11 @@ impl Known {
 
 /// The skin of game `k` up to column `to` (as [`crate::analysis::skin::follow`]), its cells
 /// computed on `gpu` with `tiles` ([`SkinTiles::default`] unless tuning): the same report and
-/// columns as the CPU's counter sweep. The GPU sweeps the whole
-/// board and sends back only the tiles near the arm's boundary; a thread on the host reads
-/// them row by row into the skin's state while the GPU goes on. `progress` counts the cells
-/// below outer space the skin has read; `cancel` is looked at between submissions.
+/// columns as the CPU's counter sweep. The GPU sweeps the whole board and sends back only the
+/// tiles near the arm's boundary; a thread on the host reads them row by row into the skin's
+/// state while the GPU goes on. `progress` counts the cells below outer space the skin has
+/// read; `cancel` is looked at between submissions. [`GpuSkin`] runs it in segments that can
+/// be saved and resumed.
 pub fn skin(
     gpu: &Gpu,
     k: u32,
@@ -226,98 +237,365 @@ pub fn skin(
     progress: &dyn Progress,
     cancel: &Cancel,
 ) -> Result<(SkinReport, Vec<Column>, GpuRun)> {
-    let SkinTiles { shape, reach } = tiles;
-    use crate::error::Error;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    skin::check_to(k, to)?;
-    let job = palace_gpu::SkinJob {
-        k,
-        width: to as u32,
-        height: skin::rows_for(k, to),
-        shape,
-        reach,
-        subgroups: true,
-    };
-    let diagonals = job.width.div_ceil(shape.width) + job.height.div_ceil(shape.height()) - 1;
-    let estimate = AtomicU64::new(skin::estimate(k, to));
-    progress.set_length(estimate.load(Ordering::Relaxed));
-    let start = Instant::now();
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<palace_gpu::SkinBatch>(8);
-    let (swept, state) = std::thread::scope(|scope| {
-        let (stop, estimate) = (&stop, &estimate);
-        let reader = scope.spawn(move || -> Result<skin::SkinState> {
-            let mut state = skin::SkinState::new(k, to);
-            if patterns {
-                state = state.with_patterns();
+    let mut run = GpuSkin::new(gpu, k, to, patterns, tiles, progress, cancel)?;
+    run.segment(&|| false)?;
+    run.finish()
+}
+
+/// The first bytes of a saved [`GpuSkin`].
+pub const SKIN_CHECKPOINT_MAGIC: &[u8; 16] = palace_engine::engine::checkpoint::GPU_SKIN_MAGIC;
+const SKIN_CHECKPOINT_FORMAT: u32 = 1;
+
+/// The skin on a GPU, run in segments: each ends when the skin is complete or, between two
+/// submissions, when asked to pause; a paused run can be saved ([`GpuSkin::encode`]: the
+/// device's counters and flags, the tiles read back but not yet read, and the skin's state)
+/// and continued by another process ([`GpuSkin::restore`]) to the same report and columns.
+pub struct GpuSkin<'a> {
+    gpu: &'a Gpu,
+    job: palace_gpu::SkinJob,
+    to: u64,
+    patterns: bool,
+    progress: &'a dyn Progress,
+    cancel: &'a Cancel,
+    estimate: std::sync::atomic::AtomicU64,
+    state: skin::SkinState,
+    known: Known,
+    frontier: Option<palace_gpu::SkinFrontier>,
+    run: GpuRun,
+}
+
+impl<'a> GpuSkin<'a> {
+    /// A run of the skin of game `k` to column `to` (see [`skin()`]).
+    pub fn new(
+        gpu: &'a Gpu,
+        k: u32,
+        to: u64,
+        patterns: bool,
+        tiles: SkinTiles,
+        progress: &'a dyn Progress,
+        cancel: &'a Cancel,
+    ) -> Result<Self> {
+        skin::check_to(k, to)?;
+        let SkinTiles { shape, reach } = tiles;
+        let job = palace_gpu::SkinJob {
+            k,
+            width: to as u32,
+            height: skin::rows_for(k, to),
+            shape,
+            reach,
+            subgroups: true,
+        };
+        let estimate = skin::estimate(k, to);
+        progress.set_length(estimate);
+        let mut state = skin::SkinState::new(k, to);
+        if patterns {
+            state = state.with_patterns();
+        }
+        let run = GpuRun {
+            adapter: gpu.adapter().to_string(),
+            shape: shape.to_string(),
+            computed: 0,
+            region: 0,
+            sent_back: 0,
+            elapsed: Duration::ZERO,
+        };
+        Ok(GpuSkin {
+            gpu,
+            job,
+            to,
+            patterns,
+            progress,
+            cancel,
+            estimate: estimate.into(),
+            state,
+            known: Known::new(shape),
+            frontier: None,
+            run,
+        })
+    }
+
+    /// Names the run in its checkpoints.
+    pub fn tag(&self) -> String {
+        let p = if self.patterns { " patterns" } else { "" };
+        format!(
+            "skin k={} to={}{p} gpu tiles {} reach {}",
+            self.job.k, self.to, self.job.shape, self.job.reach
+        )
+    }
+
+    /// Rows the skin has read.
+    pub fn rows(&self) -> u32 {
+        self.state.rows()
+    }
+
+    /// Rows the sweep covers at most.
+    pub fn height(&self) -> u32 {
+        self.job.height
+    }
+
+    fn diagonals(&self) -> u32 {
+        self.job.width.div_ceil(self.job.shape.width) + self.job.height.div_ceil(self.job.shape.height()) - 1
+    }
+
+    /// Sweeps until the skin is complete (`true`) or, at the end of a submission, `pause` says
+    /// stop (`false`: the run can be saved, or continued by another segment).
+    pub fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
+        use crate::error::Error;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let (k, to, job) = (self.job.k, self.to, self.job);
+        let diagonals = self.diagonals();
+        let state = std::mem::replace(&mut self.state, skin::SkinState::new(k, to));
+        let known = std::mem::replace(&mut self.known, Known::new(job.shape));
+        let (progress, cancel, estimate) = (self.progress, self.cancel, &self.estimate);
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<palace_gpu::SkinBatch>(8);
+        let started = Instant::now();
+        let (swept, (state, known, read)) = std::thread::scope(|scope| {
+            let stop = &stop;
+            let reader = scope.spawn(move || {
+                let (mut state, mut known) = (state, known);
+                let read = read_rows(&mut state, &mut known, rx, job, diagonals, progress, estimate, cancel);
+                stop.store(true, Ordering::Relaxed);
+                (state, known, read)
+            });
+            let cancelled = || cancel.is_cancelled();
+            let watch = palace_gpu::Watch { start: None, done: None, cancelled: Some(&cancelled) };
+            let swept = self.gpu.skin_sweep(&job, self.frontier.as_ref(), &watch, |batch| {
+                if stop.load(Ordering::Relaxed) || tx.send(batch).is_err() {
+                    palace_gpu::Flow::Stop
+                } else if pause() {
+                    palace_gpu::Flow::Pause
+                } else {
+                    palace_gpu::Flow::Go
+                }
+            });
+            drop(tx);
+            (swept, reader.join().expect("the skin's reader panicked"))
+        });
+        self.state = state;
+        self.known = known;
+        read?;
+        let (swept, frontier) = swept?;
+        self.run.computed += swept.computed;
+        self.run.region += swept.swept;
+        self.run.sent_back += swept.bytes_back;
+        self.run.elapsed += started.elapsed();
+        if self.state.complete() {
+            self.frontier = None;
+            return Ok(true);
+        }
+        match frontier {
+            Some(f) => {
+                self.frontier = Some(f);
+                Ok(false)
             }
-            let mut known = Known {
-                shape,
-                rows: Default::default(),
-                open: Vec::new(),
-                done: 0,
-                missing: std::cell::Cell::new(None),
-            };
-            let result = (|| {
-                for batch in rx.iter() {
-                    known.add(batch);
-                    while !state.complete() && known.ready(state.rows(), state.boundary(), diagonals) {
-                        let y = state.rows();
-                        if y >= job.height {
-                            break;
-                        }
-                        // A batch may hold many rows: the reader stops within a fraction of a
-                        // second of a cancel, as the sweep does.
-                        if y.is_multiple_of(4096) && cancel.is_cancelled() {
-                            return Err(Error::Interrupted);
-                        }
-                        let row = known.rows.get(&(y / shape.height()));
-                        let read = state.row(y, |x| known.at(row, x, y));
-                        if let Some((x, y)) = known.missing.get() {
-                            return Err(Error::Analysis(format!(
-                                "skin on the GPU: the skin read cell ({x}, {y}), which the GPU did not send back (it sends the tiles within {reach} columns left of the arm's boundary); use --backend cpu"
-                            )));
-                        }
-                        read?;
-                        let j = state.rows() / shape.height();
-                        while known.rows.first_key_value().is_some_and(|(&r, _)| r < j) {
-                            known.rows.pop_first();
-                        }
-                    }
-                    skin::show(progress, estimate, k, &state);
-                    if state.complete() {
-                        break;
+            None => Err(Error::SkinUnfinished { to, rows: job.height }),
+        }
+    }
+
+    /// The report and columns of the complete skin, and how the GPU runs went (summed over
+    /// this process's segments).
+    pub fn finish(self) -> Result<(SkinReport, Vec<Column>, GpuRun)> {
+        if !self.state.complete() {
+            return Err(crate::error::Error::Analysis(
+                "skin: the sweep ended before the skin was complete".into(),
+            ));
+        }
+        Ok((skin::analyse(&self.state), self.state.columns_measured().to_vec(), self.run))
+    }
+
+    /// The paused run as bytes: where the sweep stands on the device, the tiles read back and
+    /// not yet read, and the skin's state, with a checksum.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = SKIN_CHECKPOINT_MAGIC.to_vec();
+        let tag = self.tag();
+        out.extend_from_slice(&(tag.len() as u64).to_le_bytes());
+        out.extend_from_slice(tag.as_bytes());
+        let u32s = |out: &mut Vec<u8>, v: &[u32]| {
+            out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+            out.extend(v.iter().flat_map(|w| w.to_le_bytes()));
+        };
+        let f = self.frontier.clone().unwrap_or_default();
+        u32s(&mut out, &[SKIN_CHECKPOINT_FORMAT, f.diagonals]);
+        for v in [&f.rows, &f.cols, &f.diags, &f.quiet, &f.open] {
+            u32s(&mut out, v);
+        }
+        let state = self.state.encode();
+        out.extend_from_slice(&(state.len() as u64).to_le_bytes());
+        out.extend_from_slice(&state);
+        out.extend_from_slice(&(self.known.rows.len() as u64).to_le_bytes());
+        for (&j, row) in &self.known.rows {
+            u32s(&mut out, &[j, row.i0, row.tiles.len() as u32]);
+            for t in &row.tiles {
+                match t {
+                    Sent::Missing => out.push(0),
+                    Sent::Quiet => out.push(1),
+                    Sent::Cells(c) => {
+                        out.push(2);
+                        out.extend(c.iter().map(|&v| v as u8));
                     }
                 }
-                Ok(())
-            })();
-            stop.store(true, Ordering::Relaxed);
-            result.map(|()| state)
-        });
-        let cancelled = || cancel.is_cancelled();
-        let watch = palace_gpu::Watch { start: None, done: None, cancelled: Some(&cancelled) };
-        let swept = gpu.skin_sweep(&job, &watch, |batch| {
-            if stop.load(Ordering::Relaxed) || tx.send(batch).is_err() {
-                palace_gpu::Flow::Stop
-            } else {
-                palace_gpu::Flow::Go
             }
-        });
-        drop(tx);
-        (swept, reader.join().expect("the skin's reader panicked"))
-    });
-    let state = state?;
-    let swept = swept?;
-    if !state.complete() {
-        return Err(Error::SkinUnfinished { to, rows: job.height });
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
     }
-    let run = GpuRun {
-        adapter: gpu.adapter().to_string(),
-        shape: shape.to_string(),
-        computed: swept.computed,
-        region: swept.swept,
-        sent_back: swept.bytes_back,
-        elapsed: start.elapsed(),
-    };
-    Ok((skin::analyse(&state), state.columns_measured().to_vec(), run))
+
+    /// Continues from `bytes` ([`GpuSkin::encode`] of a paused run of the same game, column,
+    /// patterns and tiles); says why not if they are not, or are corrupt.
+    pub fn restore(&mut self, bytes: &[u8]) -> std::result::Result<(), String> {
+        let (body, crc) = bytes.split_at(bytes.len().saturating_sub(4));
+        if !bytes.starts_with(SKIN_CHECKPOINT_MAGIC) {
+            return Err("it is not a checkpoint of the skin on a GPU".into());
+        }
+        if crc.len() != 4 || crc32fast::hash(body).to_le_bytes() != crc {
+            return Err("it is corrupt (its checksum does not match)".into());
+        }
+        let mut r = ByteReader(&body[SKIN_CHECKPOINT_MAGIC.len()..]);
+        let bad = || "it is truncated or malformed".to_string();
+        let tag = String::from_utf8_lossy(r.bytes().ok_or_else(bad)?).into_owned();
+        if tag != self.tag() {
+            return Err(format!(
+                "it is a checkpoint of another run ({tag}), not of this one ({})",
+                self.tag()
+            ));
+        }
+        let head = r.u32s().ok_or_else(bad)?;
+        if head.len() != 2 || head[0] != SKIN_CHECKPOINT_FORMAT {
+            return Err("it was written by another version of palace".into());
+        }
+        let (tw, th) = (self.job.shape.width, self.job.shape.height());
+        let (nx, ny) = (self.job.width.div_ceil(tw), self.job.height.div_ceil(th));
+        let (w, h) = (u64::from(nx * tw), u64::from(ny * th));
+        let mut f = palace_gpu::SkinFrontier { diagonals: head[1], ..Default::default() };
+        for (v, len) in [
+            (&mut f.rows, h),
+            (&mut f.cols, w),
+            (&mut f.diags, w + h),
+            (&mut f.quiet, 4 * u64::from(nx)),
+            (&mut f.open, u64::from(head[1])),
+        ] {
+            *v = r.u32s().ok_or_else(bad)?;
+            if v.len() as u64 != len {
+                return Err("its board or tiles are not this run's".into());
+            }
+        }
+        if f.diagonals == 0 || f.diagonals >= self.diagonals() {
+            return Err("its sweep is not between the first and the last tile-diagonal".into());
+        }
+        let state = r.bytes().ok_or_else(bad)?;
+        let state = skin::SkinState::decode_with(self.job.k, self.to, self.patterns, state)
+            .ok_or_else(|| "its skin's state is not one of this run".to_string())?;
+        if let Some(why) = state.impossible() {
+            return Err(why);
+        }
+        let mut known = Known::new(self.job.shape);
+        let rows = r.u64().ok_or_else(bad)?;
+        for _ in 0..rows {
+            let head = r.u32s().ok_or_else(bad)?;
+            let &[j, i0, n] = &head[..] else { return Err(bad()) };
+            let mut tiles = Vec::with_capacity(n.min(1 << 20) as usize);
+            for _ in 0..n {
+                tiles.push(match r.take(1).ok_or_else(bad)?[0] {
+                    0 => Sent::Missing,
+                    1 => Sent::Quiet,
+                    2 => Sent::Cells(
+                        r.take((tw * th) as usize).ok_or_else(bad)?.iter().map(|&b| b as i8).collect(),
+                    ),
+                    _ => return Err(bad()),
+                });
+            }
+            known.rows.insert(j, TileRow { i0, tiles });
+        }
+        if !r.0.is_empty() {
+            return Err(bad());
+        }
+        known.open = f.open.clone();
+        known.done = f.diagonals;
+        self.progress.resumed();
+        skin::show(self.progress, &self.estimate, self.job.k, &state);
+        self.state = state;
+        self.known = known;
+        self.frontier = Some(f);
+        Ok(())
+    }
+}
+
+/// Reads the batches from `rx` into `state`, row by row, as far as the tiles computed allow;
+/// stops at the skin's end, on a cancel, or when the sweep sends no more.
+#[allow(clippy::too_many_arguments)]
+fn read_rows(
+    state: &mut skin::SkinState,
+    known: &mut Known,
+    rx: std::sync::mpsc::Receiver<palace_gpu::SkinBatch>,
+    job: palace_gpu::SkinJob,
+    diagonals: u32,
+    progress: &dyn Progress,
+    estimate: &std::sync::atomic::AtomicU64,
+    cancel: &Cancel,
+) -> Result<()> {
+    use crate::error::Error;
+    let h = job.shape.height();
+    for batch in rx.iter() {
+        known.add(batch);
+        while !state.complete() && known.ready(state.rows(), state.boundary(), diagonals) {
+            let y = state.rows();
+            if y >= job.height {
+                break;
+            }
+            // A batch may hold many rows: the reader stops within a fraction of a second of a
+            // cancel, as the sweep does.
+            if y.is_multiple_of(4096) && cancel.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+            let row = known.rows.get(&(y / h));
+            let read = state.row(y, |x| known.at(row, x, y));
+            if let Some((x, y)) = known.missing.get() {
+                return Err(Error::Analysis(format!(
+                    "skin on the GPU: the skin read cell ({x}, {y}), which the GPU did not send back (it sends the tiles within {} columns left of the arm's boundary); use --backend cpu",
+                    job.reach
+                )));
+            }
+            read?;
+            let j = state.rows() / h;
+            while known.rows.first_key_value().is_some_and(|(&r, _)| r < j) {
+                known.rows.pop_first();
+            }
+        }
+        skin::show(progress, estimate, job.k, state);
+        if state.complete() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Reads what [`GpuSkin::encode`] wrote.
+struct ByteReader<'b>(&'b [u8]);
+
+impl<'b> ByteReader<'b> {
+    fn take(&mut self, n: usize) -> Option<&'b [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn bytes(&mut self) -> Option<&'b [u8]> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        self.take(n)
+    }
+
+    fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let bytes = self.take(n.checked_mul(4)?)?;
+        Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect())
+    }
 }

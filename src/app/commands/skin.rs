@@ -46,7 +46,8 @@ pub struct SkinArgs {
     /// Where the cells are computed: `cpu`, or `gpu` (compute shaders on a Vulkan, Metal or
     /// DirectX 12 adapter; a build with `--features gpu`). Both give the same report and CSV.
     /// The GPU sweeps the whole board and sends back only the tiles near the arm's boundary;
-    /// it keeps no checkpoints, and --threads and --kernel do not affect it.
+    /// --checkpoint saves the device's counters and the skin's state between submissions, and
+    /// --threads and --kernel do not affect it.
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu, conflicts_with = "rows")]
     pub backend: BackendArg,
     /// GPU tile shape LANESxROWSxWIDTH, rows a multiple of 4 (tuning).
@@ -98,11 +99,6 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
     }
     let (checkpoint, resume) = a.checkpoint.resolve()?;
     let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?;
-    if backend != Backend::Cpu && (checkpoint.is_some() || resume.is_some()) {
-        return Err(Error::Usage(
-            "--backend gpu keeps no checkpoints; drop --checkpoint and --resume, or use --backend cpu".into(),
-        ));
-    }
     if let Backend::Gpu(Some((lanes, rows, width))) = backend
         && !rows.is_multiple_of(4)
     {
@@ -157,7 +153,14 @@ impl Request for Skin {
                 tiles.shape = palace::gpu::Shape { lanes, rows, width };
             }
             let pb = progress::cells_bar(run.quiet, "skin (GPU)");
-            let (report, cols, g) = palace::gpu::skin(&gpu, k, to, pattern, tiles, &pb, cancel)?;
+            let (report, cols, g) = gpu_skin(
+                &gpu,
+                (k, to, pattern),
+                tiles,
+                &pb,
+                (checkpoint.as_ref(), resume.as_deref()),
+                cancel,
+            )?;
             pb.finish_and_clear();
             super::stats::gpu_summary(&run, &g);
             return finish(&report, &cols, csv_out, plot_out, json);
@@ -191,6 +194,70 @@ impl Request for Skin {
         summary(&run, "", &engine);
         finish(&report, &cols, csv_out, plot_out, json)
     }
+}
+
+/// The skin on the GPU in segments: each pauses at `save`'s interval or when the run is
+/// interrupted, then the run goes to the checkpoint (replaced atomically); a run resumed from
+/// one continues it. The checkpoint is removed when the skin is complete.
+#[cfg(feature = "gpu")]
+fn gpu_skin(
+    gpu: &palace::gpu::Gpu,
+    (k, to, pattern): (u32, u64, bool),
+    tiles: palace::gpu::SkinTiles,
+    pb: &dyn palace::engine::Progress,
+    (save, resume): (Option<&SaveEvery>, Option<&std::path::Path>),
+    cancel: &palace::engine::Cancel,
+) -> Result<(skin::SkinReport, Vec<skin::Column>, palace::gpu::GpuRun)> {
+    use std::io::Write;
+    use std::time::Instant;
+    // Where checkpoints are saved, a signal pauses the sweep between submissions (the pause
+    // test reads it) instead of stopping it.
+    let own = palace::engine::Cancel::new();
+    let mut g = palace::gpu::GpuSkin::new(
+        gpu,
+        k,
+        to,
+        pattern,
+        tiles,
+        pb,
+        if save.is_some() { &own } else { cancel },
+    )?;
+    let mut owned = resume.zip(save).is_some_and(|(r, (s, _))| palace::engine::checkpoint::same_file(r, s));
+    if let Some(path) = resume {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        g.restore(&bytes).map_err(|why| Error::BadInput {
+            path: path.to_path_buf(),
+            reason: format!(
+                "cannot continue the skin on the GPU from it: {why}; start the run again without --resume"
+            ),
+        })?;
+    }
+    loop {
+        let deadline = save.map(|(_, every)| Instant::now() + *every);
+        let pause = || cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+        if g.segment(&pause)? {
+            break;
+        }
+        let Some((path, _)) = save else {
+            return Err(Error::Interrupted);
+        };
+        let mut out = AtomicOutput::create(path, "--checkpoint")?;
+        out.file().write_all(&g.encode()).map_err(|e| Error::io(path, e))?;
+        out.commit()?;
+        owned = true;
+        if cancel.is_cancelled() {
+            return Err(Error::Paused { path: path.clone(), rows: g.rows(), height: g.height() });
+        }
+    }
+    if let Some((path, _)) = save.filter(|_| owned) {
+        // The run is finished: a checkpoint left behind would only mislead.
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    g.finish()
 }
 
 /// Writes the skin's CSV and plot and prints its report.

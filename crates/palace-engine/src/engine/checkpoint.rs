@@ -159,6 +159,10 @@ pub struct Checkpoint {
 }
 
 const MAGIC: &[u8; 18] = b"palace checkpoint\n";
+
+/// The first bytes of a checkpoint of the skin on a GPU (`palace::gpu::GpuSkin`), which has a
+/// format of its own: [`looks_like_checkpoint`] knows both.
+pub const GPU_SKIN_MAGIC: &[u8; 16] = b"palace GPU skin\n";
 const FORMAT: u32 = 1;
 
 impl Checkpoint {
@@ -229,8 +233,9 @@ impl Checkpoint {
 /// signature); says nothing of its integrity, which [`Checkpoint::decode`] checks.
 pub fn looks_like_checkpoint(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; MAGIC.len()];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == MAGIC
+    let mut head = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAGIC.len() as u64).read_to_end(&mut head)).is_ok()
+        && (head == MAGIC || head.starts_with(GPU_SKIN_MAGIC))
 }
 
 /// Whether `a` and `b` name one file (after following links); false if either is missing.
