@@ -186,21 +186,13 @@ mod with_the_feature {
         let (ck, a, b) = (at("s.ckpt"), at("cpu.csv"), at("gpu.csv"));
         let to = if g.adapter().device_type == "Cpu" { "150000" } else { "3040003" };
         let cpu = stdout(&["skin", "--k", "40003", "--to", to, "--csv", &a, "-q"]);
+        let on_gpu = |more: &[&str]| {
+            let mut args = vec!["skin", "--k", "40003", "--to", to, "--backend", "gpu", "--csv", &b, "-q"];
+            args.extend_from_slice(more);
+            args.into_iter().map(String::from).collect::<Vec<_>>()
+        };
         let mut child = std::process::Command::new(bin())
-            .args([
-                "skin",
-                "--k",
-                "40003",
-                "--to",
-                to,
-                "--backend",
-                "gpu",
-                "--checkpoint",
-                &ck,
-                "--csv",
-                &b,
-                "-q",
-            ])
+            .args(on_gpu(&["--checkpoint", &ck]))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -213,22 +205,8 @@ mod with_the_feature {
         assert_eq!(out.status.code(), Some(130), "{err}");
         assert!(err.contains("--resume") && std::path::Path::new(&ck).exists(), "{err}");
         assert!(!std::path::Path::new(&b).exists());
-        let gpu = stdout(&[
-            "skin",
-            "--k",
-            "40003",
-            "--to",
-            to,
-            "--backend",
-            "gpu",
-            "--resume",
-            &ck,
-            "--checkpoint",
-            &ck,
-            "--csv",
-            &b,
-            "-q",
-        ]);
+        let resume = on_gpu(&["--resume", &ck, "--checkpoint", &ck]);
+        let gpu = stdout(&resume.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(gpu, cpu);
         assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap());
         assert!(!std::path::Path::new(&ck).exists(), "the checkpoint was left behind");

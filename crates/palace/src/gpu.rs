@@ -452,7 +452,7 @@ impl<'a> GpuSkin<'a> {
         if crc.len() != 4 || crc32fast::hash(body).to_le_bytes() != crc {
             return Err("it is corrupt (its checksum does not match)".into());
         }
-        let mut r = ByteReader(&body[SKIN_CHECKPOINT_MAGIC.len()..]);
+        let mut r = skin::Reader(&body[SKIN_CHECKPOINT_MAGIC.len()..]);
         let bad = || "it is truncated or malformed".to_string();
         let tag = String::from_utf8_lossy(r.bytes().ok_or_else(bad)?).into_owned();
         if tag != self.tag() {
@@ -569,33 +569,4 @@ fn read_rows(
         }
     }
     Ok(())
-}
-
-/// Reads what [`GpuSkin::encode`] wrote.
-struct ByteReader<'b>(&'b [u8]);
-
-impl<'b> ByteReader<'b> {
-    fn take(&mut self, n: usize) -> Option<&'b [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn bytes(&mut self) -> Option<&'b [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        self.take(n)
-    }
-
-    fn u32s(&mut self) -> Option<Vec<u32>> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        let bytes = self.take(n.checked_mul(4)?)?;
-        Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect())
-    }
 }

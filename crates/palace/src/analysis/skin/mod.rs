@@ -545,10 +545,10 @@ impl SkinState {
 }
 
 /// Reads little-endian numbers off a byte slice.
-struct Reader<'a>(&'a [u8]);
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
+impl<'a> Reader<'a> {
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if self.0.len() < n {
             return None;
         }
@@ -557,12 +557,27 @@ impl Reader<'_> {
         Some(a)
     }
 
-    fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
 
     fn u32(&mut self) -> Option<u32> {
         self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    }
+
+    /// Bytes after their 64-bit length.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        self.take(n)
+    }
+
+    /// 32-bit words after their 64-bit count.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let bytes = self.take(n.checked_mul(4)?)?;
+        Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
     }
 }
 
