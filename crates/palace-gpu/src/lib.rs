@@ -498,8 +498,7 @@ impl Gpu {
 
     /// Reads back `bytes` bytes of `buffer` from its start, as words.
     fn read(&self, buffer: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
-        let bytes = self.read_ranges(&[(buffer, 0, bytes)])?.pop().expect("one range");
-        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+        Ok(bytes_to_words(&self.read_ranges(&[(buffer, 0, bytes)])?.pop().expect("one range")))
     }
 
     /// Reads back the ranges `(buffer, offset, bytes)` (multiples of 4 bytes) in one
@@ -817,6 +816,11 @@ fn entry(binding: u32, buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindGr
 
 fn words_to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The little-endian words of `bytes` (whose length is a multiple of 4).
+fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
 }
 
 /// The backends asked, in words.

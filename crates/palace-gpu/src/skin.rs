@@ -2,7 +2,8 @@
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
 use crate::{
-    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, counters, words_to_bytes,
+    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, counters,
+    words_to_bytes,
 };
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
@@ -52,6 +53,33 @@ impl SkinJob {
     /// How many tiles right (and one more up) a kept tile looks.
     pub fn look_ahead(&self) -> u32 {
         self.reach.div_ceil(self.shape.width) + 1
+    }
+
+    /// Tiles per row of tiles, and rows of tiles.
+    pub fn tiles(&self) -> (u32, u32) {
+        (self.width.div_ceil(self.shape.width), self.height.div_ceil(self.shape.height()))
+    }
+
+    /// The tile-diagonals of the board.
+    pub fn diagonals(&self) -> u32 {
+        let (nx, ny) = self.tiles();
+        nx + ny - 1
+    }
+
+    /// Whether `f` is a frontier of this job's board and tiles, between its first and last
+    /// tile-diagonal: each of its arrays has the length the sweep keeps on the device.
+    pub fn fits(&self, f: &SkinFrontier) -> bool {
+        let (nx, ny) = self.tiles();
+        let (w, h) =
+            (u64::from(nx) * u64::from(self.shape.width), u64::from(ny) * u64::from(self.shape.height()));
+        let lengths = [
+            (f.rows.len(), h),
+            (f.cols.len(), w),
+            (f.diags.len(), w + h),
+            (f.quiet.len(), 4 * u64::from(nx)),
+            (f.open.len(), u64::from(f.diagonals)),
+        ];
+        f.diagonals < self.diagonals() && lengths.iter().all(|&(a, b)| a as u64 == b)
     }
 }
 
@@ -225,8 +253,7 @@ impl Gpu {
         job.check()?;
         let shape = job.shape;
         let (tw, th) = (shape.width, shape.height());
-        let nx = job.width.div_ceil(tw);
-        let ny = job.height.div_ceil(th);
+        let (nx, ny) = job.tiles();
         let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
         if region_w + region_h >= 1 << 32 {
             return Err(GpuError::Job(
@@ -235,7 +262,7 @@ impl Gpu {
         }
         let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
         let pipeline = self.pipeline(Kernel::Skin, shape, subgroups)?;
-        let diagonals = nx + ny - 1;
+        let diagonals = job.diagonals();
         let tile_words = u64::from(tw) * u64::from(th) / 4;
         let allowed = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
         let slots = (allowed.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);
@@ -249,14 +276,7 @@ impl Gpu {
         self.clear(&[&rows, &cols, &diags, &quiet, &open, &meta]);
         let mut d = 0u32;
         if let Some(f) = from {
-            let sizes = [
-                (f.rows.len() as u64, region_h),
-                (f.cols.len() as u64, region_w),
-                (f.diags.len() as u64, region_w + region_h),
-                (f.quiet.len() as u64, 4 * u64::from(nx)),
-                (f.open.len() as u64, u64::from(f.diagonals)),
-            ];
-            if f.diagonals > diagonals || sizes.iter().any(|(a, b)| a != b) {
+            if !job.fits(f) {
                 return Err(GpuError::Job("the frontier is not one of this board and tile shape"));
             }
             for (buffer, words) in
@@ -326,11 +346,10 @@ impl Gpu {
             let open_words = back.pop().expect("three ranges");
             let headers = back.pop().expect("three ranges");
             sweep.bytes_back += data.len() as u64;
+            let headers = bytes_to_words(&headers);
             let kept = (0..taken as usize)
                 .map(|s| {
-                    let w = |o: usize| {
-                        u32::from_le_bytes(headers[16 * s + 4 * o..][..4].try_into().expect("4 bytes"))
-                    };
+                    let w = |o: usize| headers[4 * s + o];
                     let cells = (w(2) == 1).then(|| {
                         let bytes = &data[s * tile_words as usize * 4..][..tile_words as usize * 4];
                         bytes.iter().map(|&b| b as i8).collect()
@@ -340,9 +359,7 @@ impl Gpu {
                 .collect();
             sweep.kept += taken;
             sweep.diagonals = d;
-            let opened =
-                open_words.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
-            let flow = batch(SkinBatch { done: d, first, open: opened, kept });
+            let flow = batch(SkinBatch { done: d, first, open: bytes_to_words(&open_words), kept });
             let took = started.elapsed();
             if took < BATCH_SHORT {
                 budget = (budget * 2).min(SKIN_BATCH_TILES);
@@ -365,9 +382,7 @@ impl Gpu {
                         (&open, 0, u64::from(d) * 4),
                     ])?
                     .into_iter()
-                    .map(|b| {
-                        b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect()
-                    });
+                    .map(|b| bytes_to_words(&b));
                 let mut next = || back.next().expect("five ranges");
                 let frontier = SkinFrontier {
                     diagonals: d,

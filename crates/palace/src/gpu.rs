@@ -333,17 +333,13 @@ impl<'a> GpuSkin<'a> {
         self.job.height
     }
 
-    fn diagonals(&self) -> u32 {
-        self.job.width.div_ceil(self.job.shape.width) + self.job.height.div_ceil(self.job.shape.height()) - 1
-    }
-
     /// Sweeps until the skin is complete (`true`) or, at the end of a submission, `pause` says
     /// stop (`false`: the run can be saved, or continued by another segment).
     pub fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
         use crate::error::Error;
         use std::sync::atomic::{AtomicBool, Ordering};
         let (k, to, job) = (self.job.k, self.to, self.job);
-        let diagonals = self.diagonals();
+        let diagonals = job.diagonals();
         let state = std::mem::replace(&mut self.state, skin::SkinState::new(k, to));
         let known = std::mem::replace(&mut self.known, Known::new(job.shape));
         let (progress, cancel, estimate) = (self.progress, self.cancel, &self.estimate);
@@ -465,25 +461,14 @@ impl<'a> GpuSkin<'a> {
         if head.len() != 2 || head[0] != SKIN_CHECKPOINT_FORMAT {
             return Err("it was written by another version of palace".into());
         }
-        let (tw, th) = (self.job.shape.width, self.job.shape.height());
-        let (nx, ny) = (self.job.width.div_ceil(tw), self.job.height.div_ceil(th));
-        let (w, h) = (u64::from(nx * tw), u64::from(ny * th));
         let mut f = palace_gpu::SkinFrontier { diagonals: head[1], ..Default::default() };
-        for (v, len) in [
-            (&mut f.rows, h),
-            (&mut f.cols, w),
-            (&mut f.diags, w + h),
-            (&mut f.quiet, 4 * u64::from(nx)),
-            (&mut f.open, u64::from(head[1])),
-        ] {
+        for v in [&mut f.rows, &mut f.cols, &mut f.diags, &mut f.quiet, &mut f.open] {
             *v = r.u32s().ok_or_else(bad)?;
-            if v.len() as u64 != len {
-                return Err("its board or tiles are not this run's".into());
-            }
         }
-        if f.diagonals == 0 || f.diagonals >= self.diagonals() {
-            return Err("its sweep is not between the first and the last tile-diagonal".into());
+        if f.diagonals == 0 || !self.job.fits(&f) {
+            return Err("its board, tiles or tile-diagonal are not this run's".into());
         }
+        let (tw, th) = (self.job.shape.width, self.job.shape.height());
         let state = r.bytes().ok_or_else(bad)?;
         let state = skin::SkinState::decode_with(self.job.k, self.to, self.patterns, state)
             .ok_or_else(|| "its skin's state is not one of this run".to_string())?;
