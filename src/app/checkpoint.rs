@@ -146,12 +146,10 @@ pub fn resumable(
     state: &dyn Fn() -> Vec<u8>,
     segment: &mut Segment<'_>,
 ) -> Result<palace::engine::SweepReport> {
-    use palace::engine::checkpoint::{self as cp, Checkpoint};
+    use palace::engine::checkpoint::Checkpoint;
     use std::time::Instant;
     let mut frontier = None;
-    // The file at `--checkpoint` is this run's to remove when it finishes only if the run
-    // resumed from it or wrote it (the command line refused any other file there).
-    let mut owned = c.resume.zip(c.save).is_some_and(|(r, (s, _))| cp::same_file(r, s));
+    let mut owned = owns(c.resume, c.save);
     if let Some(path) = c.resume {
         let bytes = std::fs::read(path).map_err(|e| palace::Error::io(path, e))?;
         let saved = Checkpoint::decode(&bytes, &c.tag, path)?;
@@ -191,13 +189,25 @@ pub fn resumable(
             frontier = Some(f);
         }
     }
-    if let Some((path, _)) = c.save.filter(|_| owned) {
-        // The run is finished: a checkpoint left behind would only mislead.
+    remove_finished(c.save, owned)?;
+    Ok(total.expect("at least one segment"))
+}
+
+/// Whether the file at `--checkpoint` is the run's to remove when it finishes from the start:
+/// it is the file the run resumes from (the command line refused any other file there).
+pub fn owns(resume: Option<&std::path::Path>, save: Option<&SaveEvery>) -> bool {
+    resume.zip(save).is_some_and(|(r, (s, _))| palace::engine::checkpoint::same_file(r, s))
+}
+
+/// Removes the checkpoint of a finished run, if the run `owned` it (resumed from it or wrote
+/// it): a checkpoint left behind would only mislead.
+pub fn remove_finished(save: Option<&SaveEvery>, owned: bool) -> Result<()> {
+    if let Some((path, _)) = save.filter(|_| owned) {
         match std::fs::remove_file(path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(palace::Error::io(path, e)),
         }
     }
-    Ok(total.expect("at least one segment"))
+    Ok(())
 }

@@ -208,7 +208,6 @@ fn gpu_skin(
     (save, resume): (Option<&SaveEvery>, Option<&std::path::Path>),
     cancel: &palace::engine::Cancel,
 ) -> Result<(skin::SkinReport, Vec<skin::Column>, palace::gpu::GpuRun)> {
-    use std::io::Write;
     use std::time::Instant;
     // Where checkpoints are saved, a signal pauses the sweep between submissions (the pause
     // test reads it) instead of stopping it.
@@ -222,7 +221,7 @@ fn gpu_skin(
         pb,
         if save.is_some() { &own } else { cancel },
     )?;
-    let mut owned = resume.zip(save).is_some_and(|(r, (s, _))| palace::engine::checkpoint::same_file(r, s));
+    let mut owned = crate::app::checkpoint::owns(resume, save);
     if let Some(path) = resume {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         g.restore(&bytes).map_err(|why| Error::BadInput {
@@ -241,22 +240,13 @@ fn gpu_skin(
         let Some((path, _)) = save else {
             return Err(Error::Interrupted);
         };
-        let mut out = AtomicOutput::create(path, "--checkpoint")?;
-        out.file().write_all(&g.encode()).map_err(|e| Error::io(path, e))?;
-        out.commit()?;
+        palace::output::checkpoint::write_bytes(path, "--checkpoint", &g.encode())?;
         owned = true;
         if cancel.is_cancelled() {
             return Err(Error::Paused { path: path.clone(), rows: g.rows(), height: g.height() });
         }
     }
-    if let Some((path, _)) = save.filter(|_| owned) {
-        // The run is finished: a checkpoint left behind would only mislead.
-        match std::fs::remove_file(path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(path, e)),
-        }
-    }
+    crate::app::checkpoint::remove_finished(save, owned)?;
     g.finish()
 }
 

@@ -11,7 +11,6 @@ use std::path::Path;
 /// torn one).
 /// `flag` names the option that gave the path, for messages.
 pub fn write(path: &Path, flag: &str, c: &Checkpoint) -> Result<()> {
-    use std::io::Write;
     // Lengths are stored in 32 bits: refuse what they cannot hold rather than write a
     // checkpoint that reads back wrong.
     let widest = c.frontier.strips.iter().map(|s| s.bottom.len()).max().unwrap_or(0);
@@ -22,6 +21,13 @@ pub fn write(path: &Path, flag: &str, c: &Checkpoint) -> Result<()> {
             c.state.len()
         )));
     }
+    write_bytes(path, flag, &c.encode())
+}
+
+/// Writes a checkpoint's `bytes`, encoded by its run, to `path` atomically, as [`write()`] does
+/// (the skin on a GPU has a format of its own).
+pub fn write_bytes(path: &Path, flag: &str, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
     // The path was checked before the run; what changed there since (its folder removed, a
     // FIFO or a folder put in its place) is a failure of the run, not of its arguments.
     let failed = |why: String| Error::Analysis(format!("cannot save the checkpoint: {why}"));
@@ -35,7 +41,7 @@ pub fn write(path: &Path, flag: &str, c: &Checkpoint) -> Result<()> {
         Error::Usage(why) => failed(why),
         e => e,
     })?;
-    out.file().write_all(&c.encode()).map_err(|e| Error::io(path, e))?;
+    out.file().write_all(bytes).map_err(|e| Error::io(path, e))?;
     out.commit()?;
     Ok(())
 }
