@@ -9,7 +9,9 @@ struct Step {
     i_min: u32,
     // The tally's slot of its first tile in `keys` (the skin's kernel takes its slots itself).
     slot_base: u32,
-    _pad: u32,
+    // Diagonal entries below it live in `diags`, the others in `diags_hi` (the array may be
+    // longer than one storage binding holds); 0xffffffff when `diags` holds them all.
+    diag_split: u32,
 }
 
 @group(0) @binding(0) var<uniform> job: Job;
@@ -17,6 +19,8 @@ struct Step {
 @group(0) @binding(2) var<storage, read_write> rows: array<u32>;
 @group(0) @binding(3) var<storage, read_write> cols: array<u32>;
 @group(0) @binding(4) var<storage, read_write> diags: array<u32>;
+// The diagonal counters from `step.diag_split` on (a buffer of one unused word when none).
+@group(0) @binding(@DIAGS_HI@) var<storage, read_write> diags_hi: array<u32>;
 
 // C and D of each lane's bottom row, for the lane below, by step parity.
 var<workgroup> cbuf: array<u32, @LANES2@>;
@@ -31,6 +35,25 @@ var<workgroup> bot_d: array<u32, @TILE_W@>;
 // Where diagonal x - y is stored: x - y + diag_off (the region's height).
 fn dix(x: u32, y: u32) -> u32 {
     return x + job.diag_off - y;
+}
+
+// The D of the diagonal through (x, y), from whichever binding holds it.
+fn dget(x: u32, y: u32) -> u32 {
+    let i = dix(x, y);
+    if (i < step.diag_split) {
+        return diags[i];
+    }
+    return diags_hi[i - step.diag_split];
+}
+
+// Sets the D of the diagonal through (x, y).
+fn dput(x: u32, y: u32, v: u32) {
+    let i = dix(x, y);
+    if (i < step.diag_split) {
+        diags[i] = v;
+    } else {
+        diags_hi[i - step.diag_split] = v;
+    }
 }
 
 // The hood, max(x, y) + 2 min(x, y) < k (docs/rule.md, "The hood"), without overflow.

@@ -39,7 +39,7 @@
 
 mod skin;
 
-pub use skin::{Flow, KeptTile, SkinBatch, SkinFrontier, SkinJob, SkinSweep};
+pub use skin::{Flow, KeptTile, SkinBatch, SkinFrontier, SkinJob, SkinSweep, TilesJob};
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -214,6 +214,10 @@ pub struct Tally {
     pub min: Option<Cell>,
     /// The largest value and its first cell in row-major order.
     pub max: Option<Cell>,
+    /// The tiles `(i, j)` (tile column, tile row) whose window cells outside the hood hold
+    /// the largest value, in the order of their tile-diagonals: [`Gpu::tiles`] sends their
+    /// cells back.
+    pub max_tiles: Vec<(u32, u32)>,
     /// Cells of the region (rounded up to whole tiles) computed, not skipped as outer space.
     pub computed: u64,
     /// Cells of the region, rounded up to whole tiles.
@@ -280,11 +284,12 @@ impl Kernel {
         }
     }
 
-    /// Its storage buffers, bound from binding 2 on.
+    /// Its storage buffers, bound from binding 2 on; the last is the upper part of the
+    /// diagonal counter array ([`Diagonals`]).
     fn storage_buffers(self) -> u32 {
         match self {
-            Kernel::Tally => 6,
-            Kernel::Skin => 7,
+            Kernel::Tally => 7,
+            Kernel::Skin => 9,
         }
     }
 }
@@ -295,6 +300,9 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     limits: wgpu::Limits,
+    /// The largest storage binding this handle uses, in bytes: the device's limit, or less
+    /// ([`Gpu::limit_binding_size`]).
+    binding: u64,
     /// The bind group layouts of the tally and of the skin.
     layouts: [wgpu::BindGroupLayout; 2],
     /// Pipelines built so far, by kernel, tile shape and whether they use subgroup shuffles.
@@ -311,6 +319,9 @@ const BATCH_TILES: u64 = 1 << 16;
 const BATCH_SHORT: std::time::Duration = std::time::Duration::from_millis(40);
 const BATCH_LONG: std::time::Duration = std::time::Duration::from_millis(160);
 const NONE: u32 = u32::MAX;
+/// Bytes moved between host and device in one piece at most: a frontier of billions of
+/// counters goes in pieces, not through one staging buffer of its size.
+const MOVE_CHUNK: u64 = 256 << 20;
 
 impl Gpu {
     /// Opens the adapter `wgpu` prefers for high performance (the environment variables
@@ -387,6 +398,7 @@ impl Gpu {
             adapter: summary,
             device,
             queue,
+            binding: limits.max_storage_buffer_binding_size.min(limits.max_buffer_size),
             limits,
             layouts,
             pipelines: Mutex::new(Vec::new()),
@@ -397,6 +409,13 @@ impl Gpu {
     /// The adapter in use.
     pub fn adapter(&self) -> &Adapter {
         &self.adapter
+    }
+
+    /// Uses storage bindings of at most `bytes` bytes (a multiple of 4, at least 4), as on a
+    /// device with that limit: for the tests of arrays split over two bindings.
+    #[doc(hidden)]
+    pub fn limit_binding_size(&mut self, bytes: u64) {
+        self.binding = self.binding.min(bytes.max(4) / 4 * 4);
     }
 
     /// The size of the adapter's subgroups, where it offers subgroup operations and all its
@@ -426,11 +445,10 @@ impl Gpu {
         }
         let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
         let declare = rows(&|h| format!("    var r{h}: u32;\n    var d{h}: u32;"));
-        let load = rows(&|h| {
-            format!("    r{h} = rows[ytop + {h}u];\n    d{h} = diags[dix(tx0, ytop + {}u)];", h + 1)
-        });
+        let load =
+            rows(&|h| format!("    r{h} = rows[ytop + {h}u];\n    d{h} = dget(tx0, ytop + {}u);", h + 1));
         let store = rows(&|h| {
-            format!("    rows[ytop + {h}u] = r{h};\n    diags[dix(tx0 + TILE_W - 1u, ytop + {h}u)] = d{h};")
+            format!("    rows[ytop + {h}u] = r{h};\n    dput(tx0 + TILE_W - 1u, ytop + {h}u, d{h});")
         });
         let source = match kernel {
             Kernel::Tally => include_str!("tally.wgsl").replace("@ROWS_BODY@", &tally_body(shape)),
@@ -449,6 +467,7 @@ impl Gpu {
             .replace("@LANE@", if subgroups { "sg_lane" } else { "lid.x" })
             .replace("@SHUFFLE_C@", if subgroups { "subgroupShuffleUp(c_out, 1u)" } else { "0u" })
             .replace("@SHUFFLE_D@", if subgroups { "subgroupShuffleUp(d_out, 1u)" } else { "0u" })
+            .replace("@DIAGS_HI@", &(1 + kernel.storage_buffers()).to_string())
             .replace("@LANES2@", &(2 * shape.lanes).to_string())
             .replace("@LANES@", &shape.lanes.to_string())
             .replace("@ROWS@", &shape.rows.to_string())
@@ -484,9 +503,8 @@ impl Gpu {
 
     fn storage(&self, what: &'static str, words: u64) -> Result<wgpu::Buffer, GpuError> {
         let bytes = words.max(1) * 4;
-        let allowed = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
-        if bytes > allowed {
-            return Err(GpuError::TooLarge { what, needed: bytes, allowed });
+        if bytes > self.binding {
+            return Err(GpuError::TooLarge { what, needed: bytes, allowed: self.binding });
         }
         Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(what),
@@ -496,14 +514,83 @@ impl Gpu {
         }))
     }
 
+    /// The diagonal counter array of `words` entries, zeroed: in one storage binding where it
+    /// fits, else split over two (an array longer than two bindings hold is refused).
+    fn diagonals(&self, words: u64) -> Result<Diagonals, GpuError> {
+        const WHAT: &str = "diagonal counter array";
+        let most = self.binding / 4;
+        let d = if words <= most {
+            Diagonals { lo: self.storage(WHAT, words)?, hi: self.storage(WHAT, 1)?, split: None }
+        } else if words <= 2 * most {
+            Diagonals {
+                lo: self.storage(WHAT, most)?,
+                hi: self.storage(WHAT, words - most)?,
+                split: Some(most),
+            }
+        } else {
+            return Err(GpuError::TooLarge {
+                what: "diagonal counter array (in two storage bindings)",
+                needed: words * 4,
+                allowed: 2 * most * 4,
+            });
+        };
+        self.clear(&[&d.lo, &d.hi]);
+        Ok(d)
+    }
+
     /// Reads back `bytes` bytes of `buffer` from its start, as words.
     fn read(&self, buffer: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
         Ok(bytes_to_words(&self.read_ranges(&[(buffer, 0, bytes)])?.pop().expect("one range")))
     }
 
-    /// Reads back the ranges `(buffer, offset, bytes)` (multiples of 4 bytes) in one
-    /// submission.
+    /// Bytes moved between host and device in one piece at most: [`MOVE_CHUNK`], or one
+    /// storage binding where that is less.
+    fn move_chunk(&self) -> u64 {
+        self.binding.min(MOVE_CHUNK)
+    }
+
+    /// Reads back the ranges `(buffer, offset, bytes)` (multiples of 4 bytes): in one
+    /// submission, or in pieces of [`Gpu::move_chunk`] bytes where they hold more.
     fn read_ranges(&self, ranges: &[(&wgpu::Buffer, u64, u64)]) -> Result<Vec<Vec<u8>>, GpuError> {
+        let chunk = self.move_chunk();
+        // Pieces of at most `chunk` bytes: (range, buffer, offset, bytes).
+        let mut pieces = Vec::new();
+        for (r, &(buffer, offset, bytes)) in ranges.iter().enumerate() {
+            let mut at = 0;
+            while at < bytes || (bytes == 0 && at == 0) {
+                let n = (bytes - at).min(chunk);
+                pieces.push((r, buffer, offset + at, n));
+                at += n.max(1);
+            }
+        }
+        let mut out: Vec<Vec<u8>> = ranges.iter().map(|r| Vec::with_capacity(r.2 as usize)).collect();
+        let mut start = 0;
+        while start < pieces.len() {
+            let (mut end, mut total) = (start, 0);
+            while end < pieces.len() && (end == start || total + pieces[end].3 <= chunk) {
+                total += pieces[end].3;
+                end += 1;
+            }
+            let part: Vec<_> = pieces[start..end].iter().map(|p| (p.1, p.2, p.3)).collect();
+            for (p, bytes) in pieces[start..end].iter().zip(self.read_once(&part)?) {
+                out[p.0].extend_from_slice(&bytes);
+            }
+            start = end;
+        }
+        Ok(out)
+    }
+
+    /// Writes `words` to `buffer` from byte `offset` on, in pieces of [`Gpu::move_chunk`]
+    /// bytes.
+    fn write_words(&self, buffer: &wgpu::Buffer, offset: u64, words: &[u32]) {
+        let per = (self.move_chunk() / 4) as usize;
+        for (c, chunk) in words.chunks(per).enumerate() {
+            self.queue.write_buffer(buffer, offset + (c * per * 4) as u64, &words_to_bytes(chunk));
+        }
+    }
+
+    /// Reads back the ranges `(buffer, offset, bytes)` in one submission.
+    fn read_once(&self, ranges: &[(&wgpu::Buffer, u64, u64)]) -> Result<Vec<Vec<u8>>, GpuError> {
         let total: u64 = ranges.iter().map(|r| r.2).sum();
         if total == 0 {
             return Ok(ranges.iter().map(|_| Vec::new()).collect());
@@ -570,7 +657,7 @@ impl Gpu {
         let pipeline = self.pipeline(Kernel::Tally, shape, subgroups)?;
         let rows = self.storage("row counter array", region_h)?;
         let cols = self.storage("column counter array", region_w)?;
-        let diags = self.storage("diagonal counter array", region_w + region_h)?;
+        let diags = self.diagonals(region_w + region_h)?;
         let hist = self.storage("histogram", 512)?;
         let tiles = u64::from(nx) * u64::from(ny);
         let diagonals = nx + ny - 1;
@@ -579,15 +666,21 @@ impl Gpu {
         // Skipping reads the neighbours' flags: it needs tiles of 2 x 2 cells at least.
         let skip = job.skip && tw >= 2 && th >= 2;
         let quiet = self.storage("tile flag array", if skip { 2 * u64::from(nx) } else { 1 })?;
-        self.clear(&[&rows, &cols, &diags, &hist, &quiet]);
+        self.clear(&[&rows, &cols, &hist, &quiet]);
         let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, if skip { nx } else { 0 }];
-        let bound = self.bind(Kernel::Tally, &job_words, &[&rows, &cols, &diags, &hist, &keys, &quiet]);
+        let bound = self.bind(Kernel::Tally, &job_words, &[&rows, &cols, &hist, &keys, &quiet], &diags);
 
         if let Some(f) = watch.start {
             f(tiles);
         }
-        let mut tally =
-            Tally { counts: [0; 256], min: None, max: None, computed: 0, region: region_w * region_h };
+        let mut tally = Tally {
+            counts: [0; 256],
+            min: None,
+            max: None,
+            max_tiles: Vec::new(),
+            computed: 0,
+            region: region_w * region_h,
+        };
         let mut skipped = 0u64;
         let mut bad: Option<Cell> = None;
         let mut done = 0u64;
@@ -628,8 +721,14 @@ impl Gpu {
                     }
                     if w[1] != NONE {
                         let c = cell(w[1], 127 - (w[1] >> 24) as i32);
+                        if tally.max.is_none_or(|m| c.v > m.v) {
+                            tally.max_tiles.clear();
+                        }
                         if tally.max.is_none_or(|m| (-c.v, c.y, c.x) < (-m.v, m.y, m.x)) {
                             tally.max = Some(c);
+                        }
+                        if tally.max.is_some_and(|m| m.v == c.v) {
+                            tally.max_tiles.push((i, j));
                         }
                     }
                     if w[2] == NONE && w[3] == NONE {
@@ -674,9 +773,10 @@ impl Gpu {
         self.queue.submit([enc.finish()]);
     }
 
-    /// Binds a run of `kernel`: its job's words, a buffer of per-dispatch steps, and `storage`
-    /// from binding 2 on.
-    fn bind(&self, kernel: Kernel, job_words: &[u32], storage: &[&wgpu::Buffer]) -> Bound {
+    /// Binds a run of `kernel`: its job's words, a buffer of per-dispatch steps, `storage`
+    /// from binding 2 on (the rows', the columns' and then the other arrays) with `diags`'
+    /// parts at binding 4 and after the others.
+    fn bind(&self, kernel: Kernel, job_words: &[u32], storage: &[&wgpu::Buffer], diags: &Diagonals) -> Bound {
         let job = self.uniform(kernel.label(), &words_to_bytes(job_words));
         let stride = u64::from(self.limits.min_uniform_buffer_offset_alignment).max(16);
         let steps = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -686,13 +786,16 @@ impl Gpu {
             mapped_at_creation: false,
         });
         let mut entries = vec![entry(0, &job, None), entry(1, &steps, Some(16))];
-        entries.extend(storage.iter().enumerate().map(|(b, buf)| entry(2 + b as u32, buf, None)));
+        let (&[rows, cols], rest) = storage.split_at(2) else { panic!("the rows' and the columns' arrays") };
+        let all = [rows, cols, &diags.lo].into_iter().chain(rest.iter().copied()).chain([&diags.hi]);
+        entries.extend(all.enumerate().map(|(b, buf)| entry(2 + b as u32, buf, None)));
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(kernel.label()),
             layout: self.layout(kernel),
             entries: &entries,
         });
-        Bound { steps, group, stride }
+        let diag_split = diags.split.map_or(u32::MAX, |s| s as u32);
+        Bound { steps, group, stride, diag_split }
     }
 
     /// Writes a batch's steps and submits one dispatch per tile-diagonal, `counts[b]` tiles for
@@ -788,6 +891,8 @@ struct Bound {
     steps: wgpu::Buffer,
     group: wgpu::BindGroup,
     stride: u64,
+    /// The step's `diag_split`.
+    diag_split: u32,
 }
 
 impl Bound {
@@ -796,10 +901,39 @@ impl Bound {
     fn step_at(&self, d: u32, nx: u32, ny: u32, slot: u32, bytes: &mut Vec<u8>) -> (u32, u32) {
         let i_min = d.saturating_sub(ny - 1);
         let count = d.min(nx - 1) - i_min + 1;
-        let mut step = words_to_bytes(&[d, i_min, slot, 0]);
+        let mut step = words_to_bytes(&[d, i_min, slot, self.diag_split]);
         step.resize(self.stride as usize, 0);
         bytes.extend_from_slice(&step);
         (i_min, count)
+    }
+}
+
+/// The diagonal counter array: `lo`, and from `split` words on (where it is longer than one
+/// storage binding may hold) `hi`, a buffer of one unused word otherwise.
+struct Diagonals {
+    lo: wgpu::Buffer,
+    hi: wgpu::Buffer,
+    split: Option<u64>,
+}
+
+impl Diagonals {
+    /// The ranges `(buffer, offset, bytes)` holding the words `from..from + words`.
+    fn ranges(&self, from: u64, words: u64) -> Vec<(&wgpu::Buffer, u64, u64)> {
+        let split = self.split.unwrap_or(u64::MAX);
+        let (a, b) = (from.min(split), (from + words).min(split));
+        let mut out = vec![(&self.lo, a * 4, (b - a) * 4)];
+        if from + words > split {
+            let c = from.max(split);
+            out.push((&self.hi, (c - split) * 4, (from + words - c) * 4));
+        }
+        out
+    }
+
+    /// Writes `words` from the array's start.
+    fn write(&self, gpu: &Gpu, words: &[u32]) {
+        let lo = self.split.map_or(words.len(), |s| (s as usize).min(words.len()));
+        gpu.write_words(&self.lo, 0, &words[..lo]);
+        gpu.write_words(&self.hi, 0, &words[lo..]);
     }
 }
 

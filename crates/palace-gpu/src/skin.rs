@@ -3,7 +3,6 @@
 
 use crate::{
     BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, counters,
-    words_to_bytes,
 };
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
@@ -238,6 +237,29 @@ pub(crate) fn source(shape: Shape) -> String {
         .replace("@WORDS@", &(shape.rows / 4).to_string())
 }
 
+/// A sweep of `[0, width) x [0, height)` of game `k` that sends back the tiles asked for
+/// ([`Gpu::tiles`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TilesJob {
+    /// The game, `1 <= k`, with `3k < 2^31`.
+    pub k: u32,
+    /// Columns swept.
+    pub width: u32,
+    /// Rows swept.
+    pub height: u32,
+    /// The tile shape; its rows per lane must be a multiple of 4.
+    pub shape: Shape,
+    /// Pass counters by subgroup shuffles where the adapter allows it (see [`crate::Job`]).
+    pub subgroups: bool,
+}
+
+/// The tiles a sweep keeps when they are listed: a bit per tile, and how many per
+/// tile-diagonal.
+struct Listed {
+    mask: Vec<u32>,
+    per_diagonal: Vec<u32>,
+}
+
 impl Gpu {
     /// Sweeps `job`'s board tile-diagonal by tile-diagonal, from the top or from `from`, and
     /// hands each submission's kept tiles to `batch`, which may stop or pause the sweep (a
@@ -246,6 +268,70 @@ impl Gpu {
     pub fn skin_sweep(
         &self,
         job: &SkinJob,
+        from: Option<&SkinFrontier>,
+        watch: &Watch<'_>,
+        batch: impl FnMut(SkinBatch) -> Flow,
+    ) -> Result<(SkinSweep, Option<SkinFrontier>), GpuError> {
+        self.sweep_keeping(job, None, from, watch, batch)
+    }
+
+    /// Sweeps `job`'s board up to the last tile-diagonal that holds a tile of `wanted` (tile
+    /// column, tile row) and returns each of those tiles once, in no particular order: its
+    /// cells' values, or `None` when it holds only v = 0 and no palace. `watch` counts
+    /// tile-diagonals and is asked whether to stop between submissions.
+    pub fn tiles(
+        &self,
+        job: &TilesJob,
+        wanted: &[(u32, u32)],
+        watch: &Watch<'_>,
+    ) -> Result<(Vec<KeptTile>, SkinSweep), GpuError> {
+        let job = SkinJob {
+            k: job.k,
+            width: job.width,
+            height: job.height,
+            shape: job.shape,
+            reach: 0,
+            subgroups: job.subgroups,
+        };
+        job.check()?;
+        let (nx, ny) = job.tiles();
+        let tiles = u64::from(nx) * u64::from(ny);
+        if tiles >= 1 << 32 {
+            return Err(GpuError::Job("a sweep that lists its tiles must have fewer than 2^32 tiles"));
+        }
+        let mut listed = Listed {
+            mask: vec![0; tiles.div_ceil(32) as usize],
+            per_diagonal: vec![0; job.diagonals() as usize],
+        };
+        let mut last = 0;
+        for &(i, j) in wanted {
+            if i >= nx || j >= ny {
+                return Err(GpuError::Job("a tile asked for lies outside the board"));
+            }
+            let t = j * nx + i;
+            if listed.mask[(t / 32) as usize] & (1 << (t % 32)) == 0 {
+                listed.mask[(t / 32) as usize] |= 1 << (t % 32);
+                listed.per_diagonal[(i + j) as usize] += 1;
+                last = last.max(i + j + 1);
+            }
+        }
+        let mut kept = Vec::new();
+        if last == 0 {
+            return Ok((kept, SkinSweep::default()));
+        }
+        let (sweep, _) = self.sweep_keeping(&job, Some(&listed), None, watch, |b| {
+            kept.extend(b.kept);
+            if b.done >= last { Flow::Stop } else { Flow::Go }
+        })?;
+        Ok((kept, sweep))
+    }
+
+    /// The sweep of [`Gpu::skin_sweep`] and [`Gpu::tiles`]: keeping the tiles near the arm's
+    /// boundary, or those `listed`.
+    fn sweep_keeping(
+        &self,
+        job: &SkinJob,
+        listed: Option<&Listed>,
         from: Option<&SkinFrontier>,
         watch: &Watch<'_>,
         mut batch: impl FnMut(SkinBatch) -> Flow,
@@ -264,33 +350,35 @@ impl Gpu {
         let pipeline = self.pipeline(Kernel::Skin, shape, subgroups)?;
         let diagonals = job.diagonals();
         let tile_words = u64::from(tw) * u64::from(th) / 4;
-        let allowed = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
-        let slots = (allowed.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);
+        let slots = (self.binding.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);
         let rows = self.storage("row counter array", region_h)?;
         let cols = self.storage("column counter array", region_w)?;
-        let diags = self.storage("diagonal counter array", region_w + region_h)?;
+        let diags = self.diagonals(region_w + region_h)?;
         let quiet = self.storage("tile flag array", 4 * u64::from(nx))?;
         let open = self.storage("open tile array", u64::from(diagonals))?;
         let meta = self.storage("kept tile headers", META + 4 * (slots + 1))?;
         let cells = self.storage("kept tile cells", slots * tile_words)?;
-        self.clear(&[&rows, &cols, &diags, &quiet, &open, &meta]);
+        let want = self.storage("tile list", listed.map_or(1, |l| l.mask.len() as u64))?;
+        if let Some(l) = listed {
+            self.write_words(&want, 0, &l.mask);
+        }
+        self.clear(&[&rows, &cols, &quiet, &open, &meta]);
         let mut d = 0u32;
         if let Some(f) = from {
             if !job.fits(f) {
                 return Err(GpuError::Job("the frontier is not one of this board and tile shape"));
             }
-            for (buffer, words) in
-                [(&rows, &f.rows), (&cols, &f.cols), (&diags, &f.diags), (&quiet, &f.quiet), (&open, &f.open)]
+            diags.write(self, &f.diags);
+            for (buffer, words) in [(&rows, &f.rows), (&cols, &f.cols), (&quiet, &f.quiet), (&open, &f.open)]
             {
-                if !words.is_empty() {
-                    self.queue.write_buffer(buffer, 0, &words_to_bytes(words));
-                }
+                self.write_words(buffer, 0, words);
             }
             d = f.diagonals;
         }
-        let job_words = [job.k, region_h as u32, nx, ny, job.look_ahead(), slots as u32, 0, 0];
+        let keep_a = if listed.is_some() { 0 } else { job.look_ahead() };
+        let job_words = [job.k, region_h as u32, nx, ny, keep_a, slots as u32, 0, 0];
         let bound =
-            self.bind(Kernel::Skin, &job_words, &[&rows, &cols, &diags, &quiet, &open, &meta, &cells]);
+            self.bind(Kernel::Skin, &job_words, &[&rows, &cols, &quiet, &open, &meta, &cells, &want], &diags);
 
         if let Some(f) = watch.start {
             f(u64::from(diagonals));
@@ -308,13 +396,20 @@ impl Gpu {
             let mut bytes = Vec::new();
             let mut counts = Vec::new();
             let mut n = 0u64;
+            // Listed tiles kept so far in the batch.
+            let mut listed_kept = 0u64;
             // At least one tile-diagonal, even if it keeps more tiles than the slots hold.
+            let fits = |batch: usize, listed_kept: u64, d: u32| match listed {
+                Some(l) => listed_kept + u64::from(l.per_diagonal[d as usize]) <= slots,
+                None => (batch as u64 + 1) * (2 * per_diagonal + 2) <= slots,
+            };
             while d < diagonals
                 && (counts.is_empty()
                     || (counts.len() < BATCH_DIAGONALS as usize
                         && n < budget
-                        && (counts.len() as u64 + 1) * (2 * per_diagonal + 2) <= slots))
+                        && fits(counts.len(), listed_kept, d)))
             {
+                listed_kept += listed.map_or(0, |l| u64::from(l.per_diagonal[d as usize]));
                 let (_, count) = bound.step_at(d, nx, ny, 0, &mut bytes);
                 counts.push(count);
                 n += u64::from(count);
@@ -373,25 +468,18 @@ impl Gpu {
                 break;
             }
             if flow == Flow::Pause && d < diagonals {
-                let mut back = self
-                    .read_ranges(&[
-                        (&rows, 0, region_h * 4),
-                        (&cols, 0, region_w * 4),
-                        (&diags, 0, (region_w + region_h) * 4),
-                        (&quiet, 0, 16 * u64::from(nx)),
-                        (&open, 0, u64::from(d) * 4),
-                    ])?
-                    .into_iter()
-                    .map(|b| bytes_to_words(&b));
-                let mut next = || back.next().expect("five ranges");
-                let frontier = SkinFrontier {
-                    diagonals: d,
-                    rows: next(),
-                    cols: next(),
-                    diags: next(),
-                    quiet: next(),
-                    open: next(),
-                };
+                let mut ranges = vec![
+                    (&rows, 0, region_h * 4),
+                    (&cols, 0, region_w * 4),
+                    (&quiet, 0, 16 * u64::from(nx)),
+                    (&open, 0, u64::from(d) * 4),
+                ];
+                ranges.extend(diags.ranges(0, region_w + region_h));
+                let mut back = self.read_ranges(&ranges)?.into_iter().map(|b| bytes_to_words(&b));
+                let mut next = || back.next().expect("a range");
+                let (rows, cols, quiet, open) = (next(), next(), next(), next());
+                let diags = back.flatten().collect();
+                let frontier = SkinFrontier { diagonals: d, rows, cols, diags, quiet, open };
                 return Ok((sweep, Some(frontier)));
             }
         }

@@ -13,7 +13,8 @@
 //   right of open[d] is quiet, the host's and the shader's test alike.
 // - `quiet`: 1 per tile that holds only v = 0 and no palace, for the last four rows of tiles.
 // - A computed tile is kept when the tile KEEP_A columns right and KEEP_A + 1 rows up (on the
-//   previous tile-diagonal) is quiet or off the board: then it lies near the boundary, whose
+//   previous tile-diagonal) is quiet or off the board (with KEEP_A = 0, instead, every tile
+//   whose bit is set in `want` is kept, computed or skipped): then it lies near the boundary, whose
 //   columns the skin reads, or right of it. Skipped tiles are never kept: those the skin may
 //   read lie at or right of open[d] (the arm's boundary runs down and right, so along a
 //   tile-diagonal the tiles right of it stay in outer space), and the host checks every cell
@@ -36,7 +37,7 @@ struct Job {
     // Tiles per row of tiles, and rows of tiles.
     tiles_x: u32,
     tiles_y: u32,
-    // Kept tiles look KEEP_A tiles right and KEEP_A + 1 up.
+    // Kept tiles look KEEP_A tiles right and KEEP_A + 1 up; 0: the tiles of `want` are kept.
     keep_a: u32,
     // Slots in `cells`.
     slots: u32,
@@ -52,6 +53,8 @@ struct Job {
 // [5]: tiles computed; from [8]: per slot, the tile's i, j and 1 when it holds its cells (0: quiet), and a spare.
 @group(0) @binding(7) var<storage, read_write> heads: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> cells: array<u32>;
+// With keep_a = 0: bit (j * tiles_x + i) is set for each tile (i, j) to keep.
+@group(0) @binding(9) var<storage, read_write> want: array<u32>;
 
 var<workgroup> busy: atomic<u32>;
 var<workgroup> plan: u32;
@@ -115,12 +118,19 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             p = 1u;
         }
         var keep = true;
-        let ki = ti + job.keep_a;
-        if (tj >= job.keep_a + 1u && ki < job.tiles_x) {
-            keep = quiet_at(i32(ki), i32(tj - job.keep_a - 1u));
+        let listed = job.keep_a == 0u;
+        if (listed) {
+            let t = tj * job.tiles_x + ti;
+            keep = ((want[t >> 5u] >> (t & 31u)) & 1u) == 1u;
+        } else {
+            let ki = ti + job.keep_a;
+            if (tj >= job.keep_a + 1u && ki < job.tiles_x) {
+                keep = quiet_at(i32(ki), i32(tj - job.keep_a - 1u));
+            }
         }
         var s = 0u;
-        if (p == 2u && keep) {
+        // A listed tile is kept even when skipped: its header says it is quiet.
+        if (keep && (p == 2u || listed)) {
             s = atomicAdd(&heads[0], 1u);
             atomicStore(&heads[8u + 4u * min(s, job.slots)], ti);
             atomicStore(&heads[9u + 4u * min(s, job.slots)], tj);
@@ -148,7 +158,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 
     for (var x = lane; x < TILE_W; x += LANES) {
         top_c[x] = cols[tx0 + x];
-        top_d[x] = diags[dix(tx0 + x, ty0)];
+        top_d[x] = dget(tx0 + x, ty0);
     }
 @DECLARE@
 @LOAD@
@@ -169,7 +179,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 @STORE@
     for (var x = lane; x < TILE_W; x += LANES) {
         cols[tx0 + x] = bot_c[x];
-        diags[dix(tx0 + x, ty0 + TILE_H - 1u)] = bot_d[x];
+        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
     }
     if (nz != 0u) {
         atomicStore(&busy, 1u);

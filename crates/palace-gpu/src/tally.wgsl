@@ -115,7 +115,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 
     for (var x = lane; x < TILE_W; x += LANES) {
         top_c[x] = cols[tx0 + x];
-        top_d[x] = diags[dix(tx0 + x, ty0)];
+        top_d[x] = dget(tx0 + x, ty0);
     }
     for (var b = lane; b < 256u; b += LANES) {
         atomicStore(&wide[b], 0u);
@@ -206,7 +206,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 @STORE@
     for (var x = lane; x < TILE_W; x += LANES) {
         cols[tx0 + x] = bot_c[x];
-        diags[dix(tx0 + x, ty0 + TILE_H - 1u)] = bot_d[x];
+        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
     }
 
     atomicAdd(&wide[126u], h_m2);

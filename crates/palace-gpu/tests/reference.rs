@@ -45,7 +45,8 @@ fn hood(k: u32, x: u32, y: u32) -> bool {
 fn reference(job: &Job) -> Result<Tally, GpuError> {
     let [x0, y0, x1, y1] = job.window;
     let n = board(job.k, x1 as usize, y1 as usize);
-    let mut t = Tally { counts: [0; 256], min: None, max: None, computed: 0, region: 0 };
+    let mut t =
+        Tally { counts: [0; 256], min: None, max: None, max_tiles: Vec::new(), computed: 0, region: 0 };
     let lim = job.limit as i32;
     for y in y0..y1 {
         for x in x0..x1 {
@@ -65,6 +66,19 @@ fn reference(job: &Job) -> Result<Tally, GpuError> {
             }
         }
     }
+    // The tiles holding the largest value, by tile-diagonal and then column.
+    let (tw, th) = (job.shape.width, job.shape.height());
+    let top = t.max.map(|m| m.v);
+    let mut tiles = std::collections::BTreeSet::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if !hood(job.k, x, y) && Some(n[y as usize][x as usize] as i32 - job.k as i32) == top {
+                let (i, j) = (x / tw, y / th);
+                tiles.insert((i + j, i, j));
+            }
+        }
+    }
+    t.max_tiles = tiles.into_iter().map(|(_, i, j)| (i, j)).collect();
     Ok(t)
 }
 
@@ -389,4 +403,132 @@ fn the_skin_sweep_continues_from_its_frontier() {
         gpu.skin_sweep(&job, None, &Watch::default(), |_| Flow::Pause).unwrap().1.expect("a frontier");
     f.cols.pop();
     assert!(matches!(gpu.skin_sweep(&job, Some(&f), &Watch::default(), |_| Flow::Go), Err(GpuError::Job(_))));
+}
+
+/// On a device whose storage bindings hold fewer words than the diagonal counter array, the
+/// array is split over two bindings: the tally, the skin's sweep and its frontier are those of
+/// the undivided array, and an array the device cannot hold at all is refused by name.
+#[test]
+fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
+    use palace_gpu::{Flow, KeptTile, SkinJob};
+    let Some(whole) = gpu() else { return };
+    let capped = |bytes: u64| {
+        let mut g = Gpu::open().expect("a second handle on the adapter");
+        g.limit_binding_size(bytes);
+        g
+    };
+    // 21 x 15 tiles of 64 x 64: 1344 columns, 960 rows, 2304 diagonals; 1500 words a binding.
+    let split = capped(6000);
+    let job = Job::board(500, 1300, 900, Shape { lanes: 8, rows: 8, width: 64 });
+    agree(&job, split.tally(&job, &Watch::default()), &reference(&job));
+    let job = Job { window: [200, 100, 1300, 900], ..job };
+    agree(&job, split.tally(&job, &Watch::default()), &reference(&job));
+
+    // 94 x 113 tiles of 32 x 16: 3008 columns, 1808 rows, 4816 diagonals; 4000 words a binding.
+    let job = SkinJob {
+        k: 500,
+        width: 3000,
+        height: 1800,
+        shape: Shape { lanes: 4, rows: 4, width: 32 },
+        reach: 128,
+        subgroups: true,
+    };
+    // Paused after every submission, each segment on the other device: a frontier read from
+    // the split array goes on in the whole one, and back.
+    let run = |devices: &[&Gpu], pause: bool| {
+        let (mut kept, mut open): (Vec<KeptTile>, Vec<u32>) = (Vec::new(), Vec::new());
+        let (mut from, mut segments) = (None, 0);
+        loop {
+            let gpu = devices[segments % devices.len()];
+            segments += 1;
+            let (_, next) = gpu
+                .skin_sweep(&job, from.as_ref(), &Watch::default(), |b| {
+                    open.extend(b.open);
+                    kept.extend(b.kept);
+                    if pause { Flow::Pause } else { Flow::Go }
+                })
+                .unwrap();
+            match next {
+                Some(f) => from = Some(f),
+                None => break,
+            }
+        }
+        kept.sort_by_key(|t| (t.j, t.i));
+        (kept, open, segments)
+    };
+    let (want, want_open, _) = run(&[whole], false);
+    let split = capped(16000);
+    let (got, open, _) = run(&[&split], false);
+    assert!(got == want && open == want_open, "the tiles sent back differ");
+    let (got, open, segments) = run(&[&split, whole], true);
+    assert!(segments > 10, "{segments} segments");
+    assert!(got == want && open == want_open, "the tiles sent back differ");
+
+    // 3008 columns do not fit bindings of 2000 words.
+    match capped(8000).skin_sweep(&job, None, &Watch::default(), |_| Flow::Go) {
+        Err(GpuError::TooLarge { what, needed, allowed }) => {
+            assert_eq!((what, needed, allowed), ("column counter array", 3008 * 4, 8000));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The tiles asked for come back once each, with the definition's values (hood cells
+/// `max(v, -128)`) or as quiet, whether the sweep computed or skipped them; tiles outside the
+/// board are refused.
+#[test]
+fn listed_tiles_come_back_with_the_definition_s_values() {
+    use palace_gpu::TilesJob;
+    let Some(gpu) = gpu() else { return };
+    for (k, w, h, lanes, rows, width) in [
+        (7, 300, 200, 8, 4, 16),
+        (500, 1300, 900, 8, 8, 64),
+        (500, 1300, 900, 1, 4, 2),
+        (2000, 6000, 3000, 32, 4, 256),
+    ] {
+        let shape = Shape { lanes, rows, width };
+        let job = TilesJob { k, width: w, height: h, shape, subgroups: true };
+        let n = board(k, w as usize, h as usize);
+        let (tw, th) = (shape.width, shape.height());
+        let (nx, ny) = (w.div_ceil(tw), h.div_ceil(th));
+        // The diagonal's tiles, every 7th tile, the corner and the last, some twice.
+        let mut wanted: Vec<(u32, u32)> =
+            (0..nx * ny).filter(|t| t % 7 == 3).map(|t| (t % nx, t / nx)).collect();
+        wanted.extend((0..h).step_by(th as usize / 2 + 1).map(|y| (y / tw, y / th)));
+        wanted.extend([(0, 0), (nx - 1, ny - 1), (0, 0)]);
+        let (tiles, sweep) = gpu.tiles(&job, &wanted, &Watch::default()).unwrap();
+        let mut want: Vec<(u32, u32)> = wanted.clone();
+        want.sort();
+        want.dedup();
+        let mut got: Vec<(u32, u32)> = tiles.iter().map(|t| (t.i, t.j)).collect();
+        got.sort();
+        assert_eq!(got, want, "k {k}: the tiles sent back");
+        assert!(sweep.computed < sweep.swept || k < 100, "k {k}: nothing skipped");
+        let mut quiet = 0;
+        for t in &tiles {
+            for dx in 0..tw {
+                for dy in 0..th {
+                    let (x, y) = (t.i * tw + dx, t.j * th + dy);
+                    if x >= w || y >= h {
+                        continue;
+                    }
+                    let v = n[y as usize][x as usize] as i32 - k as i32;
+                    let want = if hood(k, x, y) { v.max(-128) } else { v };
+                    let got = t.cells.as_ref().map_or(0, |c| i32::from(c[(dx * th + dy) as usize]));
+                    assert_eq!(got, want, "k {k} cell ({x}, {y})");
+                }
+            }
+            quiet += usize::from(t.cells.is_none());
+        }
+        assert!(quiet > 0, "k {k}: no quiet tile was asked for");
+    }
+    let job = TilesJob {
+        k: 50,
+        width: 100,
+        height: 100,
+        shape: Shape { lanes: 4, rows: 4, width: 16 },
+        subgroups: true,
+    };
+    assert!(matches!(gpu.tiles(&job, &[(7, 0)], &Watch::default()), Err(GpuError::Job(_))));
+    assert!(gpu.tiles(&job, &[], &Watch::default()).unwrap().0.is_empty());
 }
