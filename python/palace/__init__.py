@@ -499,13 +499,16 @@ def survey(
     skin: bool = True,
     detail_step: int = 1,
     threads: Optional[int] = None,
+    backend: str = "cpu",
     progress: bool = False,
 ) -> Survey:
     """Measures many games on boards of side ``size_factor * k`` (``palace survey``;
     ``docs/survey.md``): ``k = (first, last)`` surveys ``first, first + step, ..., <= last``
     (both ends included, as the command's ``A..B``); a ``range`` gives its own step.
     ``skin=False`` skips following the skin; ``detail_step`` computes the region labels for
-    every ``detail_step``-th game only.
+    every ``detail_step``-th game only. ``backend="gpu"`` sweeps the boards and follows the
+    skin on the GPU where this build has it (:data:`HAS_GPU`; the same rows as the CPU's);
+    otherwise it raises ``ValueError``.
 
     >>> palace.survey(k=(20, 40), step=5).to_pandas()
     """
@@ -520,7 +523,9 @@ def survey(
         except (TypeError, ValueError):
             raise TypeError(f"k = {k!r}: k is (first, last), both included, or a range") from None
     with _Bar(progress, "survey", "k") as bar:
-        rows, summary = _palace.survey(start, stop, step, size_factor, skin, detail_step, threads, bar.callback())
+        rows, summary = _palace.survey(
+            start, stop, step, size_factor, skin, detail_step, threads, backend, bar.callback()
+        )
     return Survey(rows=_csv_table(rows), summary=json.loads(summary))
 
 

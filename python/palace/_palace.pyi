@@ -82,6 +82,7 @@ def survey(
     skin: bool = True,
     detail_step: int = 1,
     threads: Optional[int] = None,
+    backend: str = "cpu",
     progress: _Progress = None,
 ) -> Tuple[str, str]: ...
 def threads(

@@ -169,10 +169,8 @@ fn stats(
         )));
     }
     let (k, width, height) = (b.k, w.x1, w.y1);
-    match backend {
-        "cpu" => {}
-        "gpu" => return gpu_stats(py, progress, k, w, palaces_only),
-        other => return Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
+    if backend_arg(backend)? {
+        return gpu_stats(py, progress, k, w, palaces_only);
     }
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(threads, cancel);
@@ -228,6 +226,37 @@ fn gpu_stats(
     Err(value_error(NO_GPU))
 }
 
+/// Whether `backend` asks for the GPU: `'cpu'` or `'gpu'`, anything else refused.
+fn backend_arg(backend: &str) -> PyResult<bool> {
+    match backend {
+        "cpu" => Ok(false),
+        "gpu" => Ok(true),
+        other => Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
+    }
+}
+
+/// The survey on the GPU backend (as `palace survey --backend gpu`).
+#[cfg(feature = "gpu")]
+fn gpu_survey(
+    so: &palace::analysis::survey::SurveyOptions,
+    threads: usize,
+    opts: &palace::engine::EngineOptions,
+    pb: &dyn palace::engine::Progress,
+) -> palace::Result<Vec<palace::analysis::survey::SurveyRow>> {
+    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
+    palace::gpu::survey(&device, Default::default(), so, threads, opts, pb)
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_survey(
+    _so: &palace::analysis::survey::SurveyOptions,
+    _threads: usize,
+    _opts: &palace::engine::EngineOptions,
+    _pb: &dyn palace::engine::Progress,
+) -> palace::Result<Vec<palace::analysis::survey::SurveyRow>> {
+    Err(palace::Error::Usage(NO_GPU.into()))
+}
+
 /// The skin on the GPU backend (as `palace skin --backend gpu`).
 #[cfg(feature = "gpu")]
 fn gpu_skin(
@@ -269,11 +298,7 @@ fn skin<'py>(
     let k = k_arg(k)?;
     let to = u64_arg("to", to, 0)?;
     let threads = threads_arg(threads)?;
-    let on_gpu = match backend {
-        "cpu" => false,
-        "gpu" => true,
-        other => return Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
-    };
+    let on_gpu = backend_arg(backend)?;
     let (report, cols) = run::run(py, progress, move |cancel, pb| {
         let (report, cols) = if on_gpu {
             gpu_skin(k, to, pb, cancel)?
@@ -365,7 +390,7 @@ fn regions(
 /// The survey of games `start..=stop` by `step` on `(size_factor k)`-sided boards: the rows as
 /// the CSV of `palace survey`, and the summary as its JSON.
 #[pyfunction]
-#[pyo3(signature = (start, stop, step=1, size_factor=3, skin=true, detail_step=1, threads=None, progress=None))]
+#[pyo3(signature = (start, stop, step=1, size_factor=3, skin=true, detail_step=1, threads=None, backend="cpu", progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn survey(
     py: Python<'_>,
@@ -376,6 +401,7 @@ fn survey(
     skin: bool,
     detail_step: i64,
     threads: Option<i64>,
+    backend: &str,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(String, String)> {
     use palace::analysis::survey as sv;
@@ -402,9 +428,11 @@ fn survey(
         )));
     }
     let threads = threads_arg(threads)?;
+    let on_gpu = backend_arg(backend)?;
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(threads, cancel);
-        let rows = sv::survey(&so, threads, &opts, pb)?;
+        let rows =
+            if on_gpu { gpu_survey(&so, threads, &opts, pb)? } else { sv::survey(&so, threads, &opts, pb)? };
         let summary = sv::summarise(&rows, so.factor);
         let mut csv = Vec::new();
         sv::write_csv(&rows, &mut csv).expect("writing to memory");

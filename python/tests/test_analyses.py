@@ -136,3 +136,14 @@ def test_the_skin_on_the_gpu_equals_the_cpu():
     assert gpu.report == cpu.report
     for name in ("x", "top", "top_v", "vertical", "diagonal", "level"):
         assert np.array_equal(gpu.columns[name], cpu.columns[name]), name
+
+
+def test_the_survey_on_the_gpu_equals_the_cpu():
+    if not palace.HAS_GPU:
+        pytest.skip("this build has no GPU backend (pip install ./python with --features gpu)")
+    cpu = palace.survey(k=(600, 1200), step=600)
+    gpu = palace.survey(k=(600, 1200), step=600, backend="gpu")
+    assert gpu.summary == cpu.summary
+    assert list(gpu.rows) == list(cpu.rows)
+    for name, col in cpu.rows.items():
+        assert list(gpu.rows[name]) == list(col), name

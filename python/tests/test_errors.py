@@ -48,6 +48,7 @@ def test_bad_options():
     raises(ValueError, r"^scheme = 'rainbow'", palace.render, k=5, size=10, scheme="rainbow")
     raises(ValueError, r"^backend = 'tpu'", palace.stats, k=5, size=10, backend="tpu")
     raises(ValueError, r"^backend = 'tpu'", palace.skin, k=50, to=100, backend="tpu")
+    raises(ValueError, r"^backend = 'tpu'", palace.survey, k=(50, 60), backend="tpu")
 
 
 def test_the_gpu_backend_is_refused_by_a_build_without_it():
@@ -55,6 +56,7 @@ def test_the_gpu_backend_is_refused_by_a_build_without_it():
         pytest.skip("this build has the GPU backend")
     raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.stats, k=5, size=10, backend="gpu")
     raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.skin, k=50, to=100, backend="gpu")
+    raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.survey, k=(50, 60), backend="gpu")
 
 
 def test_arrays_larger_than_memory_are_refused_before_computing():

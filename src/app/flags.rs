@@ -260,6 +260,31 @@ impl Backend {
             ))),
         }
     }
+
+    /// Opens the GPU adapter and gives the tile shape `shape` (the `Backend::Gpu`'s), or
+    /// `default` where `--gpu-shape` gave none.
+    #[cfg(feature = "gpu")]
+    pub fn open_gpu(
+        shape: Option<(u32, u32, u32)>,
+        default: palace::gpu::Shape,
+    ) -> Result<(palace::gpu::Gpu, palace::gpu::Shape)> {
+        let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+        let shape = shape.map_or(default, |(lanes, rows, width)| palace::gpu::Shape { lanes, rows, width });
+        Ok((gpu, shape))
+    }
+
+    /// Refuses a `--gpu-shape` whose rows per lane are not a multiple of 4: the kernel that
+    /// sends tiles back packs four cells a word. `what` names the command's tiles.
+    pub fn whole_words(self, what: &str) -> Result<Backend> {
+        if let Backend::Gpu(Some((lanes, rows, width))) = self
+            && !rows.is_multiple_of(4)
+        {
+            return Err(Error::Usage(format!(
+                "--gpu-shape {lanes}x{rows}x{width}: {what} need rows per lane a multiple of 4, e.g. 32x4x256"
+            )));
+        }
+        Ok(self)
+    }
 }
 
 /// Engine and reporting settings shared by all commands.

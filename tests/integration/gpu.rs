@@ -15,6 +15,7 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
         &["gpu-info"],
         &["bench", "--k", "50", "--size", "100", "--backend", "gpu"],
         &["skin", "--k", "50", "--to", "100", "--backend", "gpu"],
+        &["survey", "--k", "50..60", "--backend", "gpu"],
     ] {
         let out = palace().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -26,7 +27,7 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
 #[cfg(feature = "gpu")]
 mod with_the_feature {
     use crate::common::{bin, kill, palace};
-    use palace::analysis::{skin, stats};
+    use palace::analysis::{skin, stats, survey};
     use palace::engine::{Cancel, EngineOptions, Silent};
     use palace::gpu::{self, Gpu, Shape};
     use palace::model::geometry::Window;
@@ -232,6 +233,67 @@ mod with_the_feature {
         }
     }
 
+    /// The survey's rows on the GPU, or its error, as the CPU gives them.
+    fn same_survey(g: &Gpu, so: &survey::SurveyOptions, shape: Shape, threads: usize) {
+        let opts = EngineOptions::default();
+        let want = survey::survey(so, threads, &opts, &Silent).map_err(|e| e.to_string());
+        let got = gpu::survey(g, shape, so, threads, &opts, &Silent).map_err(|e| e.to_string());
+        assert_eq!(got, want, "{so:?} tiles {shape}");
+    }
+
+    /// The survey on the GPU: the same rows as on the CPU, skin and labels included, for games
+    /// from k = 1 (whose boards are refused) up, several board sizes, detail steps and tiles.
+    #[test]
+    fn the_survey_equals_the_cpu_engine() {
+        let Some(g) = gpu() else { return };
+        let so = |from, to, step, factor, skin, detail_step| survey::SurveyOptions {
+            from,
+            to,
+            step,
+            factor,
+            skin,
+            detail_step,
+        };
+        let tiles = |lanes, rows, width| Shape { lanes, rows, width };
+        same_survey(g, &so(1, 4, 1, 3, false, 1), Shape::default(), 2);
+        same_survey(g, &so(5, 41, 3, 3, false, 2), Shape::default(), 2);
+        same_survey(g, &so(97, 130, 11, 2, false, 1), tiles(3, 4, 70), 1);
+        same_survey(g, &so(1000, 1003, 1, 4, false, 2), tiles(8, 8, 64), 3);
+        same_survey(g, &so(600, 1800, 600, 3, true, 1), tiles(32, 4, 256), 2);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
+        /// Any game, board size and tile shape: the GPU's survey row is the CPU's.
+        #[test]
+        fn survey_rows_equal_the_cpu_engine(
+            k in 5u32..700,
+            factor in 1u32..=4,
+            shape in (1u32..=16, 1u32..=2, 2u32..=300),
+        ) {
+            let Some(g) = gpu() else { return Ok(()) };
+            let so = survey::SurveyOptions { from: k, to: k, step: 1, factor, skin: false, detail_step: 1 };
+            same_survey(g, &so, Shape { lanes: shape.0, rows: 4 * shape.1, width: shape.2 }, 1);
+        }
+    }
+
+    /// `survey --backend gpu` writes the CPU's CSV and summary byte for byte.
+    #[test]
+    fn the_survey_command_prints_what_the_cpu_backend_prints() {
+        if gpu().is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let csv = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let (a, b) = (csv("cpu.csv"), csv("gpu.csv"));
+        let args = ["survey", "--k", "600..1800", "--step", "600", "-q"];
+        let cpu = stdout(&[&args[..], &["-o", &a]].concat());
+        let on_gpu = stdout(&[&args[..], &["-o", &b, "--backend", "gpu"]].concat());
+        assert_eq!(on_gpu, cpu);
+        assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap());
+    }
+
     /// Whole boards where the hood, outer space and the fabric all appear, with the default
     /// tiles: statistics and palace counts as the CPU gives them.
     #[test]
@@ -328,6 +390,8 @@ mod with_the_feature {
                 "--gpu-shape",
             ),
             (&["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--rows"], "--rows"),
+            (&["survey", "--k", "50..60", "--backend", "gpu", "--gpu-shape", "8x6x8"], "--gpu-shape"),
+            (&["survey", "--k", "50..60", "--gpu-shape", "8x4x8"], "--backend gpu"),
         ] {
             let out = palace().args(args).output().unwrap();
             assert_eq!(out.status.code(), Some(2), "{args:?}");

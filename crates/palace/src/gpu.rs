@@ -20,9 +20,13 @@
 
 use crate::analysis::skin::{self, Column, SkinReport};
 use crate::analysis::stats::{Extreme, PalaceCount, Stats, StatsAcc};
+use crate::analysis::survey::{self, BoardSweeps, SurveyOptions, SurveyRow};
 use crate::engine::{Cancel, Progress};
+use crate::engine::{EngineOptions, Silent};
 use crate::error::Result;
+use crate::labels::BLOCK;
 use crate::model::geometry::Window;
+use crate::model::rule::hood_len;
 pub use palace_gpu::{Adapter, Gpu, GpuError, Shape};
 use std::time::{Duration, Instant};
 
@@ -56,6 +60,23 @@ pub fn stats(
     progress: &dyn Progress,
     cancel: &Cancel,
 ) -> Result<(Stats, GpuRun)> {
+    let (stats, run, _) = tally(gpu, k, window, shape, progress, cancel)?;
+    Ok((stats, run))
+}
+
+/// Tiles `(i, j)`: tile column, tile row.
+type Tiles = Vec<(u32, u32)>;
+
+/// [`stats`], and the tiles of `shape` whose window cells outside the hood hold the largest
+/// value.
+fn tally(
+    gpu: &Gpu,
+    k: u32,
+    window: Window,
+    shape: Shape,
+    progress: &dyn Progress,
+    cancel: &Cancel,
+) -> Result<(Stats, GpuRun, Tiles)> {
     let job = palace_gpu::Job {
         k,
         window: [window.x0, window.y0, window.x1, window.y1],
@@ -88,7 +109,146 @@ pub fn stats(
     let mut acc = StatsAcc::new(k);
     acc.add_hood_of(window);
     acc.add_counts_with_extremes(&tally.counts, extreme(tally.min), extreme(tally.max));
-    Ok((acc.finish(window), run))
+    Ok((acc.finish(window), run, tally.max_tiles))
+}
+
+/// The survey (as [`crate::analysis::survey::survey`]) with its sweeps on `gpu`, tiles of
+/// `shape` (rows per lane a multiple of 4): the same rows. Per board the GPU tallies the
+/// board, sends back the tiles along the diagonal and those holding the largest value, does
+/// the same for the diagonal of game k + 3, and follows the skin ([`skin()`]); the region
+/// labels around the hottest cell are computed on the CPU with `opts`, `threads` sharing the
+/// boards as on the CPU.
+pub fn survey(
+    gpu: &Gpu,
+    shape: Shape,
+    so: &SurveyOptions,
+    threads: usize,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<SurveyRow>> {
+    survey::survey_on(so, threads, opts, progress, &GpuSweeps { gpu, shape })
+}
+
+/// The survey's sweeps on a GPU.
+struct GpuSweeps<'a> {
+    gpu: &'a Gpu,
+    shape: Shape,
+}
+
+impl BoardSweeps for GpuSweeps<'_> {
+    fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<survey::Board> {
+        let window = Window::new(0, 0, n, n);
+        let (stats, _, max_tiles) = tally(self.gpu, k, window, self.shape, &Silent, &opts.cancel)?;
+        let top = stats.rest.max.filter(|m| m.v >= i64::from(survey::HOT_FLOOR)).map(|m| m.v as i8);
+        let mut wanted = band_tiles(self.shape, 0, n);
+        if top.is_some() {
+            wanted.extend(&max_tiles);
+        }
+        let cells = TileCells::sweep(self.gpu, k, n, self.shape, &wanted, &opts.cancel)?;
+        let hottest = match top {
+            None => (i8::MIN, Vec::new()),
+            Some(top) => {
+                let (w, h) = (self.shape.width, self.shape.height());
+                let mut hot = Vec::new();
+                for &(i, j) in &max_tiles {
+                    for y in j * h..((j + 1) * h).min(n) {
+                        let x0 = (i * w).max(hood_len(k, u64::from(y)).min(u64::from(n)) as u32);
+                        for x in x0..((i + 1) * w).min(n) {
+                            if cells.at(x, y)? == top {
+                                hot.push((x, y));
+                            }
+                        }
+                    }
+                }
+                hot.sort_by_key(|&(x, y)| (y, x));
+                (top, hot)
+            }
+        };
+        Ok(survey::Board { stats, hottest, band: cells.band(0, n)? })
+    }
+
+    fn band_k3(&self, k: u32, m: u32, opts: &EngineOptions) -> Result<Vec<i8>> {
+        let cells = TileCells::sweep(
+            self.gpu,
+            k + 3,
+            m + 1,
+            self.shape,
+            &band_tiles(self.shape, 1, m),
+            &opts.cancel,
+        )?;
+        cells.band(1, m)
+    }
+
+    fn skin(&self, k: u32, to: u64, opts: &EngineOptions) -> Result<SkinReport> {
+        Ok(skin(self.gpu, k, to, false, SkinTiles::default(), &Silent, &opts.cancel)?.0)
+    }
+}
+
+/// The tiles of `shape` holding the cells of the 8 x 8 blocks along the diagonal of a board
+/// shifted by `(off, off)`, `m` cells along (see [`TileCells::band`]).
+fn band_tiles(shape: Shape, off: u32, m: u32) -> Vec<(u32, u32)> {
+    let (w, h, b) = (shape.width, shape.height(), BLOCK as u32);
+    let mut tiles = std::collections::BTreeSet::new();
+    for d in 0..m {
+        let b0 = d / b * b;
+        let y = d + off;
+        for x in (b0 + off)..((b0 + b).min(m) + off) {
+            tiles.insert((x / w, y / h));
+        }
+    }
+    tiles.into_iter().collect()
+}
+
+/// Tiles a GPU sent back ([`Gpu::tiles`]), by tile column and row: their cells, or `None`
+/// when quiet.
+struct TileCells {
+    shape: Shape,
+    tiles: std::collections::HashMap<(u32, u32), Option<Vec<i8>>>,
+}
+
+impl TileCells {
+    /// Sweeps the `side x side` board of game `k` on `gpu` and keeps the tiles `wanted`.
+    fn sweep(
+        gpu: &Gpu,
+        k: u32,
+        side: u32,
+        shape: Shape,
+        wanted: &[(u32, u32)],
+        cancel: &Cancel,
+    ) -> Result<Self> {
+        let job = palace_gpu::TilesJob { k, width: side, height: side, shape, subgroups: true };
+        let cancelled = || cancel.is_cancelled();
+        let watch = palace_gpu::Watch { cancelled: Some(&cancelled), ..Default::default() };
+        let (kept, _) = gpu.tiles(&job, wanted, &watch)?;
+        Ok(TileCells { shape, tiles: kept.into_iter().map(|t| ((t.i, t.j), t.cells)).collect() })
+    }
+
+    /// The value of cell `(x, y)`: hood cells hold `max(v, -128)`.
+    fn at(&self, x: u32, y: u32) -> Result<i8> {
+        let (w, h) = (self.shape.width, self.shape.height());
+        match self.tiles.get(&(x / w, y / h)) {
+            Some(Some(c)) => Ok(c[((x % w) * h + y % h) as usize]),
+            Some(None) => Ok(0),
+            None => {
+                Err(crate::Error::Analysis(format!("the GPU did not send back the tile of cell ({x}, {y})")))
+            }
+        }
+    }
+
+    /// The cells of the 8 x 8 blocks along the diagonal of the board shifted by `(off, off)`,
+    /// `m` cells along, laid out as the survey's CPU sweep gathers them: entry `d * BLOCK + j`
+    /// is the cell `(BLOCK (d / BLOCK) + j + off, d + off)`, 0 beyond `m`.
+    fn band(&self, off: u32, m: u32) -> Result<Vec<i8>> {
+        let b = BLOCK as u32;
+        let mut out = vec![0; m as usize * BLOCK];
+        for d in 0..m {
+            let b0 = d / b * b;
+            for j in 0..(b0 + b).min(m) - b0 {
+                out[(d * b + j) as usize] = self.at(b0 + j + off, d + off)?;
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The palace count of the `width x height` board of game `k` from its corner, on `gpu`: the

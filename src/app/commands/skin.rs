@@ -98,14 +98,7 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
         )));
     }
     let (checkpoint, resume) = a.checkpoint.resolve()?;
-    let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?;
-    if let Backend::Gpu(Some((lanes, rows, width))) = backend
-        && !rows.is_multiple_of(4)
-    {
-        return Err(Error::Usage(format!(
-            "--gpu-shape {lanes}x{rows}x{width}: the skin's tiles need rows per lane a multiple of 4, e.g. 32x4x256"
-        )));
-    }
+    let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?.whole_words("the skin's tiles")?;
     ctx.run(Skin {
         k: a.k,
         to: a.to,
@@ -147,11 +140,9 @@ impl Request for Skin {
         let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", cancel)).transpose()?;
         #[cfg(feature = "gpu")]
         if let Backend::Gpu(shape) = backend {
-            let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
             let mut tiles = palace::gpu::SkinTiles::default();
-            if let Some((lanes, rows, width)) = shape {
-                tiles.shape = palace::gpu::Shape { lanes, rows, width };
-            }
+            let gpu;
+            (gpu, tiles.shape) = Backend::open_gpu(shape, tiles.shape)?;
             let pb = progress::cells_bar(run.quiet, "skin (GPU)");
             let (report, cols, g) = gpu_skin(
                 &gpu,

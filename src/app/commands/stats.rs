@@ -255,12 +255,7 @@ fn gpu_stats(
     run: &RunConfig,
     cancel: &Cancel,
 ) -> Result<ExitCode> {
-    let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
-    let shape = shape.map_or_else(palace::gpu::Shape::default, |(lanes, rows, width)| palace::gpu::Shape {
-        lanes,
-        rows,
-        width,
-    });
+    let (gpu, shape) = Backend::open_gpu(shape, Default::default())?;
     let pb = progress::bar(run.quiet, if palaces_only { "palaces" } else { "stats" }, "tiles");
     let (text, value, g) = if palaces_only {
         let (count, g) = palace::gpu::palace_count(&gpu, k, window.x1, window.y1, shape, &pb, cancel)?;

@@ -1,7 +1,7 @@
 //! `palace survey`: a range of k on boards of the same relative size, one CSV row per k
 //! (docs/survey.md), its plot and its summary.
 
-use crate::app::flags::{RunArgs, RunConfig, parse_k};
+use crate::app::flags::{Backend, BackendArg, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, out_text, print_report};
@@ -41,6 +41,15 @@ pub struct SurveyArgs {
     /// Print the summary as JSON (with -o).
     #[arg(long, requires = "output")]
     pub json: bool,
+    /// Where the boards are swept: `cpu`, or `gpu` (compute shaders on a Vulkan, Metal or
+    /// DirectX 12 adapter; a build with `--features gpu`). Both give the same CSV. On the GPU
+    /// each board is tallied and its diagonal and hottest tiles are sent back, and the skin
+    /// follows on the GPU; the labels around the hottest cell stay on the CPU threads.
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+    pub backend: BackendArg,
+    /// GPU tile shape LANESxROWSxWIDTH, rows a multiple of 4 (tuning).
+    #[arg(long, value_name = "LxRxW", hide = true)]
+    pub gpu_shape: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
@@ -77,6 +86,7 @@ pub fn run(a: SurveyArgs, ctx: &Context) -> Result<ExitCode> {
             palace::model::rule::MAX_K - 3
         )));
     }
+    let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?.whole_words("the survey's tiles")?;
     let min_k = palace::analysis::skin::MIN_K;
     if from < min_k && !a.no_skin && !a.run.quiet {
         eprintln!("palace: note: games k < {min_k} have no arm, so no skin: their skin columns stay empty");
@@ -93,6 +103,7 @@ pub fn run(a: SurveyArgs, ctx: &Context) -> Result<ExitCode> {
         output: a.output,
         plot: a.plot,
         json: a.json,
+        backend,
         run: a.run.resolve(&ctx.cancel)?,
     })
 }
@@ -106,6 +117,9 @@ struct Survey {
     plot: Option<PathBuf>,
     /// The summary as JSON.
     json: bool,
+    /// Where the boards are swept (read only by a build with the GPU backend).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    backend: Backend,
     /// Engine settings (`threads`: how many k at once, and threads per k beyond that).
     run: RunConfig,
 }
@@ -137,14 +151,23 @@ impl Request for Survey {
 
     /// `palace survey`: the rows, the CSV (atomically, or on stdout), the plot and the summary.
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
-        let Survey { survey: so, output, plot, json, run } = self;
+        let Survey { survey: so, output, plot, json, backend, run } = self;
         let (so, run) = (&so, &run);
         use palace::analysis::survey as sv;
         let csv_out =
             output.as_deref().map(|p| open(p, "--output", "csv", &run.engine.cancel)).transpose()?;
         let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", &run.engine.cancel)).transpose()?;
         let pb = progress::bar(run.quiet, "survey", "k");
-        let rows = sv::survey(so, run.engine.threads, &run.engine, &pb)?;
+        let rows = match backend {
+            Backend::Cpu => sv::survey(so, run.engine.threads, &run.engine, &pb)?,
+            #[cfg(feature = "gpu")]
+            Backend::Gpu(shape) => {
+                let (gpu, shape) = Backend::open_gpu(shape, Default::default())?;
+                palace::gpu::survey(&gpu, shape, so, run.engine.threads, &run.engine, &pb)?
+            }
+            #[cfg(not(feature = "gpu"))]
+            Backend::Gpu(_) => unreachable!("Backend::resolve refuses --backend gpu without the feature"),
+        };
         pb.finish_and_clear();
         let summary = sv::summarise(&rows, so.factor);
         match csv_out {

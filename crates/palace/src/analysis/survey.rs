@@ -418,10 +418,14 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
 
 /// Where the skin's levels 2 and 3 begin (columns past the shoulder) and how far it was
 /// followed.
-fn skin_onsets(k: u32, opts: &EngineOptions) -> Result<(Option<u64>, Option<u64>, u64)> {
+fn skin_onsets(
+    k: u32,
+    opts: &EngineOptions,
+    sweeps: &dyn BoardSweeps,
+) -> Result<(Option<u64>, Option<u64>, u64)> {
     let mut result = (None, None, 0);
     for span in SKIN_SPANS {
-        let (rep, _, _) = skin::follow(k, u64::from(k) + span, opts, &Silent)?;
+        let rep = sweeps.skin(k, u64::from(k) + span, opts)?;
         let at = |n: usize| rep.levels.iter().find(|l| l.n == n).map(|l| l.begins_at - u64::from(k));
         result = (at(2), at(3), span);
         if result.1.is_some() {
@@ -431,10 +435,73 @@ fn skin_onsets(k: u32, opts: &EngineOptions) -> Result<(Option<u64>, Option<u64>
     Ok(result)
 }
 
+/// What the sweeps of game k's board give the survey.
+pub(crate) struct Board {
+    /// Its statistics.
+    pub stats: Stats,
+    /// Its largest value outside the hood, if at least [`HOT_FLOOR`] (else `i8::MIN`), and
+    /// every cell outside the hood holding it, row-major.
+    pub hottest: (i8, Vec<(u32, u32)>),
+    /// The cells of its 8 x 8 blocks along the main diagonal, as [`DiagonalBand`] holds them
+    /// (hood cells may hold anything).
+    pub band: Vec<i8>,
+}
+
+/// The sweeps behind a survey row: on the CPU engine ([`CpuSweeps`]) or on a GPU
+/// (`crate::gpu`). Each takes the board's engine options for its threads and its cancel.
+pub(crate) trait BoardSweeps: Sync {
+    /// Game k on the `n x n` board from its corner.
+    fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<Board>;
+    /// The diagonal blocks of game k + 3 shifted by (1, 1), `m` cells along the diagonal
+    /// (entry `d * BLOCK + j` is the cell `(BLOCK (d / BLOCK) + j + 1, d + 1)`).
+    fn band_k3(&self, k: u32, m: u32, opts: &EngineOptions) -> Result<Vec<i8>>;
+    /// The skin of game k to column `to`.
+    fn skin(&self, k: u32, to: u64, opts: &EngineOptions) -> Result<skin::SkinReport>;
+}
+
+/// The survey's sweeps on the CPU engine: visitor sweeps and the skin follower.
+pub(crate) struct CpuSweeps;
+
+impl BoardSweeps for CpuSweeps {
+    fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<Board> {
+        let window = Window::new(0, 0, n, n);
+        let workers = opts.resolved_threads();
+        let v = KVisitor {
+            stats: stats::StatsVisitor::new(k, workers),
+            hottest: Hottest::new(k, workers),
+            band: DiagonalBand::new(0, n),
+        };
+        Sweep::new(k, window).options(opts).tiles(&v)?;
+        Ok(Board { stats: v.stats.finish(window), hottest: v.hottest.finish(), band: v.band.into_cells() })
+    }
+
+    fn band_k3(&self, k: u32, m: u32, opts: &EngineOptions) -> Result<Vec<i8>> {
+        let band3 = DiagonalBand::new(1, m);
+        Sweep::new(k + 3, Window::new(1, 1, m + 1, m + 1)).options(opts).tiles(&band3)?;
+        Ok(band3.into_cells())
+    }
+
+    fn skin(&self, k: u32, to: u64, opts: &EngineOptions) -> Result<skin::SkinReport> {
+        Ok(skin::follow(k, to, opts, &Silent)?.0)
+    }
+}
+
 /// The survey's row for game `k` on the `(factor k) x (factor k)` board, computed with
 /// `opts` (the survey gives each k one worker). `detail`: label the hottest cell's
 /// surroundings; `skin`: follow the skin too.
 pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOptions) -> Result<SurveyRow> {
+    survey_k_on(k, factor, detail, skin, opts, &CpuSweeps)
+}
+
+/// [`survey_k`] with the sweeps of `sweeps`.
+pub(crate) fn survey_k_on(
+    k: u32,
+    factor: u32,
+    detail: bool,
+    skin: bool,
+    opts: &EngineOptions,
+    sweeps: &dyn BoardSweeps,
+) -> Result<SurveyRow> {
     let n = k.checked_mul(factor).filter(|n| (1..crate::model::geometry::MAX_SIDE).contains(n)).ok_or_else(
         || Error::InvalidArgument {
             function: "survey_k",
@@ -443,17 +510,7 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
             expected: "a board side from 1 to MAX_SIDE - 1 (game k + 3 is swept one cell further)",
         },
     )?;
-    let window = Window::new(0, 0, n, n);
-    let workers = opts.resolved_threads();
-    let v = KVisitor {
-        stats: stats::StatsVisitor::new(k, workers),
-        hottest: Hottest::new(k, workers),
-        band: DiagonalBand::new(0, n),
-    };
-    Sweep::new(k, window).options(opts).tiles(&v)?;
-    let st: Stats = v.stats.finish(window);
-    let (top, hot) = v.hottest.finish();
-    let band_k = v.band.into_cells();
+    let Board { stats: st, hottest: (top, hot), band: band_k } = sweeps.board(k, n, opts)?;
     let (Some(min), Some(max)) = (st.rest.min, st.rest.max) else {
         return Err(Error::Analysis(format!("the {n} x {n} board of k = {k} has no cell outside the hood")));
     };
@@ -467,9 +524,7 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     // when the fabric's run reaches that far.
     let mut prism = None;
     for m in [n.min(2 * k + 4 * BLOCK as u32), n] {
-        let band3 = DiagonalBand::new(1, m);
-        Sweep::new(k + 3, Window::new(1, 1, m + 1, m + 1)).options(opts).tiles(&band3)?;
-        prism = prism_of(k, m, &band_k[..m as usize * BLOCK], &band3.into_cells());
+        prism = prism_of(k, m, &band_k[..m as usize * BLOCK], &sweeps.band_k3(k, m, opts)?);
         if m == n || prism.is_some_and(|d| d + 3 * BLOCK as u64 <= u64::from(m)) {
             break;
         }
@@ -489,7 +544,7 @@ pub fn survey_k(k: u32, factor: u32, detail: bool, skin: bool, opts: &EngineOpti
     };
     // Games below skin::MIN_K have no arm, hence no skin: their skin columns stay empty.
     let (skin2, skin3, skin_span) =
-        if detail && skin && k >= skin::MIN_K { skin_onsets(k, opts)? } else { (None, None, 0) };
+        if detail && skin && k >= skin::MIN_K { skin_onsets(k, opts, sweeps)? } else { (None, None, 0) };
     Ok(SurveyRow {
         k,
         size: n,
@@ -530,6 +585,17 @@ pub fn survey(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<SurveyRow>> {
+    survey_on(so, threads, opts, progress, &CpuSweeps)
+}
+
+/// [`survey`] with the sweeps of `sweeps`.
+pub(crate) fn survey_on(
+    so: &SurveyOptions,
+    threads: usize,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+    sweeps: &dyn BoardSweeps,
+) -> Result<Vec<SurveyRow>> {
     let ks = so.ks();
     progress.set_length(ks.len() as u64);
     let (threads, each) = boards_at_once(threads, ks.len());
@@ -549,7 +615,7 @@ pub fn survey(
                         Err(Error::Interrupted)
                     } else {
                         let detail = (k - so.from).is_multiple_of(so.detail_step.max(1));
-                        survey_k(k, so.factor, detail, so.skin, &one)
+                        survey_k_on(k, so.factor, detail, so.skin, &one, sweeps)
                     };
                     let failed = r.is_err();
                     results.lock().expect("survey results").push(r);
