@@ -451,7 +451,13 @@ impl Gpu {
             format!("    rows[ytop + {h}u] = r{h};\n    dput(tx0 + TILE_W - 1u, ytop + {h}u, d{h});")
         });
         let source = match kernel {
-            Kernel::Tally => include_str!("tally.wgsl").replace("@ROWS_BODY@", &tally_body(shape)),
+            Kernel::Tally => include_str!("tally.wgsl").replace(
+                "@STEP_LOOP@",
+                &step_loop(
+                    "let xin = simple || (x >= job.win_x0 && x < job.win_x1);\n                var y: u32;",
+                    &tally_body(shape),
+                ),
+            ),
             Kernel::Skin => skin::source(shape),
         };
         let source = (source + include_str!("common.wgsl"))
@@ -845,6 +851,60 @@ fn counters(h: u32, pad: &str) -> String {
         .map(|line| format!("{pad}{line}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The step loop of a tile, which every kernel shares. At step `s` lane `j` takes the `C` and
+/// `D` of column `s - j` from the lane above (lane 0 from the tile's top), declares `locals`,
+/// runs `body` (the statements of its rows, which read and update `c` and `dd`) and passes
+/// them on: by a subgroup shuffle with `SUBGROUPS`, else through workgroup memory and a
+/// barrier. The last lane leaves them at the tile's bottom.
+fn step_loop(locals: &str, body: &str) -> String {
+    format!(
+        "    for (var s = 0u; s < TILE_W + LANES - 1u; s++) {{
+        let par = s & 1u;
+        var c_up = 0u;
+        var d_up = 0u;
+        if (SUBGROUPS) {{
+            c_up = @SHUFFLE_C@;
+            d_up = @SHUFFLE_D@;
+        }}
+        if (s >= lane && s - lane < TILE_W) {{
+            let lx = s - lane;
+            let x = tx0 + lx;
+            var c: u32;
+            var dd: u32;
+            if (lane == 0u) {{
+                c = top_c[lx];
+                dd = top_d[lx];
+            }} else if (SUBGROUPS) {{
+                c = c_up;
+                dd = d_up;
+            }} else {{
+                c = cbuf[(par ^ 1u) * LANES + lane - 1u];
+                dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
+            }}
+            var din: u32;
+            var n: u32;
+            var p: u32;
+            {locals}
+{body}
+            if (SUBGROUPS) {{
+                c_out = c;
+                d_out = dd;
+            }} else {{
+                cbuf[par * LANES + lane] = c;
+                dbuf[par * LANES + lane] = dd;
+            }}
+            if (lane == LANES - 1u) {{
+                bot_c[lx] = c;
+                bot_d[lx] = d@LAST@;
+            }}
+        }}
+        if (!SUBGROUPS) {{
+            workgroupBarrier();
+        }}
+    }}"
+    )
 }
 
 /// The tally's statements for row `h` of a lane, for each row of `shape`.

@@ -182,55 +182,7 @@ pub(crate) fn source(shape: Shape) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let lp = |keep: bool| {
-        format!(
-            "        for (var s = 0u; s < TILE_W + LANES - 1u; s++) {{
-            let par = s & 1u;
-            var c_up = 0u;
-            var d_up = 0u;
-            if (SUBGROUPS) {{
-                c_up = @SHUFFLE_C@;
-                d_up = @SHUFFLE_D@;
-            }}
-            if (s >= lane && s - lane < TILE_W) {{
-                let lx = s - lane;
-                let x = tx0 + lx;
-                var c: u32;
-                var dd: u32;
-                if (lane == 0u) {{
-                    c = top_c[lx];
-                    dd = top_d[lx];
-                }} else if (SUBGROUPS) {{
-                    c = c_up;
-                    dd = d_up;
-                }} else {{
-                    c = cbuf[(par ^ 1u) * LANES + lane - 1u];
-                    dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
-                }}
-                var din: u32;
-                var n: u32;
-                var p: u32;
-                var word = 0u;
-{}
-                if (SUBGROUPS) {{
-                    c_out = c;
-                    d_out = dd;
-                }} else {{
-                    cbuf[par * LANES + lane] = c;
-                    dbuf[par * LANES + lane] = dd;
-                }}
-                if (lane == LANES - 1u) {{
-                    bot_c[lx] = c;
-                    bot_d[lx] = d@LAST@;
-                }}
-            }}
-            if (!SUBGROUPS) {{
-                workgroupBarrier();
-            }}
-        }}",
-            body(keep)
-        )
-    };
+    let lp = |keep: bool| crate::step_loop("var word = 0u;", &body(keep));
     include_str!("skin.wgsl")
         .replace("@LOOP_KEEP@", &lp(true))
         .replace("@LOOP_LEAN@", &lp(false))

@@ -19,8 +19,9 @@
 // needs tiles of at least 2 x 2 cells (the rule reads two cells back), which the host checks.
 //
 // LANES, ROWS and TILE_W are substituted by the host (src/lib.rs) before compilation, and so
-// are the per-row statements (DECLARE, LOAD, ROWS_BODY, STORE): each row's counters
-// are plain variables, so that they stay in registers.
+// are the per-row statements (DECLARE, LOAD, STORE) and the step loop (STEP_LOOP, the one
+// the skin's kernel runs too, with the tally's statements per row): each row's counters are
+// plain variables, so that they stay in registers.
 
 const LANES: u32 = @LANES@u;
 const ROWS: u32 = @ROWS@u;
@@ -154,51 +155,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     // above by a shuffle (no barrier); without, through workgroup memory and a barrier.
     var c_out = 0u;
     var d_out = 0u;
-    for (var s = 0u; s < TILE_W + LANES - 1u; s++) {
-        let par = s & 1u;
-        var c_up = 0u;
-        var d_up = 0u;
-        if (SUBGROUPS) {
-            c_up = @SHUFFLE_C@;
-            d_up = @SHUFFLE_D@;
-        }
-        if (s >= lane && s - lane < TILE_W) {
-            let lx = s - lane;
-            let x = tx0 + lx;
-            var c: u32;
-            var dd: u32;
-            if (lane == 0u) {
-                c = top_c[lx];
-                dd = top_d[lx];
-            } else if (SUBGROUPS) {
-                c = c_up;
-                dd = d_up;
-            } else {
-                c = cbuf[(par ^ 1u) * LANES + lane - 1u];
-                dd = dbuf[(par ^ 1u) * LANES + lane - 1u];
-            }
-            let xin = simple || (x >= job.win_x0 && x < job.win_x1);
-            var din: u32;
-            var n: u32;
-            var p: u32;
-            var y: u32;
-@ROWS_BODY@
-            if (SUBGROUPS) {
-                c_out = c;
-                d_out = dd;
-            } else {
-                cbuf[par * LANES + lane] = c;
-                dbuf[par * LANES + lane] = dd;
-            }
-            if (lane == LANES - 1u) {
-                bot_c[lx] = c;
-                bot_d[lx] = d@LAST@;
-            }
-        }
-        if (!SUBGROUPS) {
-            workgroupBarrier();
-        }
-    }
+@STEP_LOOP@
     workgroupBarrier();
 
     // The counters leaving the tile, written after the loop: a step that stored to global
