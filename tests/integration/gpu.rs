@@ -420,13 +420,16 @@ mod with_the_feature {
     #[test]
     fn a_signal_stops_a_gpu_run_within_a_second() {
         let Some(g) = gpu() else { return };
-        // About ten seconds of work on a software adapter, a second or more on a data-centre GPU.
+        // About ten seconds of work on a software adapter, a second or more on a data-centre GPU
+        // (the survey's labels and skin take longer).
         let software = g.adapter().device_type == "Cpu";
         let size = if software { "30000" } else { "400000" };
         let to = if software { "150000" } else { "3040003" };
+        let k = if software { "9000" } else { "40003" };
         for args in [
             &["stats", "--k", "40003", "--size", size, "--backend", "gpu", "-q"][..],
             &["skin", "--k", "40003", "--to", to, "--backend", "gpu", "-q", "--csv", "skin.csv"],
+            &["survey", "--k", k, "--backend", "gpu", "-q", "-o", "skin.csv"],
         ] {
             stops_within_a_second(args, software);
         }
