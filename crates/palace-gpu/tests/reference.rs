@@ -351,20 +351,24 @@ fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked
     assert!(matches!(gpu.skin_sweep(&job, None, &watch, |_| Flow::Go), Err(GpuError::Interrupted)));
 }
 
+/// A skin's sweep of game 500 on 3000 x 1800 in tiles of 32 x 16 (94 x 113 tiles, 4816
+/// diagonals), looking 128 columns back.
+const THREE_THOUSAND: palace_gpu::SkinJob = palace_gpu::SkinJob {
+    k: 500,
+    width: 3000,
+    height: 1800,
+    shape: Shape { lanes: 4, rows: 4, width: 32 },
+    reach: 128,
+    subgroups: true,
+};
+
 /// A sweep paused and continued from its frontier, once or many times, sends back what an
 /// uninterrupted one sends; a frontier of another board is refused.
 #[test]
 fn the_skin_sweep_continues_from_its_frontier() {
-    use palace_gpu::{Flow, KeptTile, SkinJob};
+    use palace_gpu::{Flow, KeptTile};
     let Some(gpu) = gpu() else { return };
-    let job = SkinJob {
-        k: 500,
-        width: 3000,
-        height: 1800,
-        shape: Shape { lanes: 4, rows: 4, width: 32 },
-        reach: 128,
-        subgroups: true,
-    };
+    let job = THREE_THOUSAND;
     let run = |pause_every: usize| {
         let mut kept: Vec<KeptTile> = Vec::new();
         let mut open = Vec::new();
@@ -410,7 +414,7 @@ fn the_skin_sweep_continues_from_its_frontier() {
 /// the undivided array, and an array the device cannot hold at all is refused by name.
 #[test]
 fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
-    use palace_gpu::{Flow, KeptTile, SkinJob};
+    use palace_gpu::{Flow, KeptTile};
     let Some(whole) = gpu() else { return };
     let capped = |bytes: u64| {
         let mut g = Gpu::open().expect("a second handle on the adapter");
@@ -424,15 +428,8 @@ fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
     let job = Job { window: [200, 100, 1300, 900], ..job };
     agree(&job, split.tally(&job, &Watch::default()), &reference(&job));
 
-    // 94 x 113 tiles of 32 x 16: 3008 columns, 1808 rows, 4816 diagonals; 4000 words a binding.
-    let job = SkinJob {
-        k: 500,
-        width: 3000,
-        height: 1800,
-        shape: Shape { lanes: 4, rows: 4, width: 32 },
-        reach: 128,
-        subgroups: true,
-    };
+    // 3008 columns, 1808 rows, 4816 diagonals; 4000 words a binding.
+    let job = THREE_THOUSAND;
     // Paused after every submission, each segment on the other device: a frontier read from
     // the split array goes on in the whole one, and back.
     let run = |devices: &[&Gpu], pause: bool| {
