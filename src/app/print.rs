@@ -86,4 +86,23 @@ pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
         r.hood_filled,
         r.zero_filled
     );
+    eprintln!("{}", workers_line(r));
+}
+
+/// Where the workers' time went, as a share of `threads x elapsed`.
+fn workers_line(r: &SweepReport) -> String {
+    let w = &r.workers;
+    let all = r.threads as f64 * r.elapsed.as_secs_f64();
+    let parts = [w.computing, w.visiting, w.waiting_above, w.waiting_band].map(|d| d.as_secs_f64());
+    let share = |s: f64| format!("{s:.2} s ({:.0} %)", 100.0 * s / all.max(1e-9));
+    format!(
+        "workers ({} x {:.3} s): computing {}, in the analysis {}, waiting for the band above {}, for the next band {}, idle {}",
+        r.threads,
+        r.elapsed.as_secs_f64(),
+        share(parts[0]),
+        share(parts[1]),
+        share(parts[2]),
+        share(parts[3]),
+        share((all - parts.iter().sum::<f64>()).max(0.0))
+    )
 }

@@ -186,3 +186,31 @@ fn the_skin_of_the_smallest_game_ends_within_its_rows() {
     let (rows, rows_cols, _) = skin::follow_rows(k, to, &o, &Silent).unwrap();
     assert_eq!((rows.to_string(), rows_cols), (rep.to_string(), cols));
 }
+
+/// The workers' profile of a sweep accounts for their time: it computes, the skin's visitor
+/// takes its share, and the parts never add up to more than the threads had.
+#[test]
+fn the_workers_profile_accounts_for_their_time() {
+    for threads in [1, 2, 3] {
+        let opts = EngineOptions { threads, ..EngineOptions::default() };
+        let (_, _, r) = skin::follow(2000, 40000, &opts, &Silent).unwrap();
+        let w = r.workers;
+        assert!(w.computing > std::time::Duration::ZERO && w.visiting > std::time::Duration::ZERO, "{w:?}");
+        let spent = w.computing + w.visiting + w.waiting_above + w.waiting_band;
+        // Each worker measures within its own lifetime, which the sweep's wall time covers.
+        let had = r.elapsed * threads as u32 + std::time::Duration::from_millis(5);
+        assert!(spent <= had, "{threads} threads: {w:?} in {:?}", r.elapsed);
+    }
+    // Without a visitor (the rows go to a consumer) nothing is spent visiting.
+    let w = palace::Window::new(0, 0, 3000, 3000);
+    let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
+    struct Drop;
+    impl palace::engine::sink::RowSink for Drop {
+        fn row(&mut self, _: &palace::engine::sink::Row<'_>) -> palace::Result<()> {
+            Ok(())
+        }
+    }
+    let r = palace::engine::Sweep::new(500, w).options(&opts).rows(&mut Drop).unwrap();
+    assert_eq!(r.workers.visiting, std::time::Duration::ZERO);
+    assert!(r.workers.computing > std::time::Duration::ZERO);
+}

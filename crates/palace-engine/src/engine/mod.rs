@@ -111,6 +111,8 @@ pub(crate) struct Counters {
     wide: AtomicU64,
     counter: AtomicU64,
     tiles: AtomicU64,
+    /// Nanoseconds of the workers' time, by [`WorkerTimes`]' fields.
+    times: [AtomicU64; 4],
 }
 
 impl Counters {
@@ -125,6 +127,58 @@ impl Counters {
             c.fetch_add(n, Ordering::Relaxed);
         }
         self.tiles.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Adds one worker's times.
+    fn add_times(&self, t: &WorkerTimes) {
+        for (c, d) in self.times.iter().zip([t.computing, t.visiting, t.waiting_above, t.waiting_band]) {
+            c.fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
+        }
+    }
+
+    fn times(&self) -> WorkerTimes {
+        let d = |i: usize| Duration::from_nanos(self.times[i].load(Ordering::Relaxed));
+        WorkerTimes { computing: d(0), visiting: d(1), waiting_above: d(2), waiting_band: d(3) }
+    }
+}
+
+/// Where the workers' time went, summed over the workers: a profile of the sweep's scaling.
+/// What is left of `threads x elapsed` the workers spent idle (no band left for them) or
+/// between these steps.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct WorkerTimes {
+    /// Computing tiles.
+    #[serde(serialize_with = "ser_secs")]
+    pub computing: Duration,
+    /// In the analysis's visitor (its work per tile, the skin's reading of its rows
+    /// included).
+    #[serde(serialize_with = "ser_secs")]
+    pub visiting: Duration,
+    /// Waiting for a tile of the band above.
+    #[serde(serialize_with = "ser_secs")]
+    pub waiting_above: Duration,
+    /// Getting the next band: the scheduler's lock and a free band slot (bounded memory).
+    #[serde(serialize_with = "ser_secs")]
+    pub waiting_band: Duration,
+}
+
+impl WorkerTimes {
+    /// Adds the time since `started` less what `before` (this worker's times when it started)
+    /// has since gained in waiting and visiting to `computing`.
+    fn computed_since(&mut self, before: &WorkerTimes, started: std::time::Instant) {
+        let other =
+            (self.waiting_above + self.visiting).saturating_sub(before.waiting_above + before.visiting);
+        self.computing += started.elapsed().saturating_sub(other);
+    }
+
+    /// The sum of two runs' times.
+    fn plus(self, o: WorkerTimes) -> WorkerTimes {
+        WorkerTimes {
+            computing: self.computing + o.computing,
+            visiting: self.visiting + o.visiting,
+            waiting_above: self.waiting_above + o.waiting_above,
+            waiting_band: self.waiting_band + o.waiting_band,
+        }
     }
 }
 
@@ -153,6 +207,8 @@ pub struct SweepReport {
     /// Wall-clock time of the sweep (including the consumer).
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,
+    /// Where the workers' time went.
+    pub workers: WorkerTimes,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -173,6 +229,7 @@ impl SweepReport {
             tile: (layout.tile_width, layout.band_height),
             threads,
             elapsed,
+            workers: c.times(),
         }
     }
 
@@ -198,6 +255,7 @@ impl SweepReport {
             tiles: self.tiles + next.tiles,
             elapsed: self.elapsed + next.elapsed,
             region_cells: self.region_cells + next.region_cells,
+            workers: self.workers.plus(next.workers),
             ..next
         }
     }

@@ -35,7 +35,7 @@ use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::{
     Cancel, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor,
 };
-use super::{Counters, EngineOptions, SweepReport};
+use super::{Counters, EngineOptions, SweepReport, WorkerTimes};
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
 use crate::kernel::counter::CounterKernel;
@@ -179,7 +179,12 @@ impl Shared<'_> {
         let mut counter_scratch = CounterScratch::default();
         let no_consumer = !matches!(output, Workers::Published);
         let strips = self.layout.strips();
-        while let Some((prev, cur)) = self.next_band() {
+        let mut times = WorkerTimes::default();
+        loop {
+            let asked = Instant::now();
+            let next = self.next_band();
+            times.waiting_band += asked.elapsed();
+            let Some((prev, cur)) = next else { break };
             // Without a consumer the workers watch for cancellation and report progress
             // themselves. The token stops a pausable sweep too, without a frontier; a caller
             // that wants one on a signal reads the signal in its pause test instead.
@@ -187,6 +192,8 @@ impl Shared<'_> {
                 self.fail(Error::Interrupted);
             }
             for j in 0..strips {
+                let started = Instant::now();
+                let before = times;
                 // Checked per tile too: a band of a very wide board takes long.
                 if self.cancel.is_cancelled() {
                     self.fail(Error::Interrupted);
@@ -196,13 +203,15 @@ impl Shared<'_> {
                     break;
                 }
                 if let Workers::Lanes(v) = output {
-                    if !self.lane_tile(id, v, j, prev.as_deref(), &cur, &mut scratch) {
+                    let going = self.lane_tile(id, v, j, prev.as_deref(), &cur, &mut scratch, &mut times);
+                    times.computed_since(&before, started);
+                    if !going {
                         break;
                     }
                     continue;
                 }
                 if let Some(p) = &prev
-                    && matches!(wait_spinning(&p.tiles[j]), Tile::Aborted)
+                    && matches!(wait_timed(&p.tiles[j], &mut times.waiting_above), Tile::Aborted)
                 {
                     cur.abort_from(j);
                     break;
@@ -218,9 +227,13 @@ impl Shared<'_> {
                 // A panic must not leave the band half done (the consumer and the worker below
                 // would wait on it forever): abort the sweep and re-raise it afterwards.
                 let rect = self.layout.rect(j, cur.index);
+                // The time in the visitor, for the workers' profile.
+                let visiting = std::cell::Cell::new(std::time::Duration::ZERO);
                 let visit = |v: &dyn TileVisitor, tile: &Tile| {
                     if let Some(view) = TileView::new(self.layout.k, tile, &rect, window) {
+                        let t = Instant::now();
                         v.visit(id, &view);
+                        visiting.set(visiting.get() + t.elapsed());
                     }
                 };
                 // The tile is published before the visitor sees it: the worker below waits
@@ -265,7 +278,9 @@ impl Shared<'_> {
                             counts: done.counts.as_deref(),
                             pieces: &pieces,
                         };
+                        let t = Instant::now();
                         v.visit(id, &view);
+                        visiting.set(visiting.get() + t.elapsed());
                         return Ok(());
                     }
                     let (tile, made) = compute_tile(
@@ -291,6 +306,8 @@ impl Shared<'_> {
                     visit(v, kept.as_ref().unwrap_or_else(|| cur.tiles[j].get().expect("just set")));
                     Ok(())
                 }));
+                times.visiting += visiting.get();
+                times.computed_since(&before, started);
                 match computed {
                     Ok(Ok(())) => {}
                     Ok(Err(e)) => {
@@ -313,6 +330,7 @@ impl Shared<'_> {
                 progress.set_position(high);
             }
         }
+        self.counters.add_times(&times);
     }
 }
 
@@ -320,6 +338,7 @@ impl Shared<'_> {
     /// Lane sweeps: computes tile `j` of band `cur` in every lane, publishes their edges and
     /// shows them, with the states of the tiles above and to the left, to the visitor, whose
     /// state for this tile is then published too. False if the sweep stopped.
+    #[allow(clippy::too_many_arguments)]
     fn lane_tile(
         &self,
         id: usize,
@@ -328,11 +347,13 @@ impl Shared<'_> {
         prev: Option<&Band>,
         cur: &Band,
         scratch: &mut Scratch,
+        times: &mut WorkerTimes,
     ) -> bool {
         let n = self.lanes.len();
+        let waited = &mut times.waiting_above;
         if let Some(p) = prev
-            && ((0..n).any(|g| matches!(wait_spinning(&p.tiles[j * n + g]), Tile::Aborted))
-                || wait_spinning(&p.states[j]).is_none())
+            && ((0..n).any(|g| matches!(wait_timed(&p.tiles[j * n + g], waited), Tile::Aborted))
+                || wait_timed(&p.states[j], waited).is_none())
         {
             cur.abort_from(j);
             return false;
@@ -371,6 +392,7 @@ impl Shared<'_> {
                         .expect("the lanes' windows cover every tile")
                 })
                 .collect();
+            let t = Instant::now();
             let state = v.visit(
                 id,
                 &LaneTiles {
@@ -383,6 +405,7 @@ impl Shared<'_> {
                     left: if j > 0 { cur.states[j - 1].get().and_then(|s| s.as_deref()) } else { None },
                 },
             );
+            times.visiting += t.elapsed();
             let _ = cur.states[j].set(Some(state));
             Ok(())
         }));
@@ -401,6 +424,17 @@ impl Shared<'_> {
             }
         }
     }
+}
+
+/// [`wait_spinning`], adding the time it waited to `waited`.
+fn wait_timed<'a, T>(cell: &'a OnceLock<T>, waited: &mut std::time::Duration) -> &'a T {
+    if let Some(t) = cell.get() {
+        return t;
+    }
+    let start = Instant::now();
+    let t = wait_spinning(cell);
+    *waited += start.elapsed();
+    t
 }
 
 /// Waits for a tile (or a state) of the band above. The worker above is usually a fraction of
