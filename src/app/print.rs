@@ -96,11 +96,16 @@ fn workers_line(r: &SweepReport) -> String {
     let parts = [w.computing, w.visiting, w.waiting_above, w.waiting_band].map(|d| d.as_secs_f64());
     let share = |s: f64| format!("{s:.2} s ({:.0} %)", 100.0 * s / all.max(1e-9));
     format!(
-        "workers ({} x {:.3} s): computing {}, in the analysis {}, waiting for the band above {}, for the next band {}, idle {}",
+        "workers ({} x {:.3} s): computing {}, in the analysis {}{}, waiting for the band above {}, for the next band {}, idle {}",
         r.threads,
         r.elapsed.as_secs_f64(),
         share(parts[0]),
         share(parts[1]),
+        if w.serial.is_zero() {
+            String::new()
+        } else {
+            format!(" (of which one worker at a time {})", share(w.serial.as_secs_f64()))
+        },
         share(parts[2]),
         share(parts[3]),
         share((all - parts.iter().sum::<f64>()).max(0.0))

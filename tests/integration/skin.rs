@@ -188,7 +188,8 @@ fn the_skin_of_the_smallest_game_ends_within_its_rows() {
 }
 
 /// The workers' profile of a sweep accounts for their time: it computes, the skin's visitor
-/// takes its share, and the parts never add up to more than the threads had.
+/// takes its share (its reading of rows, one worker at a time, part of it), and the parts
+/// never add up to more than the threads had.
 #[test]
 fn the_workers_profile_accounts_for_their_time() {
     for threads in [1, 2, 3] {
@@ -196,6 +197,8 @@ fn the_workers_profile_accounts_for_their_time() {
         let (_, _, r) = skin::follow(2000, 40000, &opts, &Silent).unwrap();
         let w = r.workers;
         assert!(w.computing > std::time::Duration::ZERO && w.visiting > std::time::Duration::ZERO, "{w:?}");
+        // The skin reads its rows one worker at a time, inside the visitor.
+        assert!(w.serial > std::time::Duration::ZERO && w.serial <= w.visiting, "{w:?}");
         let spent = w.computing + w.visiting + w.waiting_above + w.waiting_band;
         // Each worker measures within its own lifetime, which the sweep's wall time covers.
         let had = r.elapsed * threads as u32 + std::time::Duration::from_millis(5);

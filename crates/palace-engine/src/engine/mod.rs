@@ -138,7 +138,13 @@ impl Counters {
 
     fn times(&self) -> WorkerTimes {
         let d = |i: usize| Duration::from_nanos(self.times[i].load(Ordering::Relaxed));
-        WorkerTimes { computing: d(0), visiting: d(1), waiting_above: d(2), waiting_band: d(3) }
+        WorkerTimes {
+            computing: d(0),
+            visiting: d(1),
+            waiting_above: d(2),
+            waiting_band: d(3),
+            serial: Duration::ZERO,
+        }
     }
 }
 
@@ -160,6 +166,10 @@ pub struct WorkerTimes {
     /// Getting the next band: the scheduler's lock and a free band slot (bounded memory).
     #[serde(serialize_with = "ser_secs")]
     pub waiting_band: Duration,
+    /// Of `visiting`, the work only one worker at a time may do ([`PalaceVisitor::serial`]):
+    /// when it nears the wall time, that work bounds the sweep.
+    #[serde(serialize_with = "ser_secs")]
+    pub serial: Duration,
 }
 
 impl WorkerTimes {
@@ -178,6 +188,7 @@ impl WorkerTimes {
             visiting: self.visiting + o.visiting,
             waiting_above: self.waiting_above + o.waiting_above,
             waiting_band: self.waiting_band + o.waiting_band,
+            serial: self.serial + o.serial,
         }
     }
 }
@@ -589,6 +600,13 @@ pub trait PalaceVisitor: Sync {
     /// the CA's paths and comes with its values and without counts.
     fn wants_values_too(&self, _x0: u32, _y0: u32, _x1: u32, _y1: u32, _counts: &[u64; 256]) -> bool {
         false
+    }
+
+    /// The time the visitor has spent so far, inside [`PalaceVisitor::visit`], on work only one
+    /// worker at a time may do (a consumer it runs under a lock): the sweep reports what it
+    /// adds as [`WorkerTimes::serial`]. The default: none.
+    fn serial(&self) -> Duration {
+        Duration::ZERO
     }
 }
 

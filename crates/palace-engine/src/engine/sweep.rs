@@ -601,6 +601,11 @@ pub(crate) fn run(
         progress.resumed();
     }
 
+    // The visitor's serial time so far: the report gives what this run adds.
+    let serial = match output {
+        Output::Palaces(v, _) => Some((v, v.serial())),
+        _ => None,
+    };
     let consumed = match output {
         Output::Rows(sink) => std::thread::scope(|scope| {
             let shared = &shared;
@@ -644,7 +649,10 @@ pub(crate) fn run(
     } else {
         0
     };
-    let report = SweepReport::new(&shared.counters, &layout, threads, window.x1, rows, started.elapsed());
+    let mut report = SweepReport::new(&shared.counters, &layout, threads, window.x1, rows, started.elapsed());
+    if let Some((v, before)) = serial {
+        report.workers.serial = v.serial().saturating_sub(before);
+    }
     // A paused run has handed out at least one band (the pause is not asked before the first).
     let frontier = match sched.last {
         Some(last) if sched.paused && sched.next < layout.bands() => Some(frontier_of(&layout, &last)),

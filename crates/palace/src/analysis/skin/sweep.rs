@@ -124,6 +124,8 @@ pub struct Follower<'a> {
     /// This segment's sweep (from `NEXT_RUN`).
     run: AtomicU64,
     reader: Mutex<Reader>,
+    /// Nanoseconds spent reading bands into the state (one worker at a time).
+    reading: AtomicU64,
     /// The skin is complete or its analysis failed: the sweep may stop.
     stop: AtomicBool,
     /// Whether the state records the columns' patterns.
@@ -151,6 +153,7 @@ impl<'a> Follower<'a> {
             bands: Mutex::new(Bands::new(&state)),
             run: AtomicU64::new(0),
             reader: Mutex::new(Reader { state, error: None }),
+            reading: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             patterns: false,
         })
@@ -254,6 +257,7 @@ impl<'a> Follower<'a> {
     fn read_bands(&self) {
         loop {
             let Ok(mut g) = self.reader.try_lock() else { return };
+            let started = std::time::Instant::now();
             let Reader { state, error } = &mut *g;
             while error.is_none() && !state.complete() {
                 let (y0, band) = {
@@ -289,6 +293,7 @@ impl<'a> Follower<'a> {
             }
             self.show(state);
             drop(g);
+            self.reading.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
             if self.stop.load(Ordering::Relaxed) || !self.bands.lock().unwrap().next_ready() {
                 return;
             }
@@ -406,6 +411,10 @@ impl PalaceVisitor for Follower<'_> {
             }
             Err(()) => false,
         }
+    }
+
+    fn serial(&self) -> std::time::Duration {
+        std::time::Duration::from_nanos(self.reading.load(Ordering::Relaxed))
     }
 
     fn visit(&self, _worker: usize, tile: &PalaceTile<'_>) {
