@@ -44,6 +44,7 @@ pub fn print_with_engine<R: serde::Serialize + std::fmt::Display>(
     report: &SweepReport,
 ) -> Result<()> {
     if json {
+        record_profile(report);
         let v = serde_json::json!({ key: result, "engine": report });
         out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))
     } else {
@@ -64,6 +65,7 @@ pub fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
 
 /// One line on stderr about what the engine did, unless `--quiet`.
 pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
+    record_profile(r);
     if run.quiet {
         return;
     }
@@ -87,6 +89,24 @@ pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
         r.zero_filled
     );
     eprintln!("{}", workers_line(r));
+}
+
+/// The environment variable naming a file to which every sweep's workers' profile is
+/// appended, one JSON line each (`{"threads", "elapsed", "workers"}`), quiet runs included:
+/// `bench --series` reads it from its children.
+pub const PROFILE_ENV: &str = "PALACE_WORKERS_PROFILE";
+
+/// Appends `r`'s profile to the file [`PROFILE_ENV`] names, if it names one (best effort: a
+/// profile that cannot be written is left out, and the bench then shows none).
+fn record_profile(r: &SweepReport) {
+    let Some(path) = std::env::var_os(PROFILE_ENV) else { return };
+    let line =
+        serde_json::json!({ "threads": r.threads, "elapsed": r.elapsed.as_secs_f64(), "workers": r.workers });
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, format!("{line}\n").as_bytes()));
 }
 
 /// Where the workers' time went, as a share of `threads x elapsed`.

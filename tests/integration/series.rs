@@ -25,6 +25,17 @@ fn a_series_times_each_thread_count_and_compares_the_outputs() {
             p["threads"].as_f64().unwrap(),
         );
         assert!((e - s / t).abs() < 1e-12, "{p}");
+        // The children's profile: one sweep, its worker time threads x its wall time, parts
+        // within it.
+        let q = &p["profile"];
+        assert_eq!(q["sweeps"], 1, "{p}");
+        let (sweep, workers) = (q["sweep_s"].as_f64().unwrap(), q["worker_s"].as_f64().unwrap());
+        assert!(sweep > 0.0 && sweep <= best && (workers - t * sweep).abs() < 1e-9, "{p}");
+        let parts: f64 = ["computing_s", "analysis_s", "waiting_above_s", "waiting_band_s"]
+            .iter()
+            .map(|k| q[k].as_f64().unwrap())
+            .sum();
+        assert!(q["computing_s"].as_f64().unwrap() > 0.0 && parts <= workers + 0.005, "{p}");
     }
     assert_eq!(v["same_output"], true);
     assert_eq!(v["command"], serde_json::json!(["stats", "--k", "50", "--size", "300"]));
@@ -34,6 +45,7 @@ fn a_series_times_each_thread_count_and_compares_the_outputs() {
         .success()
         .stdout(
             predicate::str::contains("speed-up")
+                .and(predicate::str::contains("analysis"))
                 .and(predicate::str::contains("the same at every thread count")),
         );
 }

@@ -7,6 +7,11 @@
 //!
 //! Files the command writes (`-o`, `--csv`, ...) are written again by every run; only standard
 //! output is compared.
+//!
+//! Each child also appends its sweeps' workers' profiles to a file named by
+//! [`PROFILE_ENV`](crate::app::print::PROFILE_ENV); the table gives, for each count's best run,
+//! where the workers' time went in its sweeps: computing, in the analysis (and of that, the
+//! part one worker at a time does), waiting for the band above or for a band, and idle.
 
 use crate::app::print::{ExitCode, print_report};
 use crate::app::request::{Context, Request};
@@ -83,6 +88,64 @@ pub struct Point {
     pub speedup: f64,
     /// The speed-up per thread, relative to the fewest threads `t0`: `speedup * t0 / threads`.
     pub efficiency: f64,
+    /// Where the workers' time went in the best run's sweeps (none: the command ran no sweep
+    /// of the CPU engine, or reported none).
+    pub profile: Option<Profile>,
+}
+
+/// The workers' profile of one run: its sweeps' times added up ([`palace::engine::WorkerTimes`]),
+/// in seconds.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Profile {
+    /// Sweeps reported.
+    pub sweeps: usize,
+    /// Their wall time.
+    pub sweep_s: f64,
+    /// Worker time: threads x the sweeps' wall time.
+    pub worker_s: f64,
+    /// Computing tiles.
+    pub computing_s: f64,
+    /// In the analysis's visitor.
+    pub analysis_s: f64,
+    /// Of that, what one worker at a time may do.
+    pub serial_s: f64,
+    /// Waiting for a tile of the band above.
+    pub waiting_above_s: f64,
+    /// Getting the next band.
+    pub waiting_band_s: f64,
+}
+
+impl Profile {
+    /// The profile in the lines a child appended (`{"threads", "elapsed", "workers"}`); `None`
+    /// without any.
+    fn parse(text: &str) -> Option<Profile> {
+        let mut p = Profile::default();
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+            let f = |key: &str| v["workers"][key].as_f64().unwrap_or(0.0);
+            let elapsed = v["elapsed"].as_f64().unwrap_or(0.0);
+            p.sweeps += 1;
+            p.sweep_s += elapsed;
+            p.worker_s += elapsed * v["threads"].as_f64().unwrap_or(1.0);
+            p.computing_s += f("computing");
+            p.analysis_s += f("visiting");
+            p.serial_s += f("serial");
+            p.waiting_above_s += f("waiting_above");
+            p.waiting_band_s += f("waiting_band");
+        }
+        (p.sweeps > 0).then_some(p)
+    }
+
+    /// A share of the worker time, in percent.
+    fn pct(&self, s: f64) -> f64 {
+        100.0 * s / self.worker_s.max(1e-9)
+    }
+
+    /// The worker time left: idle, or between the steps measured.
+    fn idle_s(&self) -> f64 {
+        (self.worker_s - self.computing_s - self.analysis_s - self.waiting_above_s - self.waiting_band_s)
+            .max(0.0)
+    }
 }
 
 /// What `bench --series` measured.
@@ -110,13 +173,18 @@ impl fmt::Display for SeriesReport {
             self.repeat,
             self.cores
         )?;
-        writeln!(
-            f,
-            "{:>8} {:>10} {:>10} {:>9} {:>11}",
-            "threads", "best", "median", "speed-up", "efficiency"
-        )?;
+        let profiled = self.points.iter().any(|p| p.profile.is_some());
+        write!(f, "{:>8} {:>10} {:>10} {:>9} {:>11}", "threads", "best", "median", "speed-up", "efficiency")?;
+        if profiled {
+            write!(
+                f,
+                " | {:>8} {:>8} {:>9} {:>7} {:>8} {:>7} {:>6}",
+                "sweep", "compute", "analysis", "serial", "w:above", "w:band", "idle"
+            )?;
+        }
+        writeln!(f)?;
         for p in &self.points {
-            writeln!(
+            write!(
                 f,
                 "{:>8} {:>9.3}s {:>9.3}s {:>8.2}x {:>10.0}%",
                 p.threads,
@@ -124,6 +192,26 @@ impl fmt::Display for SeriesReport {
                 p.median_s,
                 p.speedup,
                 100.0 * p.efficiency
+            )?;
+            if let Some(q) = &p.profile {
+                write!(
+                    f,
+                    " | {:>7.3}s {:>7.0}% {:>8.0}% {:>6.0}% {:>7.0}% {:>6.0}% {:>5.0}%",
+                    q.sweep_s,
+                    q.pct(q.computing_s),
+                    q.pct(q.analysis_s),
+                    q.pct(q.serial_s),
+                    q.pct(q.waiting_above_s),
+                    q.pct(q.waiting_band_s),
+                    q.pct(q.idle_s())
+                )?;
+            }
+            writeln!(f)?;
+        }
+        if profiled {
+            writeln!(
+                f,
+                "(the best run's sweeps: their wall time, and where the workers' time in them went, in % of threads x that time; serial is the part of the analysis one worker at a time does)"
             )?;
         }
         writeln!(f, "standard output: the same at every thread count")
@@ -137,11 +225,15 @@ impl Request for Series {
         let mut first_output: Option<(usize, Vec<u8>)> = None;
         for &t in &self.threads {
             let mut times = Vec::with_capacity(self.repeat);
+            let mut best: Option<(f64, Option<Profile>)> = None;
             for i in 0..self.repeat {
                 if !self.quiet {
                     eprintln!("bench --series: --threads {t}, run {} of {}", i + 1, self.repeat);
                 }
-                let (elapsed, out) = run_child(&exe, &self.command, t, &ctx.cancel)?;
+                let (elapsed, out, profile) = run_child(&exe, &self.command, t, &ctx.cancel)?;
+                if best.is_none_or(|b| elapsed.as_secs_f64() < b.0) {
+                    best = Some((elapsed.as_secs_f64(), profile));
+                }
                 match &first_output {
                     None => first_output = Some((t, out)),
                     Some((t0, o)) if *o != out => {
@@ -155,8 +247,16 @@ impl Request for Series {
                 times.push(elapsed.as_secs_f64());
             }
             times.sort_by(f64::total_cmp);
-            let (best, median) = (times[0], times[times.len() / 2]);
-            points.push(Point { threads: t, best_s: best, median_s: median, speedup: 1.0, efficiency: 1.0 });
+            let median = times[times.len() / 2];
+            let profile = best.and_then(|b| b.1);
+            points.push(Point {
+                threads: t,
+                best_s: times[0],
+                median_s: median,
+                speedup: 1.0,
+                efficiency: 1.0,
+                profile,
+            });
         }
         // Relative to the fewest threads, wherever they stand in the series.
         let (t0, b0) =
@@ -177,18 +277,31 @@ impl Request for Series {
     }
 }
 
-/// Runs `palace COMMAND --threads T -q` and returns its wall time and standard output; a failed
-/// run is an error with the child's message. The child is killed when `cancel` is.
+/// Runs `palace COMMAND --threads T -q` and returns its wall time, standard output and
+/// workers' profile; a failed run is an error with the child's message. The child is killed
+/// when `cancel` is.
 fn run_child(
     exe: &std::path::Path,
     command: &[String],
     threads: usize,
     cancel: &Cancel,
-) -> Result<(Duration, Vec<u8>)> {
+) -> Result<(Duration, Vec<u8>, Option<Profile>)> {
+    // The child appends its profile here; removed after the run.
+    let profile_file = std::env::temp_dir().join(format!(
+        "palace-series-{}-{}.jsonl",
+        std::process::id(),
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+    ));
+    let read_profile = || {
+        let p = std::fs::read_to_string(&profile_file).ok().and_then(|t| Profile::parse(&t));
+        let _ = std::fs::remove_file(&profile_file);
+        p
+    };
     let started = Instant::now();
     let mut child = Command::new(exe)
         .args(command)
         .args(["--threads", &threads.to_string(), "-q"])
+        .env(crate::app::print::PROFILE_ENV, &profile_file)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -214,11 +327,13 @@ fn run_child(
         if cancel.is_cancelled() {
             let _ = child.kill();
             let _ = child.wait();
+            read_profile();
             return Err(Error::Interrupted);
         }
         std::thread::sleep(Duration::from_millis(2));
     };
     let elapsed = started.elapsed();
+    let profile = read_profile();
     let out = out.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
     if !status.success() {
@@ -230,5 +345,5 @@ fn run_child(
         // A command the child refused is a usage error here too; any other failure is not.
         return Err(if status.code() == Some(2) { Error::Usage(why) } else { Error::Analysis(why) });
     }
-    Ok((elapsed, out))
+    Ok((elapsed, out, profile))
 }
