@@ -305,8 +305,8 @@ class Stats:
     for the whole window, its hood (the closed-form corner) and the rest; ``min`` and ``max``
     are ``{"v", "x", "y"}``, the extreme value and its first cell in row-major order.
     ``histogram_values`` and ``histogram_counts`` count every value ``v`` outside the hood.
-    ``engine`` is what the engine did (cells per path, threads, seconds); ``raw`` the
-    command line's JSON, parsed.
+    ``engine`` is what the engine did (cells per path, threads, seconds, and under
+    ``workers`` where the workers' time went); ``raw`` the command line's JSON, parsed.
     """
 
     k: int

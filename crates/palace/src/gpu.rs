@@ -244,7 +244,7 @@ impl TileCells {
         for d in 0..m {
             let b0 = d / b * b;
             for j in 0..(b0 + b).min(m) - b0 {
-                out[(d * b + j) as usize] = self.at(b0 + j + off, d + off)?;
+                out[d as usize * BLOCK + j as usize] = self.at(b0 + j + off, d + off)?;
             }
         }
         Ok(out)

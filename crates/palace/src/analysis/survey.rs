@@ -21,6 +21,11 @@
 //!   [`SKIN_SPANS`] columns past it (beyond the board) within which level 3 begins.
 //!
 //! The last two, the costly ones, can be limited to every `detail_step`-th k.
+//!
+//! The sweeps (the first two and the skin's) sit behind `BoardSweeps`: the CPU engine's
+//! visitors here, or the GPU backend's (`crate::gpu::survey`, feature `gpu`), which sends back
+//! only the tiles along the diagonal and those holding the largest value; both give the same
+//! rows (`tests/integration/gpu.rs`).
 
 use crate::analysis::skin;
 use crate::analysis::stats::{self, Stats};
