@@ -346,7 +346,7 @@ mod with_the_feature {
         assert_eq!(g["stats"], json(&[])["stats"]);
         assert!(g["gpu"]["adapter"].as_str().is_some_and(|a| !a.is_empty()), "{g}");
         let info = stdout(&["gpu-info"]);
-        assert!(info.starts_with("GPU adapter: "), "{info}");
+        assert!(info.starts_with("GPU adapter: ") && info.contains("storage bindings of up to"), "{info}");
         let bench: serde_json::Value = serde_json::from_str(&stdout(&[
             "bench",
             "--backend",

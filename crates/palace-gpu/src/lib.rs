@@ -411,6 +411,13 @@ impl Gpu {
         &self.adapter
     }
 
+    /// The largest storage binding this handle uses, in bytes: a board may have as many
+    /// columns, and as many rows, as it holds words (its diagonal counters, one per column and
+    /// per row, are split over two bindings where one cannot hold them).
+    pub fn binding_size(&self) -> u64 {
+        self.binding
+    }
+
     /// Uses storage bindings of at most `bytes` bytes (a multiple of 4, at least 4), as on a
     /// device with that limit: for the tests of arrays split over two bindings.
     #[doc(hidden)]

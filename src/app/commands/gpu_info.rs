@@ -42,10 +42,16 @@ impl Request for GpuInfo {
                     "backend": a.backend,
                     "device_type": a.device_type,
                     "driver": a.driver,
+                    "subgroup_size": a.subgroup,
+                    "max_binding_bytes": gpu.binding_size(),
                 }))
                 .expect("serialisable")
             } else {
-                format!("GPU adapter: {a}")
+                format!(
+                    "GPU adapter: {a}\nstorage bindings of up to {} bytes: boards up to {} columns and as many rows",
+                    gpu.binding_size(),
+                    gpu.binding_size() / 4
+                )
             };
             out_text(&text)?;
             Ok(0)
