@@ -132,6 +132,13 @@ impl Shape {
         self.lanes * self.rows
     }
 
+    /// Where the board's cell `(x, y)` lies in its tile's cells as a sweep sends them back
+    /// ([`KeptTile::cells`]: column by column, [`Shape::height`] a column).
+    pub fn cell_index(&self, x: u64, y: u32) -> usize {
+        let h = self.height();
+        (x % u64::from(self.width)) as usize * h as usize + (y % h) as usize
+    }
+
     /// Why this shape cannot be used, if it cannot.
     pub fn check(&self) -> Result<(), GpuError> {
         let bad = |why| Err(GpuError::Shape { shape: *self, why });

@@ -184,18 +184,22 @@ impl BoardSweeps for GpuSweeps<'_> {
     }
 }
 
-/// The tiles of `shape` holding the cells of the 8 x 8 blocks along the diagonal of a board
-/// shifted by `(off, off)`, `m` cells along (see [`TileCells::band`]).
-fn band_tiles(shape: Shape, off: u32, m: u32) -> Vec<(u32, u32)> {
-    let (w, h, b) = (shape.width, shape.height(), BLOCK as u32);
-    let mut tiles = std::collections::BTreeSet::new();
-    for d in 0..m {
+/// The cells of the 8 x 8 blocks along the diagonal of a board shifted by `(off, off)`, `m`
+/// cells along, as the survey's CPU sweep lays them out: `(entry, x, y)`, where entry
+/// `d * BLOCK + j` is the cell `(BLOCK (d / BLOCK) + j + off, d + off)` (see
+/// [`TileCells::band`]).
+fn band_cells(off: u32, m: u32) -> impl Iterator<Item = (usize, u32, u32)> {
+    let b = BLOCK as u32;
+    (0..m).flat_map(move |d| {
         let b0 = d / b * b;
-        let y = d + off;
-        for x in (b0 + off)..((b0 + b).min(m) + off) {
-            tiles.insert((x / w, y / h));
-        }
-    }
+        (0..(b0 + b).min(m) - b0).map(move |j| (d as usize * BLOCK + j as usize, b0 + j + off, d + off))
+    })
+}
+
+/// The tiles of `shape` holding [`band_cells`].
+fn band_tiles(shape: Shape, off: u32, m: u32) -> Vec<(u32, u32)> {
+    let (w, h) = (shape.width, shape.height());
+    let tiles: std::collections::BTreeSet<_> = band_cells(off, m).map(|(_, x, y)| (x / w, y / h)).collect();
     tiles.into_iter().collect()
 }
 
@@ -227,7 +231,7 @@ impl TileCells {
     fn at(&self, x: u32, y: u32) -> Result<i8> {
         let (w, h) = (self.shape.width, self.shape.height());
         match self.tiles.get(&(x / w, y / h)) {
-            Some(Some(c)) => Ok(c[((x % w) * h + y % h) as usize]),
+            Some(Some(c)) => Ok(c[self.shape.cell_index(u64::from(x), y)]),
             Some(None) => Ok(0),
             None => {
                 Err(crate::Error::Analysis(format!("the GPU did not send back the tile of cell ({x}, {y})")))
@@ -235,17 +239,12 @@ impl TileCells {
         }
     }
 
-    /// The cells of the 8 x 8 blocks along the diagonal of the board shifted by `(off, off)`,
-    /// `m` cells along, laid out as the survey's CPU sweep gathers them: entry `d * BLOCK + j`
-    /// is the cell `(BLOCK (d / BLOCK) + j + off, d + off)`, 0 beyond `m`.
+    /// The values of [`band_cells`], by entry (0 beyond `m`): the band the survey's CPU sweep
+    /// gathers.
     fn band(&self, off: u32, m: u32) -> Result<Vec<i8>> {
-        let b = BLOCK as u32;
         let mut out = vec![0; m as usize * BLOCK];
-        for d in 0..m {
-            let b0 = d / b * b;
-            for j in 0..(b0 + b).min(m) - b0 {
-                out[d as usize * BLOCK + j as usize] = self.at(b0 + j + off, d + off)?;
-            }
+        for (entry, x, y) in band_cells(off, m) {
+            out[entry] = self.at(x, y)?;
         }
         Ok(out)
     }
@@ -368,7 +367,7 @@ impl Known {
         let d = (i + j) as usize;
         let sent = row.and_then(|r| i.checked_sub(r.i0).and_then(|a| r.tiles.get(a as usize)));
         match sent {
-            Some(Sent::Cells(c)) => Some(c[((x % u64::from(w)) * u64::from(h)) as usize + (y % h) as usize]),
+            Some(Sent::Cells(c)) => Some(c[self.shape.cell_index(x, y)]),
             Some(Sent::Quiet) => Some(0),
             _ if d < self.open.len() && i >= self.open[d] => Some(0),
             _ => {
