@@ -1,7 +1,7 @@
 //! The library's errors as Python exceptions, worded with the Python arguments: a parameter
 //! outside what a call accepts is a `ValueError` naming the argument (`k`, `size`, `window`,
 //! `to`, ...), an unreadable or unwritable file an `OSError`, a cancelled run
-//! `KeyboardInterrupt`, and any other failure a `RuntimeError` with the library's message.
+//! `KeyboardInterrupt`, a board too large for the GPU `MemoryError`, and any other failure a `RuntimeError` with the library's message.
 //! No message names a command-line flag.
 
 use palace::Error;
@@ -43,6 +43,12 @@ pub fn to_py(e: Error) -> PyErr {
         Error::SkinUnfinished { to, rows } => PyRuntimeError::new_err(format!(
             "to = {to}: the skin did not end within {rows} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); no result"
         )),
+        #[cfg(feature = "gpu")]
+        e @ Error::Gpu(palace::gpu::GpuError::Memory { .. } | palace::gpu::GpuError::TooLarge { .. }) => {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "{e}: ask for a smaller board, or compute it with backend=\"cpu\""
+            ))
+        }
         e => PyRuntimeError::new_err(e.to_string()),
     }
 }

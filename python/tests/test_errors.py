@@ -79,3 +79,13 @@ def test_unwritable_paths_are_os_errors(tmp_path):
     with pytest.raises(OSError):
         palace.render(k=5, size=10, path=tmp_path / "no" / "such" / "dir" / "x.png")
     assert not list(tmp_path.rglob("*.png"))
+
+
+def test_a_board_too_large_for_the_gpu_is_a_memory_error(monkeypatch):
+    if not palace.HAS_GPU:
+        pytest.skip("this build has no GPU backend (pip install ./python with --features gpu)")
+    monkeypatch.setenv("PALACE_GPU_MEMORY", "100000")
+    for f, kw in [(palace.stats, dict(k=500, size=30000)), (palace.skin, dict(k=500, to=30000)),
+                  (palace.survey, dict(k=(500, 510)))]:
+        raises(MemoryError, r"needs .* of GPU memory for its arrays; the GPU has 100000 bytes.*backend=\"cpu\"",
+               f, backend="gpu", **kw)

@@ -31,6 +31,10 @@ pub fn message(e: &Error) -> String {
                 "interrupted; the run so far is in the checkpoint {path} ({rows} of {height} rows done): continue it with --resume {path}"
             )
         }
+        #[cfg(feature = "gpu")]
+        Error::Gpu(palace::gpu::GpuError::Memory { .. } | palace::gpu::GpuError::TooLarge { .. }) => {
+            format!("{e}: ask for a smaller board, or compute it with --backend cpu")
+        }
         e => e.to_string(),
     }
 }

@@ -347,6 +347,7 @@ mod with_the_feature {
         assert!(g["gpu"]["adapter"].as_str().is_some_and(|a| !a.is_empty()), "{g}");
         let info = stdout(&["gpu-info"]);
         assert!(info.starts_with("GPU adapter: ") && info.contains("storage bindings of up to"), "{info}");
+        assert!(info.contains("\nmemory: "), "{info}");
         let bench: serde_json::Value = serde_json::from_str(&stdout(&[
             "bench",
             "--backend",
@@ -399,6 +400,39 @@ mod with_the_feature {
             assert!(err.contains(says), "{args:?}: {err}");
         }
         assert!(!std::path::Path::new(ck).exists());
+    }
+
+    /// A board whose counter arrays need more memory than the GPU has is refused before the
+    /// run begins (exit 1, nothing written), saying what it needs and how to go on; the cap
+    /// `PALACE_GPU_MEMORY` stands for a smaller device, and `gpu-info` shows it.
+    #[test]
+    fn a_board_too_large_for_the_gpu_s_memory_is_refused_before_it_begins() {
+        if gpu().is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("skin.csv");
+        for args in [
+            &["stats", "--k", "500", "--size", "30000", "--backend", "gpu"][..],
+            &["skin", "--k", "500", "--to", "30000", "--backend", "gpu", "--csv", csv.to_str().unwrap()],
+            &["survey", "--k", "500..510", "--backend", "gpu"],
+        ] {
+            let out = palace().args(args).env("PALACE_GPU_MEMORY", "100000").output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("of GPU memory for its arrays; the GPU has 100000 bytes")
+                    && err.contains("--backend cpu"),
+                "{args:?}: {err}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+        assert!(!csv.exists());
+        let info = palace().arg("gpu-info").env("PALACE_GPU_MEMORY", "100000").output().unwrap();
+        assert!(String::from_utf8_lossy(&info.stdout).contains("memory: 100000 bytes"));
+        let out = palace().arg("gpu-info").env("PALACE_GPU_MEMORY", "lots").output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("PALACE_GPU_MEMORY=lots"));
     }
 
     /// No adapter is an error (exit 1) that says what was looked for, never a silent CPU run.

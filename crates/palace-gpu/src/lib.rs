@@ -61,6 +61,16 @@ pub enum GpuError {
         /// Its reason.
         reason: String,
     },
+    /// An environment variable read by [`Gpu::open`] holds something it cannot use.
+    #[error("{variable}={value}: {expected}")]
+    Environment {
+        /// The variable.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+        /// What it should hold.
+        expected: &'static str,
+    },
     /// The device reported an error (validation, out of memory, lost device).
     #[error("the GPU reported an error: {0}")]
     Reported(String),
@@ -73,6 +83,19 @@ pub enum GpuError {
         needed: u64,
         /// Bytes the device allows.
         allowed: u64,
+    },
+    /// The board's arrays add up to more memory than the device has, or the device failed to
+    /// allocate them: reported before the sweep begins.
+    #[error(
+        "the board needs {} of GPU memory for its arrays{}",
+        size_text(*.needed),
+        .available.map_or("; the GPU could not allocate them".to_string(), |a| format!("; the GPU has {}", size_text(a)))
+    )]
+    Memory {
+        /// Bytes the run's arrays take on the device.
+        needed: u64,
+        /// The device's memory for them, where the backend says ([`Gpu::memory`]).
+        available: Option<u64>,
     },
     /// The tile shape cannot be used.
     #[error("tile shape {shape}: {why}")]
@@ -310,6 +333,9 @@ pub struct Gpu {
     /// The largest storage binding this handle uses, in bytes: the device's limit, or less
     /// ([`Gpu::limit_binding_size`]).
     binding: u64,
+    /// The device's memory for storage arrays, in bytes, where the backend says: its largest
+    /// device-local heap, or less ([`Gpu::limit_memory`]).
+    memory: Option<u64>,
     /// The bind group layouts of the tally and of the skin.
     layouts: [wgpu::BindGroupLayout; 2],
     /// Pipelines built so far, by kernel, tile shape and whether they use subgroup shuffles.
@@ -333,8 +359,19 @@ const MOVE_CHUNK: u64 = 256 << 20;
 impl Gpu {
     /// Opens the adapter `wgpu` prefers for high performance (the environment variables
     /// `WGPU_BACKEND` (a list such as `vulkan`) and `WGPU_ADAPTER_NAME` (part of
-    /// an adapter's name) narrow the choice).
+    /// an adapter's name) narrow the choice). `PALACE_GPU_MEMORY`, a number of bytes, caps the
+    /// memory its runs may use ([`Gpu::limit_memory`]).
     pub fn open() -> Result<Gpu, GpuError> {
+        let cap = match std::env::var_os("PALACE_GPU_MEMORY") {
+            None => None,
+            Some(v) => {
+                Some(v.to_str().and_then(|c| c.parse::<u64>().ok()).ok_or_else(|| GpuError::Environment {
+                    variable: "PALACE_GPU_MEMORY",
+                    value: v.to_string_lossy().into_owned(),
+                    expected: "give the GPU memory a run may use in bytes, e.g. 4000000000, or unset it",
+                })?)
+            }
+        };
         let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         let backends = desc.backends;
         let instance = wgpu::Instance::new(desc);
@@ -371,6 +408,7 @@ impl Gpu {
                 .then_some(info.subgroup_min_size),
         };
         let limits = adapter.limits();
+        let memory = device_memory(&adapter);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("palace"),
             required_features: adapter.features() & wgpu::Features::SUBGROUP,
@@ -401,11 +439,16 @@ impl Gpu {
                 entries: &entries,
             })
         });
+        let memory = match (memory, cap) {
+            (Some(m), Some(c)) => Some(m.min(c)),
+            (m, c) => m.or(c),
+        };
         Ok(Gpu {
             adapter: summary,
             device,
             queue,
             binding: limits.max_storage_buffer_binding_size.min(limits.max_buffer_size),
+            memory,
             limits,
             layouts,
             pipelines: Mutex::new(Vec::new()),
@@ -430,6 +473,20 @@ impl Gpu {
     #[doc(hidden)]
     pub fn limit_binding_size(&mut self, bytes: u64) {
         self.binding = self.binding.min(bytes.max(4) / 4 * 4);
+    }
+
+    /// The device's memory for a run's arrays, in bytes, where the backend says (Vulkan: the
+    /// largest device-local memory heap; `None` on Metal and DirectX 12). A run whose arrays
+    /// add up to more is refused before it begins ([`GpuError::Memory`]); elsewhere the
+    /// device's allocator has the last word.
+    pub fn memory(&self) -> Option<u64> {
+        self.memory
+    }
+
+    /// Uses at most `bytes` bytes of device memory for a run's arrays, as on a device that has
+    /// that much (a GPU shared with other work; the tests of the refusal).
+    pub fn limit_memory(&mut self, bytes: u64) {
+        self.memory = Some(self.memory.map_or(bytes, |m| m.min(bytes)));
     }
 
     /// The size of the adapter's subgroups, where it offers subgroup operations and all its
@@ -521,41 +578,67 @@ impl Gpu {
         &self.layouts[kernel as usize]
     }
 
-    fn storage(&self, what: &'static str, words: u64) -> Result<wgpu::Buffer, GpuError> {
-        let bytes = words.max(1) * 4;
-        if bytes > self.binding {
-            return Err(GpuError::TooLarge { what, needed: bytes, allowed: self.binding });
+    /// Creates a run's storage arrays, `(name, words)` each, and its diagonal counter array of
+    /// `diagonals` words, zeroed: in one storage binding where it fits, else split over two.
+    /// Before creating any, refuses an array longer than a binding may hold
+    /// ([`GpuError::TooLarge`], naming it) and arrays that add up to more than the device's
+    /// memory ([`GpuError::Memory`]); an allocation the device fails all the same is the
+    /// latter, reported before the sweep begins.
+    fn arrays<const N: usize>(
+        &self,
+        arrays: [(&'static str, u64); N],
+        diagonals: u64,
+    ) -> Result<([wgpu::Buffer; N], Diagonals), GpuError> {
+        let bytes = |words: u64| words.max(1) * 4;
+        for &(what, words) in &arrays {
+            if bytes(words) > self.binding {
+                return Err(GpuError::TooLarge { what, needed: bytes(words), allowed: self.binding });
+            }
         }
-        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(what),
-            size: bytes,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        }))
-    }
-
-    /// The diagonal counter array of `words` entries, zeroed: in one storage binding where it
-    /// fits, else split over two (an array longer than two bindings hold is refused).
-    fn diagonals(&self, words: u64) -> Result<Diagonals, GpuError> {
         const WHAT: &str = "diagonal counter array";
         let most = self.binding / 4;
-        let d = if words <= most {
-            Diagonals { lo: self.storage(WHAT, words)?, hi: self.storage(WHAT, 1)?, split: None }
-        } else if words <= 2 * most {
-            Diagonals {
-                lo: self.storage(WHAT, most)?,
-                hi: self.storage(WHAT, words - most)?,
-                split: Some(most),
-            }
+        let (split, diag_parts) = if diagonals <= most {
+            (None, [(WHAT, diagonals), (WHAT, 1)])
+        } else if diagonals <= 2 * most {
+            (Some(most), [(WHAT, most), (WHAT, diagonals - most)])
         } else {
             return Err(GpuError::TooLarge {
                 what: "diagonal counter array (in two storage bindings)",
-                needed: words * 4,
+                needed: diagonals * 4,
                 allowed: 2 * most * 4,
             });
         };
-        self.clear(&[&d.lo, &d.hi]);
-        Ok(d)
+        let needed: u64 = arrays.iter().chain(&diag_parts).map(|&(_, words)| bytes(words)).sum();
+        if let Some(available) = self.memory.filter(|&m| needed > m) {
+            return Err(GpuError::Memory { needed, available: Some(available) });
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let create = |(what, words): (&'static str, u64)| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(what),
+                size: bytes(words),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let buffers = arrays.map(create);
+        let [lo, hi] = diag_parts.map(create);
+        if pollster::block_on(scope.pop()).is_some() {
+            return Err(GpuError::Memory { needed, available: self.memory });
+        }
+        self.clear(&[&lo, &hi]);
+        Ok((buffers, Diagonals { lo, hi, split }))
+    }
+
+    /// Zeroes `buffers` on the device.
+    fn clear(&self, buffers: &[&wgpu::Buffer]) {
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        for b in buffers {
+            enc.clear_buffer(b, 0, None);
+        }
+        self.queue.submit([enc.finish()]);
     }
 
     /// Reads back `bytes` bytes of `buffer` from its start, as words.
@@ -675,17 +758,21 @@ impl Gpu {
         }
         let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
         let pipeline = self.pipeline(Kernel::Tally, shape, subgroups)?;
-        let rows = self.storage("row counter array", region_h)?;
-        let cols = self.storage("column counter array", region_w)?;
-        let diags = self.diagonals(region_w + region_h)?;
-        let hist = self.storage("histogram", 512)?;
         let tiles = u64::from(nx) * u64::from(ny);
         let diagonals = nx + ny - 1;
         let slots = tiles.min(BATCH_TILES + u64::from(nx.min(ny)));
-        let keys = self.storage("tile key array", slots * 4)?;
         // Skipping reads the neighbours' flags: it needs tiles of 2 x 2 cells at least.
         let skip = job.skip && tw >= 2 && th >= 2;
-        let quiet = self.storage("tile flag array", if skip { 2 * u64::from(nx) } else { 1 })?;
+        let ([rows, cols, hist, keys, quiet], diags) = self.arrays(
+            [
+                ("row counter array", region_h),
+                ("column counter array", region_w),
+                ("histogram", 512),
+                ("tile key array", slots * 4),
+                ("tile flag array", if skip { 2 * u64::from(nx) } else { 1 }),
+            ],
+            region_w + region_h,
+        )?;
         self.clear(&[&rows, &cols, &hist, &quiet]);
         let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, if skip { nx } else { 0 }];
         let bound = self.bind(Kernel::Tally, &job_words, &[&rows, &cols, &hist, &keys, &quiet], &diags);
@@ -782,15 +869,6 @@ impl Gpu {
             *c = u64::from(h[2 * b]) | (u64::from(h[2 * b + 1]) << 32);
         }
         Ok(tally)
-    }
-
-    /// Zeroes `buffers` on the device.
-    fn clear(&self, buffers: &[&wgpu::Buffer]) {
-        let mut enc = self.device.create_command_encoder(&Default::default());
-        for b in buffers {
-            enc.clear_buffer(b, 0, None);
-        }
-        self.queue.submit([enc.finish()]);
     }
 
     /// Binds a run of `kernel`: its job's words, a buffer of per-dispatch steps, `storage`
@@ -1029,6 +1107,38 @@ fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 /// The little-endian words of `bytes` (whose length is a multiple of 4).
 fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+}
+
+/// The size of the adapter's largest device-local memory heap, where it is a Vulkan adapter.
+#[cfg(any(windows, target_os = "linux", target_os = "android"))]
+fn device_memory(adapter: &wgpu::Adapter) -> Option<u64> {
+    // SAFETY: the adapter outlives the guard, and its raw handles are only used to read its
+    // memory properties.
+    let hal = unsafe { adapter.as_hal::<wgpu::hal::api::Vulkan>() }?;
+    let instance = hal.shared_instance().raw_instance();
+    // SAFETY: the physical device belongs to this instance, which is alive.
+    let props = unsafe { instance.get_physical_device_memory_properties(hal.raw_physical_device()) };
+    props
+        .memory_heaps_as_slice()
+        .iter()
+        .filter(|heap| heap.flags.contains(ash::vk::MemoryHeapFlags::DEVICE_LOCAL))
+        .map(|heap| heap.size)
+        .max()
+}
+
+/// Metal and DirectX 12 adapters do not say here.
+#[cfg(not(any(windows, target_os = "linux", target_os = "android")))]
+fn device_memory(_adapter: &wgpu::Adapter) -> Option<u64> {
+    None
+}
+
+/// `n` bytes, in words: the count, and in MiB or GiB from 1 MiB on.
+fn size_text(n: u64) -> String {
+    match n {
+        0..0x10_0000 => format!("{n} bytes"),
+        0x10_0000..0x4000_0000 => format!("{n} bytes ({:.1} MiB)", n as f64 / f64::from(1 << 20)),
+        _ => format!("{n} bytes ({:.2} GiB)", n as f64 / f64::from(1 << 30)),
+    }
 }
 
 /// The backends asked, in words.

@@ -303,14 +303,18 @@ impl Gpu {
         let diagonals = job.diagonals();
         let tile_words = u64::from(tw) * u64::from(th) / 4;
         let slots = (self.binding.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);
-        let rows = self.storage("row counter array", region_h)?;
-        let cols = self.storage("column counter array", region_w)?;
-        let diags = self.diagonals(region_w + region_h)?;
-        let quiet = self.storage("tile flag array", 4 * u64::from(nx))?;
-        let open = self.storage("open tile array", u64::from(diagonals))?;
-        let meta = self.storage("kept tile headers", META + 4 * (slots + 1))?;
-        let cells = self.storage("kept tile cells", slots * tile_words)?;
-        let want = self.storage("tile list", listed.map_or(1, |l| l.mask.len() as u64))?;
+        let ([rows, cols, quiet, open, meta, cells, want], diags) = self.arrays(
+            [
+                ("row counter array", region_h),
+                ("column counter array", region_w),
+                ("tile flag array", 4 * u64::from(nx)),
+                ("open tile array", u64::from(diagonals)),
+                ("kept tile headers", META + 4 * (slots + 1)),
+                ("kept tile cells", slots * tile_words),
+                ("tile list", listed.map_or(1, |l| l.mask.len() as u64)),
+            ],
+            region_w + region_h,
+        )?;
         if let Some(l) = listed {
             self.write_words(&want, 0, &l.mask);
         }

@@ -529,3 +529,55 @@ fn listed_tiles_come_back_with_the_definition_s_values() {
     assert!(matches!(gpu.tiles(&job, &[(7, 0)], &Watch::default()), Err(GpuError::Job(_))));
     assert!(gpu.tiles(&job, &[], &Watch::default()).unwrap().0.is_empty());
 }
+
+/// A run whose arrays need more memory than the device has is refused before it begins, with
+/// the bytes it needs: exactly those, since the same run with that much memory goes through.
+/// On a Vulkan adapter the device's memory is known.
+#[test]
+fn a_run_needing_more_memory_than_the_device_has_is_refused_before_it_begins() {
+    use palace_gpu::{Flow, TilesJob};
+    let Some(whole) = gpu() else { return };
+    if whole.adapter().backend == "Vulkan" {
+        let m = whole.memory().expect("a Vulkan adapter's memory heaps");
+        assert!(m >= 64 << 20, "{m} bytes");
+    }
+    let with_memory = |bytes: u64| {
+        let mut g = Gpu::open().expect("a second handle on the adapter");
+        g.limit_memory(bytes);
+        g
+    };
+    let started = std::cell::Cell::new(false);
+    let start = |_| started.set(true);
+    let watch = Watch { start: Some(&start), ..Watch::default() };
+    let tally = Job::board(500, 1300, 900, Shape { lanes: 8, rows: 8, width: 64 });
+    let skin = THREE_THOUSAND;
+    let tiles = TilesJob { k: 500, width: 3000, height: 1800, shape: skin.shape, subgroups: true };
+    // Each run's counters take 4 bytes a row, a column and a diagonal, rounded up to whole
+    // tiles; its other arrays come on top.
+    for (run, frontier) in
+        [("tally", 4 * (1344 + 960) * 2), ("skin", 4 * (3008 + 1808) * 2), ("tiles", 4 * (3008 + 1808) * 2)]
+    {
+        let go = |gpu: &Gpu| -> Result<(), GpuError> {
+            match run {
+                "tally" => gpu.tally(&tally, &watch).map(drop),
+                "skin" => gpu.skin_sweep(&skin, None, &watch, |_| Flow::Go).map(drop),
+                _ => gpu.tiles(&tiles, &[(3, 4)], &watch).map(drop),
+            }
+        };
+        let needed = match go(&with_memory(1 << 10)) {
+            Err(GpuError::Memory { needed, available: Some(1024) }) => needed,
+            other => panic!("{run}: {other:?}"),
+        };
+        assert!(!started.get(), "{run}: the run began");
+        assert!(needed >= frontier, "{run}: {needed} bytes");
+        match go(&with_memory(needed - 4)) {
+            Err(GpuError::Memory { needed: n, available: Some(a) }) => {
+                assert_eq!((n, a), (needed, needed - 4))
+            }
+            other => panic!("{run}: {other:?}"),
+        }
+        assert!(!started.get(), "{run}: the run began");
+        go(&with_memory(needed)).unwrap_or_else(|e| panic!("{run} with {needed} bytes: {e}"));
+        assert!(started.replace(false), "{run}: the run did not begin");
+    }
+}

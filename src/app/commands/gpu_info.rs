@@ -44,11 +44,18 @@ impl Request for GpuInfo {
                     "driver": a.driver,
                     "subgroup_size": a.subgroup,
                     "max_binding_bytes": gpu.binding_size(),
+                    "memory_bytes": gpu.memory(),
                 }))
                 .expect("serialisable")
             } else {
+                let memory = match gpu.memory() {
+                    Some(m) => format!(
+                        "memory: {m} bytes (its largest device-local heap, or PALACE_GPU_MEMORY); a run whose arrays need more is refused before it begins"
+                    ),
+                    None => format!("memory: not reported by the {} backend", a.backend),
+                };
                 format!(
-                    "GPU adapter: {a}\nstorage bindings of up to {} bytes: boards up to {} columns and as many rows",
+                    "GPU adapter: {a}\nstorage bindings of up to {} bytes: boards up to {} columns and as many rows\n{memory}",
                     gpu.binding_size(),
                     gpu.binding_size() / 4
                 )
