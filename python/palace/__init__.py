@@ -601,13 +601,16 @@ def positions(
     width: Optional[int] = None,
     method: str = "auto",
     threads: Optional[int] = None,
+    backend: str = "cpu",
     progress: bool = False,
 ) -> Positions:
     """Every P-position ``(x, y)`` of game ``k`` with ``y < rows`` (``palace positions``), on a
     board ``width`` columns wide (default ``k + 3 rows``, which holds them all; a row found
     short is reported). ``method="lines"`` (the default for ``k <= 255``) tests only the cells
     that could still be P-positions and takes seconds for a million rows; ``"sweep"`` computes
-    every cell with the CA (any ``k``; the check of the other).
+    every cell with the CA (any ``k``; the check of the other). ``backend="gpu"`` runs the
+    sweep on the GPU where this build has it (:data:`HAS_GPU`), with the same list and report;
+    otherwise it raises ``ValueError``.
 
     >>> p = palace.positions(k=7, rows=1_000_000)
     >>> p.every_row_holds_k, p.xy.shape
@@ -618,7 +621,7 @@ def positions(
     if isinstance(k, int) and isinstance(rows, int) and k > 0 and rows > 0:
         _check_memory(2 * k * rows, 8, f"the positions of {rows} rows of game {k}")
     with _Bar(progress, f"positions k={k}", "rows") as bar:
-        xy, report = _palace.positions(k, rows, width, method, threads, bar.callback())
+        xy, report = _palace.positions(k, rows, width, method, threads, backend, bar.callback())
     return Positions(k=k, rows=rows, xy=xy, report=json.loads(report))
 
 

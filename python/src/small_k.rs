@@ -58,7 +58,8 @@ fn request(k: i64, rows: i64, width: Option<i64>, method: &str) -> PyResult<(u32
 /// sorted by `y` then `x`, and the report (the k-cover check) as the JSON of `palace positions
 /// --json`.
 #[pyfunction]
-#[pyo3(signature = (k, rows, width=None, method="auto", threads=None, progress=None))]
+#[pyo3(signature = (k, rows, width=None, method="auto", threads=None, backend="cpu", progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn positions<'py>(
     py: Python<'py>,
     k: i64,
@@ -66,30 +67,61 @@ fn positions<'py>(
     width: Option<i64>,
     method: &str,
     threads: Option<i64>,
+    backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, String)> {
-    let (k, rows, width, method) = request(k, rows, width, method)?;
+    let on_gpu = crate::backend_arg(backend)?;
+    if on_gpu && method == "lines" {
+        return Err(value_error(
+            "method = 'lines' runs on the CPU: backend = 'gpu' lists the P-positions by the sweep; use method = 'auto' or 'sweep', or backend = 'cpu'",
+        ));
+    }
+    let (k, rows, width, method) = request(k, rows, width, if on_gpu { "sweep" } else { method })?;
     let threads = threads_arg(threads)?;
     let (flat, report) = run::run(py, progress, move |cancel, pb| {
         let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
         let mut flat: Vec<i64> = Vec::new();
-        let report = pos::positions(
-            k,
-            rows,
-            Some(width),
-            method,
-            &opts,
-            &mut |x, y| {
-                flat.extend([i64::from(x), i64::from(y)]);
-                Ok(())
-            },
-            pb,
-        )?;
+        let mut emit = |x: u32, y: u32| {
+            flat.extend([i64::from(x), i64::from(y)]);
+            Ok(())
+        };
+        let report = if on_gpu {
+            gpu_positions(k, rows, width, &mut emit, pb, cancel)?
+        } else {
+            pos::positions(k, rows, Some(width), method, &opts, &mut emit, pb)?
+        };
         Ok((flat, serde_json::to_string(&report).expect("serialisable")))
     })?;
     let n = flat.len() / 2;
     let a = Array2::from_shape_vec((n, 2), flat).expect("pairs");
     Ok((a.into_pyarray(py).into_any(), report))
+}
+
+/// The P-positions by the sweep on the GPU backend (as `palace positions --backend gpu`).
+#[cfg(feature = "gpu")]
+fn gpu_positions(
+    k: u32,
+    rows: u32,
+    width: u32,
+    emit: &mut dyn FnMut(u32, u32) -> palace::Result<()>,
+    pb: &dyn palace::engine::Progress,
+    cancel: &palace::engine::Cancel,
+) -> palace::Result<pos::PositionsReport> {
+    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
+    let shape = palace::gpu::Shape::default();
+    Ok(palace::gpu::positions(&device, k, rows, Some(width), shape, emit, pb, cancel)?.0)
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_positions(
+    _k: u32,
+    _rows: u32,
+    _width: u32,
+    _emit: &mut dyn FnMut(u32, u32) -> palace::Result<()>,
+    _pb: &dyn palace::engine::Progress,
+    _cancel: &palace::engine::Cancel,
+) -> palace::Result<pos::PositionsReport> {
+    Err(palace::Error::Usage(crate::NO_GPU.into()))
 }
 
 /// The branches of the upper P-positions of rows `0..rows` of game `k`: the JSON of `palace

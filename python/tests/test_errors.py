@@ -49,6 +49,9 @@ def test_bad_options():
     raises(ValueError, r"^backend = 'tpu'", palace.stats, k=5, size=10, backend="tpu")
     raises(ValueError, r"^backend = 'tpu'", palace.skin, k=50, to=100, backend="tpu")
     raises(ValueError, r"^backend = 'tpu'", palace.survey, k=(50, 60), backend="tpu")
+    raises(ValueError, r"^backend = 'tpu'", palace.positions, k=7, rows=10, backend="tpu")
+    raises(ValueError, r"^method = 'lines' runs on the CPU", palace.positions, k=7, rows=10, method="lines",
+           backend="gpu")
 
 
 def test_the_gpu_backend_is_refused_by_a_build_without_it():
@@ -57,6 +60,7 @@ def test_the_gpu_backend_is_refused_by_a_build_without_it():
     raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.stats, k=5, size=10, backend="gpu")
     raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.skin, k=50, to=100, backend="gpu")
     raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.survey, k=(50, 60), backend="gpu")
+    raises(ValueError, r"^backend = 'gpu'.*no GPU backend", palace.positions, k=7, rows=10, backend="gpu")
 
 
 def test_arrays_larger_than_memory_are_refused_before_computing():

@@ -40,6 +40,15 @@ def test_the_two_methods_agree_and_a_narrow_board_runs_short():
     assert narrow.report["first_short_row"][1] < 4
 
 
+def test_positions_on_the_gpu_equal_the_sweep():
+    if not palace.HAS_GPU:
+        pytest.skip("this build has no GPU backend (pip install ./python with --features gpu)")
+    for k, rows, width in [(7, 3000, None), (300, 500, None), (4, 100, 30)]:
+        cpu = palace.positions(k=k, rows=rows, width=width, method="sweep")
+        gpu = palace.positions(k=k, rows=rows, width=width, backend="gpu")
+        assert (gpu.xy == cpu.xy).all() and gpu.report == cpu.report
+
+
 def test_branches_equal_the_cli(cli):
     got = palace.branches(k=5, rows=20000)
     assert got == cli.json("branches", "--k", "5", "--rows", "20000")

@@ -54,6 +54,21 @@ pub fn positions_need(method: Method, rows: u32, width: u32, threads: usize, kep
     }
 }
 
+/// The host's memory of listing the P-positions of `rows` rows of game `k` on `width` columns
+/// by the sweep on a GPU: the counts per column and diagonal, and the P-positions of the rows
+/// not yet complete (at most `k` a row, 4 bytes each, and 24 bytes a row).
+pub fn positions_need_gpu(k: u32, rows: u32, width: u32) -> Need {
+    use palace::analysis::footprint::FIXED;
+    use palace::analysis::positions::count_bytes;
+    let pending = (4 * u64::from(k) + 24).saturating_mul(u64::from(rows));
+    Need {
+        footprint: Footprint { fixed: FIXED, per_column: 0, columns: u64::from(width) }
+            .with_fixed(count_bytes(Method::Sweep, rows, width).saturating_add(pending)),
+        what: format!("{rows} rows of {width} columns"),
+        fix: "use fewer --rows or a smaller --width",
+    }
+}
+
 /// Refuses, before anything is allocated, a request that would need more memory than the
 /// machine has available (exit 2, with both figures); nothing is refused where the machine's
 /// memory cannot be read.

@@ -16,6 +16,7 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
         &["bench", "--k", "50", "--size", "100", "--backend", "gpu"],
         &["skin", "--k", "50", "--to", "100", "--backend", "gpu"],
         &["survey", "--k", "50..60", "--backend", "gpu"],
+        &["positions", "--k", "7", "--rows", "10", "-o", "p.csv", "--backend", "gpu"],
     ] {
         let out = palace().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -278,6 +279,92 @@ mod with_the_feature {
         }
     }
 
+    /// The P-positions listed by the sweep on the GPU and on the CPU, and their reports.
+    fn both_positions(g: &Gpu, k: u32, rows: u32, width: Option<u32>, shape: Shape) {
+        use palace::analysis::positions::{Method, positions};
+        let mut on_cpu = Vec::new();
+        let want = positions(
+            k,
+            rows,
+            width,
+            Method::Sweep,
+            &EngineOptions::default(),
+            &mut |x, y| {
+                on_cpu.push((x, y));
+                Ok(())
+            },
+            &Silent,
+        );
+        let mut on_gpu = Vec::new();
+        let got = gpu::positions(
+            g,
+            k,
+            rows,
+            width,
+            shape,
+            &mut |x, y| {
+                on_gpu.push((x, y));
+                Ok(())
+            },
+            &Silent,
+            &Cancel::new(),
+        )
+        .map(|(r, _)| r);
+        assert_eq!(
+            got.map_err(|e| e.to_string()),
+            want.map_err(|e| e.to_string()),
+            "k {k} rows {rows} width {width:?} shape {shape}"
+        );
+        assert!(on_gpu == on_cpu, "k {k} rows {rows} width {width:?} shape {shape}: the lists differ");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// The P-positions listed on the GPU, in order, and the report equal the CPU sweep's,
+        /// on default and narrow boards (whose rows come out short) and any tile shape.
+        #[test]
+        fn positions_equal_the_cpu_sweep(
+            k in 1u32..1500,
+            rows in 1u32..400,
+            narrow in proptest::option::of(0.05f64..1.0),
+            shape in (1u32..=64, 1u32..=8, 1u32..=300),
+        ) {
+            let Some(g) = gpu() else { return Ok(()) };
+            let width = narrow.map(|f| ((f * f64::from(k + 3 * rows)) as u32).max(1));
+            both_positions(g, k, rows, width, Shape { lanes: shape.0, rows: shape.1, width: shape.2 });
+        }
+    }
+
+    /// Larger boards with the default tiles, and an empty one refused alike.
+    #[test]
+    fn positions_of_larger_boards_equal_the_cpu_sweep() {
+        let Some(g) = gpu() else { return };
+        for (k, rows) in [(1, 3000), (7, 5000), (255, 2000), (2000, 1500)] {
+            both_positions(g, k, rows, None, Shape::default());
+        }
+        both_positions(g, 5, 0, None, Shape::default());
+    }
+
+    /// `positions --backend gpu` writes the CPU sweep's CSV and `.npy` and prints its report,
+    /// byte for byte.
+    #[test]
+    fn the_positions_command_prints_what_the_cpu_backend_prints() {
+        if gpu().is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        for (k, ext) in [("7", "csv"), ("300", "npy"), ("1001", "csv")] {
+            let (a, b) = (file(&format!("cpu.{ext}")), file(&format!("gpu.{ext}")));
+            let args = ["positions", "--k", k, "--rows", "2500", "-q"];
+            let cpu = stdout(&[&args[..], &["-o", &a, "--method", "sweep"]].concat());
+            let on_gpu = stdout(&[&args[..], &["-o", &b, "--backend", "gpu"]].concat());
+            assert_eq!(on_gpu, cpu, "k {k}");
+            assert!(std::fs::read(&b).unwrap() == std::fs::read(&a).unwrap(), "k {k}: the lists differ");
+        }
+    }
+
     /// `survey --backend gpu` writes the CPU's CSV and summary byte for byte.
     #[test]
     fn the_survey_command_prints_what_the_cpu_backend_prints() {
@@ -393,6 +480,26 @@ mod with_the_feature {
             (&["skin", "--k", "50", "--to", "100", "--backend", "gpu", "--rows"], "--rows"),
             (&["survey", "--k", "50..60", "--backend", "gpu", "--gpu-shape", "8x6x8"], "--gpu-shape"),
             (&["survey", "--k", "50..60", "--gpu-shape", "8x4x8"], "--backend gpu"),
+            (
+                &[
+                    "positions",
+                    "--k",
+                    "7",
+                    "--rows",
+                    "10",
+                    "-o",
+                    "p.csv",
+                    "--backend",
+                    "gpu",
+                    "--method",
+                    "lines",
+                ],
+                "--method lines",
+            ),
+            (
+                &["positions", "--k", "7", "--rows", "10", "-o", "p.csv", "--gpu-shape", "8x4x8"],
+                "--backend gpu",
+            ),
         ] {
             let out = palace().args(args).output().unwrap();
             assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -450,7 +557,8 @@ mod with_the_feature {
     }
 
     /// The first SIGINT stops a GPU run between two submissions, within a second, with exit 130:
-    /// the statistics and the skin (whose reader thread stops too), and the skin writes no CSV.
+    /// the statistics, the skin (whose reader thread stops too), the survey and the
+    /// P-positions, and none leaves its file.
     #[test]
     fn a_signal_stops_a_gpu_run_within_a_second() {
         let Some(g) = gpu() else { return };
@@ -464,6 +572,18 @@ mod with_the_feature {
             &["stats", "--k", "40003", "--size", size, "--backend", "gpu", "-q"][..],
             &["skin", "--k", "40003", "--to", to, "--backend", "gpu", "-q", "--csv", "skin.csv"],
             &["survey", "--k", k, "--backend", "gpu", "-q", "-o", "skin.csv"],
+            &[
+                "positions",
+                "--k",
+                if software { "300" } else { "7" },
+                "--rows",
+                if software { "40000" } else { "1000000" },
+                "--backend",
+                "gpu",
+                "-q",
+                "-o",
+                "skin.csv",
+            ],
         ] {
             stops_within_a_second(args, software);
         }

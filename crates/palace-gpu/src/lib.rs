@@ -37,8 +37,10 @@
 //! beyond it stops the run with [`GpuError::ValueRange`], naming the first such cell in
 //! row-major order; nothing wraps silently.
 
+mod palaces;
 mod skin;
 
+pub use palaces::{PalaceBatch, PalaceSweep, PalacesJob};
 pub use skin::{Flow, KeptTile, SkinBatch, SkinFrontier, SkinJob, SkinSweep, TilesJob};
 
 use std::fmt;
@@ -298,12 +300,13 @@ impl fmt::Display for Adapter {
 /// A pipeline's kernel, tile shape and whether it passes counters by subgroup shuffles.
 type PipelineKey = (Kernel, Shape, bool);
 
-/// The compute kernels: the tally of a window (`tally.wgsl`) and the skin's sweep
-/// (`skin.wgsl`).
+/// The compute kernels: the tally of a window (`tally.wgsl`), the skin's sweep (`skin.wgsl`)
+/// and the list of palaces (`palaces.wgsl`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kernel {
     Tally,
     Skin,
+    Palaces,
 }
 
 impl Kernel {
@@ -311,6 +314,7 @@ impl Kernel {
         match self {
             Kernel::Tally => "tally",
             Kernel::Skin => "skin",
+            Kernel::Palaces => "palaces",
         }
     }
 
@@ -320,6 +324,7 @@ impl Kernel {
         match self {
             Kernel::Tally => 7,
             Kernel::Skin => 9,
+            Kernel::Palaces => 6,
         }
     }
 }
@@ -336,8 +341,8 @@ pub struct Gpu {
     /// The device's memory for storage arrays, in bytes, where the backend says: its largest
     /// device-local heap, or less ([`Gpu::limit_memory`]).
     memory: Option<u64>,
-    /// The bind group layouts of the tally and of the skin.
-    layouts: [wgpu::BindGroupLayout; 2],
+    /// The bind group layouts of the kernels, in the order of [`Kernel`].
+    layouts: [wgpu::BindGroupLayout; 3],
     /// Pipelines built so far, by kernel, tile shape and whether they use subgroup shuffles.
     pipelines: Mutex<Vec<(PipelineKey, Arc<wgpu::ComputePipeline>)>>,
     errors: Arc<Mutex<Vec<String>>>,
@@ -428,7 +433,7 @@ impl Gpu {
             count: None,
         };
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
-        let layouts = [Kernel::Tally, Kernel::Skin].map(|kernel| {
+        let layouts = [Kernel::Tally, Kernel::Skin, Kernel::Palaces].map(|kernel| {
             let mut entries = vec![
                 buffer(0, wgpu::BufferBindingType::Uniform),
                 buffer(1, wgpu::BufferBindingType::Uniform),
@@ -530,6 +535,7 @@ impl Gpu {
                 ),
             ),
             Kernel::Skin => skin::source(shape),
+            Kernel::Palaces => palaces::source(shape),
         };
         let source = (source + include_str!("common.wgsl"))
             .replace("@DECLARE@", &declare)

@@ -581,3 +581,79 @@ fn a_run_needing_more_memory_than_the_device_has_is_refused_before_it_begins() {
         assert!(started.replace(false), "{run}: the run did not begin");
     }
 }
+
+/// The palaces listed are the definition's, each once, whatever the tile shape, with and
+/// without skipping; a row is declared done only once all its palaces were handed over. A
+/// submission that finds more palaces than the list holds stops the run.
+#[test]
+fn palaces_listed_are_the_definition_s() {
+    use palace_gpu::PalacesJob;
+    let Some(gpu) = gpu() else { return };
+    for (k, w, h, shape, skip) in [
+        (1, 40, 30, Shape { lanes: 1, rows: 1, width: 1 }, true),
+        (7, 300, 100, Shape { lanes: 8, rows: 4, width: 16 }, true),
+        (7, 300, 100, Shape { lanes: 8, rows: 4, width: 16 }, false),
+        (20, 161, 57, Shape { lanes: 3, rows: 5, width: 7 }, true),
+        (300, 1300, 350, Shape { lanes: 8, rows: 8, width: 64 }, true),
+        (500, 1100, 900, Shape { lanes: 64, rows: 4, width: 256 }, true),
+    ] {
+        let n = board(k, w as usize, h as usize);
+        let mut want: Vec<(u32, u32)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (y, x)))
+            .filter(|&(y, x)| n[y as usize][x as usize] < k)
+            .collect();
+        want.sort();
+        let job = PalacesJob { k, width: w, height: h, shape, skip, subgroups: true };
+        let (mut got, mut done, mut batches) = (Vec::new(), 0u32, 0);
+        let sweep = gpu
+            .palaces(&job, &Watch::default(), |b| {
+                assert!(b.rows_done >= done, "k {k}: rows done went back");
+                assert!(b.palaces.iter().all(|&(_, y)| y >= done), "k {k}: a palace of a row declared done");
+                done = b.rows_done;
+                batches += 1;
+                got.extend(b.palaces.iter().map(|&(x, y)| (y, x)));
+                true
+            })
+            .unwrap();
+        assert_eq!(done, h, "k {k}: not every row was declared done");
+        got.sort();
+        assert_eq!(sweep.palaces, got.len() as u64);
+        assert!(got == want, "k {k} shape {shape} skip {skip}: {} palaces, want {}", got.len(), want.len());
+        let skips = skip && shape.width >= 2 && shape.height() >= 2;
+        assert!(!skips || k > 100 || sweep.computed < sweep.region, "k {k}: nothing skipped");
+        assert!(skips || sweep.computed == sweep.region);
+        assert!(batches > 1 || k == 1, "k {k}: one batch");
+    }
+    // 112 x 112 cells of tiles of 16 x 16, bindings of 512 bytes: the list holds 63 palaces,
+    // fewer than the first tile of game 50 (all 256 of its cells are palaces).
+    let mut small = Gpu::open().expect("a second handle on the adapter");
+    small.limit_binding_size(512);
+    let job = PalacesJob {
+        k: 50,
+        width: 100,
+        height: 100,
+        shape: Shape { lanes: 4, rows: 4, width: 16 },
+        skip: true,
+        subgroups: true,
+    };
+    match small.palaces(&job, &Watch::default(), |_| true) {
+        Err(GpuError::TooLarge { what, needed, allowed }) => {
+            assert!(
+                what.starts_with("list of palaces") && needed > allowed && allowed == 512,
+                "{what} {needed} {allowed}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A game with few palaces a row fits the same list, batch by batch.
+    let job = PalacesJob { k: 2, ..job };
+    let mut count = 0;
+    small
+        .palaces(&job, &Watch::default(), |b| {
+            count += b.palaces.len();
+            true
+        })
+        .unwrap();
+    let want = board(2, 100, 100).iter().flatten().filter(|&&n| n < 2).count();
+    assert_eq!(count, want);
+}

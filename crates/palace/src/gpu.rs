@@ -18,6 +18,7 @@
 //! # Ok::<(), palace::Error>(())
 //! ```
 
+use crate::analysis::positions::{self, PositionsReport};
 use crate::analysis::skin::{self, Column, SkinReport};
 use crate::analysis::stats::{Extreme, PalaceCount, Stats, StatsAcc};
 use crate::analysis::survey::{self, BoardSweeps, SurveyOptions, SurveyRow};
@@ -43,7 +44,8 @@ pub struct GpuRun {
     /// Cells of the region, rounded up to whole tiles (for the skin, of the tile-diagonals
     /// swept before the skin was complete).
     pub region: u64,
-    /// Bytes read back from the GPU for the analysis (the skin's tiles near the boundary).
+    /// Bytes read back from the GPU for the analysis (the skin's tiles near the boundary, the
+    /// P-positions).
     pub sent_back: u64,
     /// Wall time of the sweep.
     pub elapsed: Duration,
@@ -263,6 +265,66 @@ pub fn palace_count(
 ) -> Result<(PalaceCount, GpuRun)> {
     let (s, run) = stats(gpu, k, Window::new(0, 0, width, height), shape, progress, cancel)?;
     Ok((PalaceCount { k, width, height, cells: s.total.cells, palaces: s.total.palaces }, run))
+}
+
+/// The P-positions of rows `0..rows` of game `k` on columns `0..width` (default
+/// [`crate::analysis::positions::default_width`]), found by the tiled sweep on `gpu` with
+/// tiles of `shape`: `emit(x, y)` receives each in order of `y`, then `x`, and the report is
+/// the one [`crate::analysis::positions::positions`] gives with [`Method::Sweep`]. The GPU
+/// sends back only the palaces; the host holds those of the rows not yet complete (a row of
+/// tiles is complete once the sweep has passed its last tile). `progress` counts
+/// tile-diagonals; `cancel` is looked at between submissions.
+///
+/// [`Method::Sweep`]: crate::analysis::positions::Method::Sweep
+#[allow(clippy::too_many_arguments)]
+pub fn positions(
+    gpu: &Gpu,
+    k: u32,
+    rows: u32,
+    width: Option<u32>,
+    shape: Shape,
+    emit: &mut dyn FnMut(u32, u32) -> Result<()>,
+    progress: &dyn Progress,
+    cancel: &Cancel,
+) -> Result<(PositionsReport, GpuRun)> {
+    let start = Instant::now();
+    let mut run = GpuRun {
+        adapter: gpu.adapter().to_string(),
+        shape: shape.to_string(),
+        computed: 0,
+        region: 0,
+        sent_back: 0,
+        elapsed: Duration::ZERO,
+    };
+    let report = positions::positions_by_batches(k, rows, width, emit, &mut |width, take| {
+        let job = palace_gpu::PalacesJob { k, width, height: rows, shape, skip: true, subgroups: true };
+        let set_length = |n: u64| progress.set_length(n);
+        let set_position = |n: u64| progress.set_position(n);
+        let cancelled = || cancel.is_cancelled();
+        let watch = palace_gpu::Watch {
+            start: Some(&set_length),
+            done: Some(&set_position),
+            cancelled: Some(&cancelled),
+        };
+        let mut failed = None;
+        let sweep = gpu.palaces(&job, &watch, |b| match take(b.palaces, b.rows_done) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        run.computed = sweep.computed;
+        run.region = sweep.region;
+        run.sent_back = sweep.palaces * 8;
+        // Every cell of the board is determined: computed, or in a tile of outer space.
+        Ok(u64::from(width) * u64::from(rows))
+    })?;
+    run.elapsed = start.elapsed();
+    Ok((report, run))
 }
 
 /// Columns left of the arm's boundary whose tiles the GPU sends back for the skin: the skin

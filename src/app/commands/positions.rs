@@ -1,8 +1,8 @@
 //! `palace positions`: the P-positions of the first rows, as CSV or `.npy`, and whether each
 //! row holds exactly k.
 
-use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
-use crate::app::memory::{Need, positions_need};
+use crate::app::flags::{Backend, BackendArg, MethodArg, RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::memory::{Need, positions_need, positions_need_gpu};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
@@ -34,6 +34,15 @@ pub struct PositionsArgs {
     /// How the P-positions are found (`sweep` is the check of `lines`).
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
+    /// Where the cells are computed: `cpu`, or `gpu` (compute shaders on a Vulkan, Metal or
+    /// DirectX 12 adapter; a build with `--features gpu`), which lists the P-positions by the
+    /// tiled sweep and gives the same list and report as `--method sweep`. The GPU sends back
+    /// only the P-positions; the host holds those of the rows not yet complete.
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+    pub backend: BackendArg,
+    /// GPU tile shape LANESxROWSxWIDTH (tuning).
+    #[arg(long, value_name = "LxRxW", hide = true)]
+    pub gpu_shape: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -51,9 +60,17 @@ struct Positions {
     /// Whether it is a `.npy` array rather than CSV.
     npy: bool,
     method: Method,
+    /// Where the cells are computed (read only by a build with the GPU backend).
+    backend: Backend,
     json: bool,
     run: RunConfig,
 }
+
+/// How the GPU's sweep went, where it ran.
+#[cfg(feature = "gpu")]
+type GpuRun = Option<palace::gpu::GpuRun>;
+#[cfg(not(feature = "gpu"))]
+type GpuRun = Option<std::convert::Infallible>;
 
 /// Validates and runs `palace positions`.
 pub fn run(a: PositionsArgs, ctx: &Context) -> Result<ExitCode> {
@@ -83,13 +100,24 @@ impl PositionsArgs {
                 }
             },
         };
+        let backend = Backend::resolve(self.backend, self.gpu_shape.as_deref())?;
+        let method = match (backend, self.method) {
+            (Backend::Gpu(_), MethodArg::Lines) => {
+                return Err(Error::Usage(
+                    "--method lines runs on the CPU: --backend gpu lists the P-positions by the tiled sweep; drop --method lines, or drop --backend gpu".into(),
+                ));
+            }
+            (Backend::Gpu(_), _) => Method::Sweep,
+            (Backend::Cpu, m) => m.resolve(self.k)?,
+        };
         Ok(Positions {
             k: self.k,
             rows: self.rows,
             width,
             output: self.output.clone(),
             npy,
-            method: self.method.resolve(self.k)?,
+            method,
+            backend,
             json: self.json,
             run: self.run.resolve(&ctx.cancel)?,
         })
@@ -104,7 +132,10 @@ impl Request for Positions {
     }
 
     fn need(&self) -> Option<Need> {
-        Some(positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0))
+        Some(match self.backend {
+            Backend::Cpu => positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0),
+            Backend::Gpu(_) => positions_need_gpu(self.k, self.rows, self.width),
+        })
     }
 
     /// Lists the P-positions as CSV and prints the report.
@@ -117,8 +148,13 @@ impl Request for Positions {
             )));
         }
         let pb = progress::bar(self.run.quiet, "positions", "rows");
-        let report = self.list(out.file(), &pb)?;
+        let (report, gpu_run) = self.list(out.file(), &pb)?;
         pb.finish_and_clear();
+        #[cfg(feature = "gpu")]
+        if let Some(g) = &gpu_run {
+            super::stats::gpu_summary(&self.run, g);
+        }
+        let _ = gpu_run;
         let to_stdout = out.in_place() && self.output.as_os_str() == "-";
         out.commit()?;
         let text = if self.json {
@@ -146,7 +182,7 @@ impl Positions {
         &self,
         file: &mut std::fs::File,
         pb: &dyn palace::engine::Progress,
-    ) -> Result<positions::PositionsReport> {
+    ) -> Result<(positions::PositionsReport, GpuRun)> {
         use palace::output::npy::header_of;
         use std::io::{Seek, SeekFrom};
         let shown = self.output.display().to_string();
@@ -168,23 +204,44 @@ impl Positions {
                 }
                 .map_err(io)
             };
-            let r = positions::positions(
-                self.k,
-                self.rows,
-                Some(self.width),
-                self.method,
-                &self.run.engine,
-                &mut emit,
-                pb,
-            )?;
+            let r = match self.backend {
+                #[cfg(feature = "gpu")]
+                Backend::Gpu(shape) => {
+                    let (gpu, shape) = Backend::open_gpu(shape, palace::gpu::Shape::default())?;
+                    let (r, g) = palace::gpu::positions(
+                        &gpu,
+                        self.k,
+                        self.rows,
+                        Some(self.width),
+                        shape,
+                        &mut emit,
+                        pb,
+                        &self.run.engine.cancel,
+                    )?;
+                    (r, Some(g))
+                }
+                _ => (
+                    positions::positions(
+                        self.k,
+                        self.rows,
+                        Some(self.width),
+                        self.method,
+                        &self.run.engine,
+                        &mut emit,
+                        pb,
+                    )?,
+                    None,
+                ),
+            };
             w.flush().map_err(io)?;
             r
         };
+        let (r, gpu_run) = r;
         if self.npy {
             let counted = header_of("<i8", r.positions, 2, header.len());
             debug_assert_eq!(counted.len(), header.len());
             file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&counted)).map_err(io)?;
         }
-        Ok(r)
+        Ok((r, gpu_run))
     }
 }

@@ -293,6 +293,6 @@ pub(crate) fn gpu_summary(run: &RunConfig, g: &palace::gpu::GpuRun) {
         g.region - g.computed
     );
     if g.sent_back > 0 {
-        eprintln!("read back {:.1} MB of tiles near the arm's boundary", g.sent_back as f64 / 1e6);
+        eprintln!("read back {:.1} MB for the analysis", g.sent_back as f64 / 1e6);
     }
 }

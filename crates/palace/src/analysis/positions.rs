@@ -152,7 +152,37 @@ struct Lister<'a> {
     report: PositionsReport,
 }
 
-impl Lister<'_> {
+impl<'a> Lister<'a> {
+    fn new(
+        k: u32,
+        rows: u32,
+        width: u32,
+        method: Method,
+        emit: &'a mut dyn FnMut(u32, u32) -> Result<()>,
+    ) -> Self {
+        Lister {
+            k,
+            rows,
+            emit,
+            counts: None,
+            row: Vec::new(),
+            report: PositionsReport {
+                k,
+                rows,
+                width,
+                method,
+                cells_computed: 0,
+                positions: 0,
+                full_rows: 0,
+                first_short_row: None,
+                max_x: None,
+                full_columns: 0,
+                full_diagonals: 0,
+                most_on_a_diagonal: 0,
+            },
+        }
+    }
+
     /// Takes row `y`'s palaces, `self.row`, in order.
     fn take_row(&mut self, y: u32) -> Result<()> {
         let k = self.k;
@@ -224,44 +254,8 @@ pub fn positions(
     emit: &mut dyn FnMut(u32, u32) -> Result<()>,
     progress: &dyn Progress,
 ) -> Result<PositionsReport> {
-    let width = match width {
-        Some(w) => w,
-        None => u32::try_from(default_width(k, rows)).map_err(|_| Error::InvalidArgument {
-            function: "positions",
-            argument: "rows",
-            value: rows.to_string(),
-            expected: "k + 3 rows must fit 32 bits; give a width",
-        })?,
-    };
-    if rows == 0 || width == 0 {
-        return Err(Error::InvalidArgument {
-            function: "positions",
-            argument: if rows == 0 { "rows" } else { "width" },
-            value: "0".into(),
-            expected: "at least 1",
-        });
-    }
-    let mut lister = Lister {
-        k,
-        rows,
-        emit,
-        counts: None,
-        row: Vec::new(),
-        report: PositionsReport {
-            k,
-            rows,
-            width,
-            method,
-            cells_computed: 0,
-            positions: 0,
-            full_rows: 0,
-            first_short_row: None,
-            max_x: None,
-            full_columns: 0,
-            full_diagonals: 0,
-            most_on_a_diagonal: 0,
-        },
-    };
+    let width = board_width(k, rows, width)?;
+    let mut lister = Lister::new(k, rows, width, method, emit);
     match method {
         Method::Lines => {
             let mut lines = LineCounter::new(k, rows, width)?;
@@ -289,6 +283,80 @@ pub fn positions(
             lister.finish(&columns, &diagonals)?;
         }
     }
+    Ok(lister.report)
+}
+
+/// The board's width for [`positions`]: `width`, or [`default_width`]; an empty board is
+/// refused.
+fn board_width(k: u32, rows: u32, width: Option<u32>) -> Result<u32> {
+    let width = match width {
+        Some(w) => w,
+        None => u32::try_from(default_width(k, rows)).map_err(|_| Error::InvalidArgument {
+            function: "positions",
+            argument: "rows",
+            value: rows.to_string(),
+            expected: "k + 3 rows must fit 32 bits; give a width",
+        })?,
+    };
+    if rows == 0 || width == 0 {
+        return Err(Error::InvalidArgument {
+            function: "positions",
+            argument: if rows == 0 { "rows" } else { "width" },
+            value: "0".into(),
+            expected: "at least 1",
+        });
+    }
+    Ok(width)
+}
+
+/// What takes a batch of palaces `(x, y)` and the rows now complete.
+#[cfg(feature = "gpu")]
+pub(crate) type TakeBatch<'a> = dyn FnMut(Vec<(u32, u32)>, u32) -> Result<()> + 'a;
+
+/// [`positions`] by a tiled sweep on another engine (the GPU backend's): `sweep(width, take)`
+/// computes the board `[0, width) x [0, rows)` and hands `take` its palaces `(x, y)` in
+/// batches, in any order, each with the rows all of whose palaces have been handed over;
+/// it returns the cells of the board it determined. The report and the order of `emit` are
+/// those of [`Method::Sweep`]. Besides the counts, it holds the palaces of the rows not yet
+/// done (4 bytes each) and 24 bytes a row.
+#[cfg(feature = "gpu")]
+pub(crate) fn positions_by_batches(
+    k: u32,
+    rows: u32,
+    width: Option<u32>,
+    emit: &mut dyn FnMut(u32, u32) -> Result<()>,
+    sweep: &mut dyn FnMut(u32, &mut TakeBatch<'_>) -> Result<u64>,
+) -> Result<PositionsReport> {
+    let width = board_width(k, rows, width)?;
+    let mut lister = Lister::new(k, rows, width, Method::Sweep, emit);
+    lister.counts = Some((vec![0; width as usize], vec![0; width as usize + rows as usize]));
+    let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows as usize];
+    let mut next = 0u32;
+    let mut take = |palaces: Vec<(u32, u32)>, done: u32| -> Result<()> {
+        for (x, y) in palaces {
+            if y < next || y >= rows || x >= width {
+                return Err(Error::Mismatch(format!(
+                    "the sweep handed over the palace ({x}, {y}) of a row already done or off the board"
+                )));
+            }
+            by_row[y as usize].push(x);
+        }
+        while next < done.min(rows) {
+            let mut row = std::mem::take(&mut by_row[next as usize]);
+            row.sort_unstable();
+            lister.row = row;
+            lister.take_row(next)?;
+            next += 1;
+        }
+        Ok(())
+    };
+    let cells = sweep(width, &mut take)?;
+    if next < rows {
+        return Err(Error::Mismatch(format!("the sweep ended with rows {next}..{rows} not done")));
+    }
+    lister.report.cells_computed = cells;
+    let (columns, diagonals) = lister.counts.take().expect("the sweep's counts");
+    lister.finish(&columns, &diagonals)?;
     Ok(lister.report)
 }
 
