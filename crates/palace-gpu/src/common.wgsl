@@ -1,6 +1,7 @@
-// What both kernels share: the step of a dispatch, the counter arrays, the tile's counters
-// in workgroup memory, and two functions. Each kernel declares its own `Job` (with the fields
-// `k` and `diag_off`) and its bindings from 5 on; the host puts this file after its source.
+// What every kernel shares: the step of a dispatch, the counter arrays, the tile's counters
+// in workgroup memory, and the functions that read and write them. Each kernel declares its
+// own `Job` (with the fields `k` and `diag_off`), its constants `LANES`, `TILE_W` and `TILE_H`,
+// and its bindings from 5 on; the host puts this file after its source.
 
 struct Step {
     // The tile-diagonal: tiles (i, j) with i + j = diag.
@@ -61,4 +62,27 @@ fn in_hood(x: u32, y: u32) -> bool {
     let a = max(x, y);
     let b = min(x, y);
     return a < job.k && a + 2u * b < job.k;
+}
+
+// Whether tile (ti, tj), whose first cell is (tx0, ty0), reads the initial condition's k at the
+// corner (or within two cells of it, which the rule reads back): such a tile is never skipped.
+fn at_corner(ti: u32, tj: u32, tx0: u32, ty0: u32) -> bool {
+    return (ti == 0u && tj == 0u) || (tj == 0u && tx0 < 2u) || (ti == 0u && ty0 < 2u);
+}
+
+// The counters entering the tile through its top row, C and D of each column, into workgroup
+// memory; the lanes take the columns in turn.
+fn load_top(lane: u32, tx0: u32, ty0: u32) {
+    for (var x = lane; x < TILE_W; x += LANES) {
+        top_c[x] = cols[tx0 + x];
+        top_d[x] = dget(tx0 + x, ty0);
+    }
+}
+
+// The counters leaving the tile through its bottom row, back to the global arrays.
+fn store_bottom(lane: u32, tx0: u32, ty0: u32) {
+    for (var x = lane; x < TILE_W; x += LANES) {
+        cols[tx0 + x] = bot_c[x];
+        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
+    }
 }

@@ -357,6 +357,18 @@ const BATCH_TILES: u64 = 1 << 16;
 const BATCH_SHORT: std::time::Duration = std::time::Duration::from_millis(40);
 const BATCH_LONG: std::time::Duration = std::time::Duration::from_millis(160);
 const NONE: u32 = u32::MAX;
+/// The tiles the next submission may take, after one of `budget` tiles took `took`: twice as
+/// many (up to `most`) after a short one, half as many after a long one.
+fn next_budget(budget: u64, took: std::time::Duration, most: u64) -> u64 {
+    if took < BATCH_SHORT {
+        (budget * 2).min(most)
+    } else if took > BATCH_LONG {
+        (budget / 2).max(1)
+    } else {
+        budget
+    }
+}
+
 /// Bytes moved between host and device in one piece at most: a frontier of billions of
 /// counters goes in pieces, not through one staging buffer of its size.
 const MOVE_CHUNK: u64 = 256 << 20;
@@ -856,12 +868,7 @@ impl Gpu {
                 }
             }
             done += n;
-            let took = started.elapsed();
-            if took < BATCH_SHORT {
-                budget = (budget * 2).min(BATCH_TILES);
-            } else if took > BATCH_LONG {
-                budget = (budget / 2).max(1);
-            }
+            budget = next_budget(budget, started.elapsed(), BATCH_TILES);
             if let Some(f) = watch.done {
                 f(done);
             }

@@ -1,9 +1,7 @@
 //! The P-positions' sweep: the whole board's counters on the GPU, and back to the host only
 //! its palaces (`palaces.wgsl`).
 
-use crate::{
-    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, BATCH_TILES, Gpu, GpuError, Kernel, Shape, Watch, counters,
-};
+use crate::{BATCH_DIAGONALS, BATCH_TILES, Gpu, GpuError, Kernel, Shape, Watch, counters, next_budget};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that lists its palaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,12 +151,7 @@ impl Gpu {
             let rows_done = (u64::from(d + 1).saturating_sub(u64::from(nx)) * u64::from(th))
                 .min(u64::from(job.height)) as u32;
             let go = batch(PalaceBatch { palaces, rows_done });
-            let took = started.elapsed();
-            if took < BATCH_SHORT {
-                budget = (budget * 2).min(BATCH_TILES);
-            } else if took > BATCH_LONG {
-                budget = (budget / 2).max(1);
-            }
+            budget = next_budget(budget, started.elapsed(), BATCH_TILES);
             if let Some(f) = watch.done {
                 f(u64::from(d));
             }

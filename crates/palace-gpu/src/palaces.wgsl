@@ -72,7 +72,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let tile = (tj & 1u) * job.tiles_x + ti;
 
     if (lane == 0u) {
-        let corner = (ti == 0u && tj == 0u) || (tj == 0u && tx0 < 2u) || (ti == 0u && ty0 < 2u);
+        let corner = at_corner(ti, tj, tx0, ty0);
         skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && quiet_at(i32(ti) - 1, i32(tj))
             && quiet_at(i32(ti), i32(tj) - 1) && quiet_at(i32(ti) - 1, i32(tj) - 1));
         atomicStore(&busy, 0u);
@@ -87,10 +87,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         atomicAdd(&list[1], 1u);
     }
 
-    for (var x = lane; x < TILE_W; x += LANES) {
-        top_c[x] = cols[tx0 + x];
-        top_d[x] = dget(tx0 + x, ty0);
-    }
+    load_top(lane, tx0, ty0);
 @DECLARE@
 @LOAD@
     let k = job.k;
@@ -104,10 +101,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     workgroupBarrier();
 
 @STORE@
-    for (var x = lane; x < TILE_W; x += LANES) {
-        cols[tx0 + x] = bot_c[x];
-        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
-    }
+    store_bottom(lane, tx0, ty0);
     if (nz != 0u) {
         atomicStore(&busy, 1u);
     }

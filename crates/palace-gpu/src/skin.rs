@@ -1,9 +1,7 @@
 //! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
-use crate::{
-    BATCH_DIAGONALS, BATCH_LONG, BATCH_SHORT, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, counters,
-};
+use crate::{BATCH_DIAGONALS, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, counters, next_budget};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
 /// boundary.
@@ -411,12 +409,7 @@ impl Gpu {
             sweep.kept += taken;
             sweep.diagonals = d;
             let flow = batch(SkinBatch { done: d, first, open: bytes_to_words(&open_words), kept });
-            let took = started.elapsed();
-            if took < BATCH_SHORT {
-                budget = (budget * 2).min(SKIN_BATCH_TILES);
-            } else if took > BATCH_LONG {
-                budget = (budget / 2).max(1);
-            }
+            budget = next_budget(budget, started.elapsed(), SKIN_BATCH_TILES);
             if let Some(f) = watch.done {
                 f(u64::from(d));
             }

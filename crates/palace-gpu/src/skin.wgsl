@@ -109,7 +109,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         if (d >= 2u) {
             reach = max(reach, atomicLoad(&open[d - 2u]));
         }
-        let corner = (ti == 0u && tj == 0u) || (tj == 0u && tx0 < 2u) || (ti == 0u && ty0 < 2u);
+        let corner = at_corner(ti, tj, tx0, ty0);
         var p = 2u;
         if (!corner && ti > reach) {
             p = 0u;
@@ -156,10 +156,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let keep = p == 3u;
     let base = slot_w * (TILE_W * WORDS * LANES);
 
-    for (var x = lane; x < TILE_W; x += LANES) {
-        top_c[x] = cols[tx0 + x];
-        top_d[x] = dget(tx0 + x, ty0);
-    }
+    load_top(lane, tx0, ty0);
 @DECLARE@
 @LOAD@
     let k = job.k;
@@ -177,10 +174,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     workgroupBarrier();
 
 @STORE@
-    for (var x = lane; x < TILE_W; x += LANES) {
-        cols[tx0 + x] = bot_c[x];
-        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
-    }
+    store_bottom(lane, tx0, ty0);
     if (nz != 0u) {
         atomicStore(&busy, 1u);
     }

@@ -84,7 +84,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     // A tile whose neighbours are quiet is quiet (see the top of this file): its window
     // cells are all 0, the first of them in row-major order first.
     if (lane == 0u) {
-        let corner = (ti == 0u && tj == 0u) || (tj == 0u && tx0 < 2u) || (ti == 0u && ty0 < 2u);
+        let corner = at_corner(ti, tj, tx0, ty0);
         skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && quiet_at(i32(ti) - 1, i32(tj))
             && quiet_at(i32(ti), i32(tj) - 1) && quiet_at(i32(ti) - 1, i32(tj) - 1));
     }
@@ -114,10 +114,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         return;
     }
 
-    for (var x = lane; x < TILE_W; x += LANES) {
-        top_c[x] = cols[tx0 + x];
-        top_d[x] = dget(tx0 + x, ty0);
-    }
+    load_top(lane, tx0, ty0);
     for (var b = lane; b < 256u; b += LANES) {
         atomicStore(&wide[b], 0u);
     }
@@ -161,10 +158,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     // The counters leaving the tile, written after the loop: a step that stored to global
     // memory would wait for the store at the next barrier.
 @STORE@
-    for (var x = lane; x < TILE_W; x += LANES) {
-        cols[tx0 + x] = bot_c[x];
-        dput(tx0 + x, ty0 + TILE_H - 1u, bot_d[x]);
-    }
+    store_bottom(lane, tx0, ty0);
 
     atomicAdd(&wide[126u], h_m2);
     atomicAdd(&wide[127u], h_m1);

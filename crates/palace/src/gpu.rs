@@ -66,6 +66,15 @@ pub fn stats(
     Ok((stats, run))
 }
 
+/// Runs `f` with a watch that counts on `progress` and stops the run when `cancel` is
+/// cancelled.
+fn watched<T>(progress: &dyn Progress, cancel: &Cancel, f: impl FnOnce(&palace_gpu::Watch<'_>) -> T) -> T {
+    let set_length = |n: u64| progress.set_length(n);
+    let set_position = |n: u64| progress.set_position(n);
+    let cancelled = || cancel.is_cancelled();
+    f(&palace_gpu::Watch { start: Some(&set_length), done: Some(&set_position), cancelled: Some(&cancelled) })
+}
+
 /// Tiles `(i, j)`: tile column, tile row.
 type Tiles = Vec<(u32, u32)>;
 
@@ -88,15 +97,7 @@ fn tally(
         subgroups: true,
     };
     let start = Instant::now();
-    let set_length = |n: u64| progress.set_length(n);
-    let set_position = |n: u64| progress.set_position(n);
-    let cancelled = || cancel.is_cancelled();
-    let watch = palace_gpu::Watch {
-        start: Some(&set_length),
-        done: Some(&set_position),
-        cancelled: Some(&cancelled),
-    };
-    let tally = gpu.tally(&job, &watch)?;
+    let tally = watched(progress, cancel, |watch| gpu.tally(&job, watch))?;
     let run = GpuRun {
         adapter: gpu.adapter().to_string(),
         shape: shape.to_string(),
@@ -298,21 +299,15 @@ pub fn positions(
     };
     let report = positions::positions_by_batches(k, rows, width, emit, &mut |width, take| {
         let job = palace_gpu::PalacesJob { k, width, height: rows, shape, skip: true, subgroups: true };
-        let set_length = |n: u64| progress.set_length(n);
-        let set_position = |n: u64| progress.set_position(n);
-        let cancelled = || cancel.is_cancelled();
-        let watch = palace_gpu::Watch {
-            start: Some(&set_length),
-            done: Some(&set_position),
-            cancelled: Some(&cancelled),
-        };
         let mut failed = None;
-        let sweep = gpu.palaces(&job, &watch, |b| match take(b.palaces, b.rows_done) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(e);
-                false
-            }
+        let sweep = watched(progress, cancel, |watch| {
+            gpu.palaces(&job, watch, |b| match take(b.palaces, b.rows_done) {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            })
         })?;
         if let Some(e) = failed {
             return Err(e);
