@@ -1,7 +1,15 @@
 // What every kernel shares: the step of a dispatch, the counter arrays, the tile's counters
 // in workgroup memory, and the functions that read and write them. Each kernel declares its
-// own `Job` (with the fields `k` and `diag_off`), its constants `LANES`, `TILE_W` and `TILE_H`,
-// and its bindings from 5 on; the host puts this file after its source.
+// own `Job` (with the fields `k` and `diag_off`) and its bindings from 5 on; the host puts this
+// file after its source.
+
+// The tile shape: LANES invocations, each computing ROWS rows, over TILE_W columns; and whether
+// the lanes pass counters by subgroup shuffles.
+const LANES: u32 = @LANES@u;
+const ROWS: u32 = @ROWS@u;
+const TILE_W: u32 = @TILE_W@u;
+const TILE_H: u32 = @TILE_H@u;
+const SUBGROUPS: bool = @SUBGROUPS@;
 
 struct Step {
     // The tile-diagonal: tiles (i, j) with i + j = diag.

@@ -8,12 +8,6 @@
 // the count (which goes on past the capacity, so an overflow is seen) and the entries, in no
 // particular order, after each submission.
 
-const LANES: u32 = @LANES@u;
-const ROWS: u32 = @ROWS@u;
-const TILE_W: u32 = @TILE_W@u;
-const TILE_H: u32 = @TILE_H@u;
-const SUBGROUPS: bool = @SUBGROUPS@;
-
 struct Job {
     k: u32,
     // The diagonal x - y is stored at x - y + diag_off (the region's height).

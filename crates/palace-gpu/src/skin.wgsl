@@ -23,12 +23,7 @@
 //   its cells' values as bytes, column by column, to `cells`. Hood cells hold max(v, -128);
 //   another cell outside -128..127 sets the error words `heads[1..=4]`.
 
-const LANES: u32 = @LANES@u;
-const ROWS: u32 = @ROWS@u;
-const TILE_W: u32 = @TILE_W@u;
-const TILE_H: u32 = @TILE_H@u;
 const WORDS: u32 = @WORDS@u;
-const SUBGROUPS: bool = @SUBGROUPS@;
 
 struct Job {
     k: u32,

@@ -18,17 +18,12 @@
 // zeros instead of a neighbour; the corner tile, which reads k, is always computed. Skipping
 // needs tiles of at least 2 x 2 cells (the rule reads two cells back), which the host checks.
 //
-// LANES, ROWS and TILE_W are substituted by the host (src/lib.rs) before compilation, and so
-// are the per-row statements (DECLARE, LOAD, STORE) and the step loop (STEP_LOOP, the one
-// the skin's kernel runs too, with the tally's statements per row): each row's counters are
-// plain variables, so that they stay in registers.
+// LANES, ROWS and TILE_W (declared in common.wgsl) are substituted by the host (src/lib.rs)
+// before compilation, and so are the per-row statements (DECLARE, LOAD, STORE) and the step
+// loop (STEP_LOOP, the one every kernel runs, with the tally's statements per row): each row's
+// counters are plain variables, so that they stay in registers.
 
-const LANES: u32 = @LANES@u;
-const ROWS: u32 = @ROWS@u;
-const TILE_W: u32 = @TILE_W@u;
-const TILE_H: u32 = @TILE_H@u;
 const NONE: u32 = 0xffffffffu;
-const SUBGROUPS: bool = @SUBGROUPS@;
 
 struct Job {
     k: u32,

@@ -51,6 +51,20 @@ pub struct GpuRun {
     pub elapsed: Duration,
 }
 
+impl GpuRun {
+    /// A run on `gpu` with tiles of `shape`, nothing computed yet.
+    fn new(gpu: &Gpu, shape: Shape) -> GpuRun {
+        GpuRun {
+            adapter: gpu.adapter().to_string(),
+            shape: shape.to_string(),
+            computed: 0,
+            region: 0,
+            sent_back: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 /// Statistics of `window` of game `k`, computed on `gpu` with tiles of `shape`: the same
 /// [`Stats`] as [`crate::analysis::stats::stats`] gives. `progress` counts tiles; `cancel` is
 /// looked at between dispatches.
@@ -289,14 +303,7 @@ pub fn positions(
     cancel: &Cancel,
 ) -> Result<(PositionsReport, GpuRun)> {
     let start = Instant::now();
-    let mut run = GpuRun {
-        adapter: gpu.adapter().to_string(),
-        shape: shape.to_string(),
-        computed: 0,
-        region: 0,
-        sent_back: 0,
-        elapsed: Duration::ZERO,
-    };
+    let mut run = GpuRun::new(gpu, shape);
     let report = positions::positions_by_batches(k, rows, width, emit, &mut |width, take| {
         let job = palace_gpu::PalacesJob { k, width, height: rows, shape, skip: true, subgroups: true };
         let mut failed = None;
@@ -507,14 +514,7 @@ impl<'a> GpuSkin<'a> {
         if patterns {
             state = state.with_patterns();
         }
-        let run = GpuRun {
-            adapter: gpu.adapter().to_string(),
-            shape: shape.to_string(),
-            computed: 0,
-            region: 0,
-            sent_back: 0,
-            elapsed: Duration::ZERO,
-        };
+        let run = GpuRun::new(gpu, shape);
         Ok(GpuSkin {
             gpu,
             job,
