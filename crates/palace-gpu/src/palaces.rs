@@ -77,6 +77,11 @@ impl Gpu {
                 "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
             ));
         }
+        // The count of a submission's palaces is a 32-bit atomic: no tile-diagonal may hold
+        // 2^32 cells (a submission of several holds at most the list's capacity).
+        if u64::from(nx.min(ny)) * u64::from(tw) * u64::from(th) >= 1 << 32 {
+            return Err(GpuError::Job("a tile-diagonal of the board must hold fewer than 2^32 cells"));
+        }
         let k = u64::from(job.k);
         // The list holds what the whole run can find, where that is less than its bound.
         let cap =
