@@ -147,7 +147,10 @@ impl Request for Positions {
                 self.output.display()
             )));
         }
-        let pb = progress::bar(self.run.quiet, "positions", "rows");
+        let pb = match self.backend {
+            Backend::Cpu => progress::bar(self.run.quiet, "positions", "rows"),
+            Backend::Gpu(_) => progress::bar(self.run.quiet, "positions (GPU)", "tile-diagonals"),
+        };
         let (report, gpu_run) = self.list(out.file(), &pb)?;
         pb.finish_and_clear();
         #[cfg(feature = "gpu")]
