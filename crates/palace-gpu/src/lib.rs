@@ -213,9 +213,7 @@ impl Job {
     fn check(&self) -> Result<(), GpuError> {
         self.shape.check()?;
         let [x0, y0, x1, y1] = self.window;
-        if self.k == 0 || u64::from(self.k) * 3 >= 1 << 31 {
-            return Err(GpuError::Job("k must lie in 1..=715827882"));
-        }
+        check_game(self.k)?;
         if x0 >= x1 || y0 >= y1 {
             return Err(GpuError::Job("the window is empty"));
         }
@@ -521,12 +519,16 @@ impl Gpu {
         }
     }
 
+    /// The pipeline of `kernel` for tiles of `shape`, built on first use; it passes counters by
+    /// subgroup shuffles where `subgroups` asks for it and the adapter's subgroups have exactly
+    /// `shape.lanes` lanes.
     fn pipeline(
         &self,
         kernel: Kernel,
         shape: Shape,
         subgroups: bool,
     ) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+        let subgroups = subgroups && self.subgroup_size() == Some(shape.lanes);
         let mut cache = self.pipelines.lock().expect("pipeline cache");
         if let Some((_, p)) = cache.iter().find(|(key, _)| *key == (kernel, shape, subgroups)) {
             return Ok(Arc::clone(p));
@@ -768,14 +770,8 @@ impl Gpu {
         let (tw, th) = (shape.width, shape.height());
         let nx = x1.div_ceil(tw);
         let ny = y1.div_ceil(th);
-        let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
-        if region_w + region_h >= 1 << 32 {
-            return Err(GpuError::Job(
-                "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
-            ));
-        }
-        let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
-        let pipeline = self.pipeline(Kernel::Tally, shape, subgroups)?;
+        let (region_w, region_h) = region(nx, ny, shape)?;
+        let pipeline = self.pipeline(Kernel::Tally, shape, job.subgroups)?;
         let tiles = u64::from(nx) * u64::from(ny);
         let diagonals = nx + ny - 1;
         let slots = tiles.min(BATCH_TILES + u64::from(nx.min(ny)));
@@ -945,6 +941,26 @@ impl Gpu {
         self.queue.write_buffer(&buf, 0, bytes);
         buf
     }
+}
+
+/// Refuses a game whose counters could overflow: `k` lies in `1..=715827882` (`3k < 2^31`).
+fn check_game(k: u32) -> Result<(), GpuError> {
+    if k == 0 || u64::from(k) * 3 >= 1 << 31 {
+        return Err(GpuError::Job("k must lie in 1..=715827882"));
+    }
+    Ok(())
+}
+
+/// The columns and rows of an `nx x ny` grid of tiles of `shape`; they must add up to less
+/// than 2^32 (the diagonal index `x - y + rows` is a 32-bit word).
+fn region(nx: u32, ny: u32, shape: Shape) -> Result<(u64, u64), GpuError> {
+    let (w, h) = (u64::from(nx) * u64::from(shape.width), u64::from(ny) * u64::from(shape.height()));
+    if w + h >= 1 << 32 {
+        return Err(GpuError::Job(
+            "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
+        ));
+    }
+    Ok((w, h))
 }
 
 /// The statements of row `h` of a lane that every kernel has, indented by `pad`: the cell's

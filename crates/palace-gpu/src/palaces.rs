@@ -1,7 +1,10 @@
 //! The P-positions' sweep: the whole board's counters on the GPU, and back to the host only
 //! its palaces (`palaces.wgsl`).
 
-use crate::{BATCH_DIAGONALS, BATCH_TILES, Gpu, GpuError, Kernel, Shape, Watch, counters, next_budget};
+use crate::{
+    BATCH_DIAGONALS, BATCH_TILES, Gpu, GpuError, Kernel, Shape, Watch, check_game, counters, next_budget,
+    region,
+};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that lists its palaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,21 +65,14 @@ impl Gpu {
         mut batch: impl FnMut(PalaceBatch) -> bool,
     ) -> Result<PalaceSweep, GpuError> {
         job.shape.check()?;
-        if job.k == 0 || u64::from(job.k) * 3 >= 1 << 31 {
-            return Err(GpuError::Job("k must lie in 1..=715827882"));
-        }
+        check_game(job.k)?;
         if job.width == 0 || job.height == 0 {
             return Err(GpuError::Job("the board is empty"));
         }
         let shape = job.shape;
         let (tw, th) = (shape.width, shape.height());
         let (nx, ny) = (job.width.div_ceil(tw), job.height.div_ceil(th));
-        let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
-        if region_w + region_h >= 1 << 32 {
-            return Err(GpuError::Job(
-                "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
-            ));
-        }
+        let (region_w, region_h) = region(nx, ny, shape)?;
         // The count of a submission's palaces is a 32-bit atomic: no tile-diagonal may hold
         // 2^32 cells (a submission of several holds at most the list's capacity).
         if u64::from(nx.min(ny)) * u64::from(tw) * u64::from(th) >= 1 << 32 {
@@ -87,8 +83,7 @@ impl Gpu {
         let cap =
             (self.binding / 8).saturating_sub(1).min(LIST_ENTRIES).min(k * u64::from(job.height)).max(1);
         let per_tile = (k * u64::from(tw.min(th))).min(u64::from(tw) * u64::from(th));
-        let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
-        let pipeline = self.pipeline(Kernel::Palaces, shape, subgroups)?;
+        let pipeline = self.pipeline(Kernel::Palaces, shape, job.subgroups)?;
         let skip = job.skip && tw >= 2 && th >= 2;
         let ([rows, cols, list, quiet], diags) = self.arrays(
             [

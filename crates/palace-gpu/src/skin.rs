@@ -1,7 +1,10 @@
 //! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
-use crate::{BATCH_DIAGONALS, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, counters, next_budget};
+use crate::{
+    BATCH_DIAGONALS, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, check_game, counters, next_budget,
+    region,
+};
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
 /// boundary.
@@ -38,9 +41,7 @@ impl SkinJob {
                 why: "the skin's tiles need 2 x 2 cells at least",
             });
         }
-        if self.k == 0 || u64::from(self.k) * 3 >= 1 << 31 {
-            return Err(GpuError::Job("k must lie in 1..=715827882"));
-        }
+        check_game(self.k)?;
         if self.width == 0 || self.height == 0 {
             return Err(GpuError::Job("the board is empty"));
         }
@@ -290,14 +291,8 @@ impl Gpu {
         let shape = job.shape;
         let (tw, th) = (shape.width, shape.height());
         let (nx, ny) = job.tiles();
-        let (region_w, region_h) = (u64::from(nx) * u64::from(tw), u64::from(ny) * u64::from(th));
-        if region_w + region_h >= 1 << 32 {
-            return Err(GpuError::Job(
-                "the board's width and height, rounded up to whole tiles, must add up to less than 2^32",
-            ));
-        }
-        let subgroups = job.subgroups && self.subgroup_size() == Some(shape.lanes);
-        let pipeline = self.pipeline(Kernel::Skin, shape, subgroups)?;
+        let (region_w, region_h) = region(nx, ny, shape)?;
+        let pipeline = self.pipeline(Kernel::Skin, shape, job.subgroups)?;
         let diagonals = job.diagonals();
         let tile_words = u64::from(tw) * u64::from(th) / 4;
         let slots = (self.binding.min(256 << 20) / (tile_words * 4)).clamp(1, 4096);

@@ -164,7 +164,9 @@ impl<'a> Lister<'a> {
             k,
             rows,
             emit,
-            counts: None,
+            // The sweep's counts; the line counter keeps its own.
+            counts: (method == Method::Sweep)
+                .then(|| (vec![0; width as usize], vec![0; width as usize + rows as usize])),
             row: Vec::new(),
             report: PositionsReport {
                 k,
@@ -214,6 +216,12 @@ impl<'a> Lister<'a> {
             self.report.first_short_row = Some((y, n));
         }
         Ok(())
+    }
+
+    /// Counts the full columns and diagonals from the sweep's counts.
+    fn finish_counted(&mut self) -> Result<()> {
+        let (columns, diagonals) = self.counts.take().expect("the sweep's counts");
+        self.finish(&columns, &diagonals)
     }
 
     /// Counts the full columns and diagonals.
@@ -273,14 +281,12 @@ pub fn positions(
             lister.finish(lines.columns(), lines.diagonals())?;
         }
         Method::Sweep => {
-            lister.counts = Some((vec![0; width as usize], vec![0; width as usize + rows as usize]));
             let sweep = Sweep::new(k, Window::new(0, 0, width, rows))
                 .options(opts)
                 .progress(progress)
                 .rows(&mut lister)?;
             lister.report.cells_computed = sweep.region_cells;
-            let (columns, diagonals) = lister.counts.take().expect("the sweep's counts");
-            lister.finish(&columns, &diagonals)?;
+            lister.finish_counted()?;
         }
     }
     Ok(lister.report)
@@ -329,7 +335,6 @@ pub(crate) fn positions_by_batches(
 ) -> Result<PositionsReport> {
     let width = board_width(k, rows, width)?;
     let mut lister = Lister::new(k, rows, width, Method::Sweep, emit);
-    lister.counts = Some((vec![0; width as usize], vec![0; width as usize + rows as usize]));
     let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows as usize];
     let mut next = 0u32;
     let mut take = |palaces: Vec<(u32, u32)>, done: u32| -> Result<()> {
@@ -355,8 +360,7 @@ pub(crate) fn positions_by_batches(
         return Err(Error::Mismatch(format!("the sweep ended with rows {next}..{rows} not done")));
     }
     lister.report.cells_computed = cells;
-    let (columns, diagonals) = lister.counts.take().expect("the sweep's counts");
-    lister.finish(&columns, &diagonals)?;
+    lister.finish_counted()?;
     Ok(lister.report)
 }
 
