@@ -238,9 +238,7 @@ impl TileCells {
         cancel: &Cancel,
     ) -> Result<Self> {
         let job = palace_gpu::TilesJob { k, width: side, height: side, shape, subgroups: true };
-        let cancelled = || cancel.is_cancelled();
-        let watch = palace_gpu::Watch { cancelled: Some(&cancelled), ..Default::default() };
-        let (kept, _) = gpu.tiles(&job, wanted, &watch)?;
+        let (kept, _) = watched(&Silent, cancel, |watch| gpu.tiles(&job, wanted, watch))?;
         Ok(TileCells { shape, tiles: kept.into_iter().map(|t| ((t.i, t.j), t.cells)).collect() })
     }
 
@@ -570,16 +568,17 @@ impl<'a> GpuSkin<'a> {
                 stop.store(true, Ordering::Relaxed);
                 (state, known, read)
             });
-            let cancelled = || cancel.is_cancelled();
-            let watch = palace_gpu::Watch { start: None, done: None, cancelled: Some(&cancelled) };
-            let swept = self.gpu.skin_sweep(&job, self.frontier.as_ref(), &watch, |batch| {
-                if stop.load(Ordering::Relaxed) || tx.send(batch).is_err() {
-                    palace_gpu::Flow::Stop
-                } else if pause() {
-                    palace_gpu::Flow::Pause
-                } else {
-                    palace_gpu::Flow::Go
-                }
+            // The reader shows the progress: the sweep's watch only looks for a cancel.
+            let swept = watched(&Silent, cancel, |watch| {
+                self.gpu.skin_sweep(&job, self.frontier.as_ref(), watch, |batch| {
+                    if stop.load(Ordering::Relaxed) || tx.send(batch).is_err() {
+                        palace_gpu::Flow::Stop
+                    } else if pause() {
+                        palace_gpu::Flow::Pause
+                    } else {
+                        palace_gpu::Flow::Go
+                    }
+                })
             });
             drop(tx);
             (swept, reader.join().expect("the skin's reader panicked"))
