@@ -309,36 +309,45 @@ fn a_resumed_sweep_says_so_to_its_progress() {
 }
 
 /// A visitor that asks for the values of some tiles gets them, equal to the direct definition
-/// (hood cells as their stand-in), and every tile's palaces and counters are still right.
+/// (hood cells as their stand-in), and every tile's palaces and counters are still right. It
+/// keeps them ([`PalaceTile::kept`]) and reads them after the sweep, when every buffer it did
+/// not keep has gone back to its pool and been used again.
 #[test]
 fn tiles_asked_for_come_with_their_values() {
-    use palace::engine::TileKind;
+    use palace::engine::{KeptTile, TileKind};
     use palace::model::reference::direct_values;
     use palace::model::rule::{hood_sentinel, in_hood};
-    struct Some3(Tiles, Mutex<Vec<(u32, u32, Vec<i8>)>>);
+    struct Some3(Tiles, Mutex<Vec<KeptTile>>);
     impl PalaceVisitor for Some3 {
         fn visit(&self, worker: usize, t: &PalaceTile<'_>) {
             self.0.visit(worker, t);
-            let Some(view) = &t.values else {
+            assert_eq!(t.kept.is_some(), t.values.is_some(), "values and kept come together");
+            let Some(kept) = t.kept else {
                 assert!(!self.wants_values(t.x0, t.y0, t.x1, t.y1), "asked-for values came");
                 return;
             };
-            let mut cells = Vec::new();
-            for y in t.y0..t.y1 {
-                match view.kind {
-                    TileKind::Cells { .. } => cells.extend_from_slice(view.row(y).expect("cells")),
-                    TileKind::Zero => cells.extend((t.x0..t.x1).map(|_| 0)),
-                    TileKind::Hood => {
-                        cells.extend((t.x0..t.x1).map(|x| hood_sentinel(t.k, x.into(), y.into())))
-                    }
-                }
-            }
-            self.1.lock().unwrap().push((t.x0, t.y0, cells));
+            let (view, kept_view) = (t.values.as_ref().unwrap(), kept.view());
+            assert_eq!((view.x0, view.x1, view.y0, view.y1), (t.x0, t.x1, t.y0, t.y1));
+            assert_eq!((kept_view.x0, kept_view.x1, kept_view.y0, kept_view.y1), (t.x0, t.x1, t.y0, t.y1));
+            self.1.lock().unwrap().push(kept.clone());
         }
         fn wants_values(&self, x0: u32, y0: u32, _x1: u32, _y1: u32) -> bool {
             (x0 / 7 + y0 / 5).is_multiple_of(3)
         }
     }
+    let cells_of = |view: &palace::engine::TileView<'_>| {
+        let mut cells = Vec::new();
+        for y in view.y0..view.y1 {
+            match view.kind {
+                TileKind::Cells { .. } => cells.extend_from_slice(view.row(y).expect("cells")),
+                TileKind::Zero => cells.extend((view.x0..view.x1).map(|_| 0)),
+                TileKind::Hood => {
+                    cells.extend((view.x0..view.x1).map(|x| hood_sentinel(view.k, x.into(), y.into())))
+                }
+            }
+        }
+        (view.x0, view.y0, cells)
+    };
     for (k, n, tw, bh) in [(5u32, 200u32, 24, 64), (100, 700, 96, 64), (333, 1100, 300, 128)] {
         let board = Board::new(k, n as usize, n as usize);
         let direct = direct_values(k, n as usize, n as usize);
@@ -356,9 +365,9 @@ fn tiles_asked_for_come_with_their_values() {
             for t in &tiles {
                 board.check(t, &format!("k={k} {kernel:?}"));
             }
-            let valued = v.1.into_inner().unwrap();
-            assert!(!valued.is_empty() && valued.len() < tiles.len(), "k={k}: some tiles, not all");
-            for (x0, y0, cells) in valued {
+            let kept = v.1.into_inner().unwrap();
+            assert!(!kept.is_empty() && kept.len() < tiles.len(), "k={k}: some tiles, not all");
+            for (x0, y0, cells) in kept.iter().map(|t| cells_of(&t.view())) {
                 let t = tiles.iter().find(|t| (t.x0, t.y0) == (x0, y0)).unwrap();
                 let w = (t.x1 - t.x0) as usize;
                 for (i, &c) in cells.iter().enumerate() {

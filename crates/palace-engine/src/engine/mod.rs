@@ -629,6 +629,9 @@ pub struct PalaceTile<'a> {
     /// The tile's values, where [`PalaceVisitor::wants_values`] asked for them (or
     /// [`PalaceVisitor::wants_counts`], for the tiles it gets no counts of).
     pub values: Option<TileView<'a>>,
+    /// The same values, for a visitor that reads them after its visit: cloning it keeps the
+    /// tile alive, without copying its cells (`Some` exactly when `values` is).
+    pub kept: Option<&'a KeptTile>,
     /// The counts of the tile's values by `v + 128`, where [`PalaceVisitor::wants_counts`]
     /// asked for them and the counter kernel computed the tile (or part of it).
     pub counts: Option<&'a [u64; 256]>,
@@ -641,6 +644,33 @@ pub struct PalaceTile<'a> {
 pub trait TileVisitor: Sync {
     /// Called by worker `worker` (`0..threads`) with the part of a tile inside the window.
     fn visit(&self, worker: usize, tile: &TileView<'_>);
+}
+
+/// A finished tile's values that a [`PalaceVisitor`] keeps past its visit
+/// ([`PalaceTile::kept`]). Clones share the tile; its buffer goes back to the worker that
+/// computed it when the last clone is dropped.
+#[derive(Clone)]
+pub struct KeptTile(std::sync::Arc<Kept>);
+
+struct Kept {
+    k: u32,
+    tile: tile::Tile,
+    rect: layout::Rect,
+    window: Window,
+}
+
+impl KeptTile {
+    /// The tile's part inside the window, or `None` if it has none.
+    fn new(k: u32, tile: tile::Tile, rect: layout::Rect, window: Window) -> Option<Self> {
+        TileView::new(k, &tile, &rect, window)?;
+        Some(KeptTile(std::sync::Arc::new(Kept { k, tile, rect, window })))
+    }
+
+    /// The tile's values, as [`PalaceTile::values`] shows them.
+    pub fn view(&self) -> TileView<'_> {
+        let Kept { k, tile, rect, window } = &*self.0;
+        TileView::new(*k, tile, rect, *window).expect("a kept tile meets the window")
+    }
 }
 
 /// The part of a finished tile that lies inside the window: rows `y0..y1`, columns `x0..x1`.

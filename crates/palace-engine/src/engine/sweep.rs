@@ -33,7 +33,8 @@ use super::counted::{self, CounterScratch};
 use super::layout::{Lane, Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::{
-    Cancel, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView, TileVisitor,
+    Cancel, KeptTile, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView,
+    TileVisitor,
 };
 use super::{Counters, EngineOptions, SweepReport, WorkerTimes};
 use crate::engine::sink::{Row, RowParts, RowSink};
@@ -263,6 +264,7 @@ impl Shared<'_> {
                         let k = self.layout.k;
                         let pieces: Vec<TileView<'_>> =
                             done.pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
+                        let kept = done.values.and_then(|t| KeptTile::new(k, t, rect, window));
                         let Some(Tile::Edges { leaving: Some(leaving), .. }) = cur.tiles[j].get() else {
                             unreachable!("counter tiles carry their leaving counters")
                         };
@@ -274,7 +276,8 @@ impl Shared<'_> {
                             y1: rect.y1,
                             palaces: done.palaces,
                             leaving,
-                            values: done.values.as_ref().and_then(|t| TileView::new(k, t, &rect, window)),
+                            values: kept.as_ref().map(KeptTile::view),
+                            kept: kept.as_ref(),
                             counts: done.counts.as_deref(),
                             pieces: &pieces,
                         };

@@ -12,9 +12,12 @@
 //!
 //! # Many workers
 //!
-//! One worker computes a band's tiles left to right, so it alone writes the band's buffer, and
-//! it copies each tile's values there holding no shared lock: the copy is most of the skin's
-//! own work and runs on every worker at once. Two short locks remain. `bands` holds the bands
+//! One worker computes a band's tiles left to right and keeps those with values
+//! ([`PalaceTile::kept`]: a shared reference, not a copy) in the band; the reader reads the
+//! rows from the tiles themselves, whose buffers then go back to their workers. (Copying the
+//! values into a buffer per band, `[lo, hi)` by 2048 rows, was two thirds of the skin's own
+//! work: 9 % of a one-thread run, and memory traffic on every worker at once.) Two short locks
+//! remain. `bands` holds the bands
 //! not yet read and a snapshot of the state (rows read, the columns they need), from which a
 //! new band's columns are fixed: a snapshot older than the state only widens them, because the
 //! columns the skin reads only move right and its boundary at most 4 a row. A worker takes
@@ -32,7 +35,9 @@
 
 use super::{Column, SkinReport, SkinState, analyse, check_to, rows_for};
 use crate::engine::checkpoint::Frontier;
-use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind};
+use crate::engine::{
+    EngineOptions, KeptTile, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind, TileView,
+};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::rule::hood_sentinel;
@@ -63,8 +68,9 @@ struct Band {
     y1: u32,
     lo: u64,
     hi: u64,
-    /// Written by the one worker that computes the band, then read by the reader.
-    cells: Mutex<Vec<i8>>,
+    /// The band's tiles meeting `[lo, hi)`, left to right: kept by the one worker that
+    /// computes the band, then read by the reader.
+    tiles: Mutex<Vec<KeptTile>>,
     /// Every tile of the band meeting `[lo, hi)` has been copied (set under the `bands` lock).
     done: AtomicBool,
 }
@@ -97,8 +103,6 @@ struct Bands {
     /// Rows the reader has taken (read, or being read): their bands are never made again.
     taken: u32,
     snapshot: Snapshot,
-    /// Buffers of bands already read.
-    free: Vec<Vec<i8>>,
 }
 
 struct Reader {
@@ -270,11 +274,19 @@ impl<'a> Follower<'a> {
                     b.taken = band.y1;
                     (y0, band)
                 };
-                let cells = std::mem::take(&mut *band.cells.lock().unwrap());
-                let width = (band.hi - band.lo) as usize;
+                let tiles = std::mem::take(&mut *band.tiles.lock().unwrap());
+                let mut views: Vec<TileView<'_>> = tiles.iter().map(KeptTile::view).collect();
+                views.sort_unstable_by_key(|v| v.x0);
+                let mut parts = Vec::with_capacity(views.len());
                 for y in y0..band.y1 {
-                    let row = &cells[(y - y0) as usize * width..][..width];
-                    let at = |x: u64| (band.lo..band.hi).contains(&x).then(|| row[(x - band.lo) as usize]);
+                    parts.clear();
+                    parts.extend(views.iter().map(|v| Part::of(v, y)));
+                    let at = |x: u64| {
+                        if !(band.lo..band.hi).contains(&x) {
+                            return None;
+                        }
+                        parts.iter().find(|p| p.x1 > x).filter(|p| p.x0 <= x).map(|p| p.at(self.k, x, y))
+                    };
                     if let Err(e) = state.row(y, at) {
                         *error = Some(e);
                         break;
@@ -283,8 +295,10 @@ impl<'a> Follower<'a> {
                         break;
                     }
                 }
+                // The tiles go back to their workers' pools.
+                drop(views);
+                drop(tiles);
                 let mut b = self.bands.lock().unwrap();
-                b.free.push(cells);
                 b.snapshot = Snapshot::of(state);
                 self.lo_hint.store(b.snapshot.lo, Ordering::Relaxed);
             }
@@ -327,10 +341,7 @@ impl<'a> Follower<'a> {
         let (lo, hi) = b.snapshot.columns(y1);
         let hi = hi.min(u64::from(self.width));
         let lo = lo.min(hi);
-        // Every cell is overwritten by the tiles asked for: a recycled buffer needs no clearing.
-        let mut cells = b.free.pop().unwrap_or_default();
-        cells.resize((hi - lo) as usize * (y1 - y0) as usize, 0);
-        let band = Arc::new(Band { y1, lo, hi, cells: Mutex::new(cells), done: AtomicBool::new(false) });
+        let band = Arc::new(Band { y1, lo, hi, tiles: Mutex::new(Vec::new()), done: AtomicBool::new(false) });
         b.waiting.insert(y0, band.clone());
         Ok(Some(band))
     }
@@ -371,12 +382,7 @@ pub(crate) fn show(progress: &dyn Progress, estimate: &AtomicU64, k: u32, state:
 
 impl Bands {
     fn new(state: &SkinState) -> Self {
-        Bands {
-            waiting: BTreeMap::new(),
-            taken: state.rows(),
-            snapshot: Snapshot::of(state),
-            free: Vec::new(),
-        }
+        Bands { waiting: BTreeMap::new(), taken: state.rows(), snapshot: Snapshot::of(state) }
     }
 
     /// Whether the band whose turn it is has all its tiles.
@@ -427,28 +433,11 @@ impl PalaceVisitor for Follower<'_> {
             // Rows that need no values, or bands after the skin ended or after a failure.
             return;
         };
-        if let Some(v) = &tile.values {
-            let (xa, xb) = (u64::from(v.x0).max(band.lo), u64::from(v.x1).min(band.hi));
-            let width = (band.hi - band.lo) as usize;
-            let mut cells = band.cells.lock().unwrap();
-            for y in v.y0..v.y1 {
-                let dst = &mut cells[(y - tile.y0) as usize * width..]
-                    [(xa - band.lo) as usize..(xb - band.lo) as usize];
-                match v.kind {
-                    TileKind::Zero => dst.fill(0),
-                    TileKind::Hood => {
-                        for (x, d) in (xa..xb).zip(dst.iter_mut()) {
-                            *d = hood_sentinel(self.k, x, u64::from(y));
-                        }
-                    }
-                    TileKind::Cells { .. } => {
-                        let row = v.row(y).expect("computed tiles have rows");
-                        dst.copy_from_slice(
-                            &row[(xa - u64::from(v.x0)) as usize..(xb - u64::from(v.x0)) as usize],
-                        );
-                    }
-                }
-            }
+        if let Some(kept) = tile.kept
+            && u64::from(tile.x0) < band.hi
+            && u64::from(tile.x1) > band.lo
+        {
+            band.tiles.lock().unwrap().push(kept.clone());
         }
         // The band's last tile with values, or its last tile (once).
         if u64::from(tile.x1) >= band.hi && !band.done.load(Ordering::Relaxed) {
@@ -457,6 +446,35 @@ impl PalaceVisitor for Follower<'_> {
                 band.done.store(true, Ordering::Relaxed);
             }
             self.read_bands();
+        }
+    }
+}
+
+/// One tile's part of a row the reader reads: columns `[x0, x1)`.
+struct Part<'a> {
+    x0: u64,
+    x1: u64,
+    /// The cells, for a computed tile; `None` for quiet tiles (0) and the hood's.
+    cells: Option<&'a [i8]>,
+    hood: bool,
+}
+
+impl<'a> Part<'a> {
+    fn of(v: &TileView<'a>, y: u32) -> Self {
+        Part {
+            x0: u64::from(v.x0),
+            x1: u64::from(v.x1),
+            cells: v.row(y),
+            hood: matches!(v.kind, TileKind::Hood),
+        }
+    }
+
+    /// The value of cell `(x, y)`, `x` in `[x0, x1)`.
+    fn at(&self, k: u32, x: u64, y: u32) -> i8 {
+        match self.cells {
+            Some(row) => row[(x - self.x0) as usize],
+            None if self.hood => hood_sentinel(k, x, u64::from(y)),
+            None => 0,
         }
     }
 }
