@@ -91,6 +91,10 @@ pub(crate) struct Computed {
     /// With `counts`, the cells of the tile the kernel did not compute (the exact parts of a
     /// casing tile), as computed tiles of their own.
     pub pieces: Pieces,
+    /// The values are still to be computed by the CA's paths ([`compute_tile`], rows
+    /// arranged), and `made` is then the CA's: the counters are known, so the tile is
+    /// published first and the tiles below need not wait for its values.
+    pub values_by_ca: bool,
 }
 
 /// Computed parts of a tile, as tiles of their own.
@@ -98,7 +102,12 @@ pub(crate) type Pieces = Vec<(Rect, Tile)>;
 
 impl Computed {
     fn new(tile: Tile, made: Made, palaces: u64, values: Option<Tile>) -> Self {
-        Computed { tile, made, palaces, values, counts: None, pieces: Vec::new() }
+        Computed { tile, made, palaces, values, counts: None, pieces: Vec::new(), values_by_ca: false }
+    }
+
+    /// A tile whose counters are known and whose values the CA is still to compute.
+    fn counted(tile: Tile, palaces: u64) -> Self {
+        Computed { values_by_ca: true, ..Computed::new(tile, Made::default(), palaces, None) }
     }
 }
 
@@ -153,11 +162,10 @@ pub(crate) fn compute(
         cs.lanes.tally(false);
         let (tile, made, palaces, pieces) = cased?;
         if !also(&counts) {
-            return Ok(Computed { tile, made, palaces, values: None, counts: Some(counts), pieces });
+            return Ok(Computed { counts: Some(counts), pieces, ..Computed::new(tile, made, palaces, None) });
         }
         // The values by the CA; the counters are the casing's.
-        let (cells, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
-        return Ok(Computed::new(tile, made, palaces, Some(cells)));
+        return Ok(Computed::counted(tile, palaces));
     }
     if values && (touches_corner || touches_hood) {
         return exact(nb, e, narrow, skip, pool, scratch, true);
@@ -194,20 +202,16 @@ pub(crate) fn compute(
                     (Want::Counts(also), Some(counts)) if !also(&counts) => {
                         let (palaces, pieces) = (out.palaces, Vec::new());
                         return Ok(Computed {
-                            tile,
-                            made: counter,
-                            palaces,
-                            values: None,
                             counts: Some(counts),
                             pieces,
+                            ..Computed::new(tile, counter, palaces, None)
                         });
                     }
                     _ => {}
                 }
                 // The values too: the CA computes them; the counters are the kernel's (a
                 // tenth of the cost of counting them from the cells).
-                let (cells, made) = compute_tile(nb, narrow, Arrangement::Rows, skip, pool, scratch)?;
-                return Ok(Computed::new(tile, made, out.palaces, Some(cells)));
+                return Ok(Computed::counted(tile, out.palaces));
             }
             e = entering;
         }

@@ -249,22 +249,38 @@ impl Shared<'_> {
                         } else {
                             counted::Want::Palaces
                         };
-                        let done = counted::compute(
-                            &nb,
-                            self.counter,
-                            self.narrow,
-                            self.skip,
-                            want,
-                            &self.pools[id],
-                            &mut scratch,
-                            &mut counter_scratch,
-                        )?;
-                        self.counters.add(done.made);
-                        let _ = cur.tiles[j].set(done.tile);
+                        let counted::Computed { tile, made, palaces, values, counts, pieces, values_by_ca } =
+                            counted::compute(
+                                &nb,
+                                self.counter,
+                                self.narrow,
+                                self.skip,
+                                want,
+                                &self.pools[id],
+                                &mut scratch,
+                                &mut counter_scratch,
+                            )?;
+                        // Published before the CA computes its values, if it has to: the
+                        // worker below needs only the counters and the edges.
+                        let _ = cur.tiles[j].set(tile);
+                        let (values, made) = if values_by_ca {
+                            let (cells, made) = compute_tile(
+                                &nb,
+                                self.narrow,
+                                Arrangement::Rows,
+                                self.skip,
+                                &self.pools[id],
+                                &mut scratch,
+                            )?;
+                            (Some(cells), made)
+                        } else {
+                            (values, made)
+                        };
+                        self.counters.add(made);
                         let k = self.layout.k;
                         let pieces: Vec<TileView<'_>> =
-                            done.pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
-                        let kept = done.values.and_then(|t| KeptTile::new(k, t, rect, window));
+                            pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
+                        let kept = values.and_then(|t| KeptTile::new(k, t, rect, window));
                         let Some(Tile::Edges { leaving: Some(leaving), .. }) = cur.tiles[j].get() else {
                             unreachable!("counter tiles carry their leaving counters")
                         };
@@ -274,11 +290,11 @@ impl Shared<'_> {
                             x1: rect.x1,
                             y0: rect.y0,
                             y1: rect.y1,
-                            palaces: done.palaces,
+                            palaces,
                             leaving,
                             values: kept.as_ref().map(KeptTile::view),
                             kept: kept.as_ref(),
-                            counts: done.counts.as_deref(),
+                            counts: counts.as_deref(),
                             pieces: &pieces,
                         };
                         let t = Instant::now();
