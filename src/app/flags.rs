@@ -331,6 +331,8 @@ impl RunArgs {
                 tile_width: self.tile_width,
                 band_height: self.band_height,
                 cancel: cancel.clone(),
+                // Only for `bench --series`, which reads the tiles' schedule from its children.
+                timeline: std::env::var_os(crate::app::print::SCHEDULE_ENV).is_some(),
                 ..EngineOptions::default()
             },
             quiet: self.quiet,

@@ -96,12 +96,32 @@ pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
 /// `bench --series` reads it from its children.
 pub const PROFILE_ENV: &str = "PALACE_WORKERS_PROFILE";
 
+/// Thread counts, separated by commas: when set, every sweep records its tiles' times
+/// ([`palace::engine::Timeline`]) and its profile line gives, under `"schedule"`, the seconds
+/// they take scheduled on each count. `bench --series` sets it for its children.
+pub const SCHEDULE_ENV: &str = "PALACE_SCHEDULE_THREADS";
+
+/// The thread counts [`SCHEDULE_ENV`] names (none if unset; entries that are not counts are
+/// left out).
+pub fn schedule_threads() -> Vec<usize> {
+    std::env::var(SCHEDULE_ENV)
+        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
 /// Appends `r`'s profile to the file [`PROFILE_ENV`] names, if it names one (best effort: a
 /// profile that cannot be written is left out, and the bench then shows none).
 fn record_profile(r: &SweepReport) {
     let Some(path) = std::env::var_os(PROFILE_ENV) else { return };
-    let line =
+    let mut line =
         serde_json::json!({ "threads": r.threads, "elapsed": r.elapsed.as_secs_f64(), "workers": r.workers });
+    if let Some(t) = &r.timeline {
+        let schedule: serde_json::Map<String, serde_json::Value> = schedule_threads()
+            .into_iter()
+            .map(|n| (n.to_string(), t.schedule(n).as_secs_f64().into()))
+            .collect();
+        line["schedule"] = schedule.into();
+    }
     let _ = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

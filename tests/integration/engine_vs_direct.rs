@@ -53,7 +53,7 @@ fn fills_agree_with_computation() {
             kernel: KernelChoice::Auto,
             tile_width: Some(96),
             band_height: Some(64),
-            cancel: Default::default(),
+            ..Default::default()
         };
         assert_same(&engine_window(k, win, &o), &want, win.width(), &format!("k={k} no skipping"));
     }
@@ -74,7 +74,7 @@ fn casing_tiles_split_at_every_offset() {
                     skip: true,
                     tile_width: Some(tile_width),
                     band_height: Some(band_height),
-                    cancel: Default::default(),
+                    ..Default::default()
                 };
                 assert_same(
                     &engine_window(k, win, &o),
@@ -171,7 +171,7 @@ proptest! {
         let win = Window::new((n as f64 * fx) as u32, (n as f64 * fy) as u32, n, n);
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
-        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
+        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
         prop_assert_eq!(tiles_window(k, win, &o), direct_window(k, win));
     }
 
@@ -195,7 +195,7 @@ proptest! {
         let win = Window::new(x0, y0, x1, y1);
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
-        let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
+        let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
         let got = engine_window(k, win, &o);
         let want = direct_window(k, win);
         prop_assert_eq!(&got, &want);
@@ -219,7 +219,7 @@ proptest! {
         let ks: Vec<KernelChoice> = kernels().into_iter().filter(|k| k.name().starts_with("band-")).collect();
         let kernel = ks[kernel_i % ks.len()];
         let win = Window::new(0, 0, n, n);
-        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), cancel: Default::default() };
+        let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
         prop_assert_eq!(engine_window(k, win, &o), direct_window(k, win), "{:?}", kernel);
     }
 

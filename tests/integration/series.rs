@@ -36,7 +36,22 @@ fn a_series_times_each_thread_count_and_compares_the_outputs() {
             .map(|k| q[k].as_f64().unwrap())
             .sum();
         assert!(q["computing_s"].as_f64().unwrap() > 0.0 && parts <= workers + 0.005, "{p}");
+        // Its tiles' schedule on every count of the series: one worker within the sweep's
+        // wall time on one thread, never slower on more (the earliest band never waits).
+        let at = |n: &str| q["schedule_s"][n].as_f64().unwrap_or_else(|| panic!("schedule on {n}: {p}"));
+        assert!(at("1") > 0.0 && at("2") <= at("1") && at("3") <= at("1"), "{p}");
+        if t == 1.0 {
+            assert!(at("1") <= sweep, "{p}");
+        }
     }
+    // Allowed speed-ups, from the one-thread run's schedule.
+    let one = &points[1]["profile"]["schedule_s"];
+    for p in points {
+        let t = p["threads"].to_string();
+        let want = one["1"].as_f64().unwrap() / one[t.as_str()].as_f64().unwrap();
+        assert_eq!(p["allows"].as_f64(), Some(want), "{p}");
+    }
+    assert_eq!(points[1]["allows"].as_f64(), Some(1.0));
     assert_eq!(v["same_output"], true);
     assert_eq!(v["command"], serde_json::json!(["stats", "--k", "50", "--size", "300"]));
     palace()
@@ -46,6 +61,7 @@ fn a_series_times_each_thread_count_and_compares_the_outputs() {
         .stdout(
             predicate::str::contains("speed-up")
                 .and(predicate::str::contains("analysis"))
+                .and(predicate::str::contains("allows"))
                 .and(predicate::str::contains("the same at every thread count")),
         );
 }

@@ -12,6 +12,13 @@
 //! [`PROFILE_ENV`](crate::app::print::PROFILE_ENV); the table gives, for each count's best run,
 //! where the workers' time went in its sweeps: computing, in the analysis (and of that, the
 //! part one worker at a time does), waiting for the band above or for a band, and idle.
+//!
+//! The children also record their tiles' times ([`SCHEDULE_ENV`](crate::app::print::SCHEDULE_ENV)),
+//! and each profile says how long its sweeps' tiles take scheduled on every count of the series
+//! ([`palace::engine::Timeline::schedule`]). From the fewest threads' best run, the table's
+//! `allows` column gives the speed-up the sweeps' dependencies alone allow at each count: the
+//! measured speed-up falls short of it by what the machine adds (memory traffic, clocks, other
+//! tenants), not by the schedule. Taken from one thread, the tiles' times are undisturbed.
 
 use crate::app::print::{ExitCode, print_report};
 use crate::app::request::{Context, Request};
@@ -88,6 +95,9 @@ pub struct Point {
     pub speedup: f64,
     /// The speed-up per thread, relative to the fewest threads `t0`: `speedup * t0 / threads`.
     pub efficiency: f64,
+    /// The speed-up over the fewest threads that the schedule of their best run's tiles allows
+    /// at this count (none: a sweep without a timeline, such as a lane sweep's).
+    pub allows: Option<f64>,
     /// Where the workers' time went in the best run's sweeps (none: the command ran no sweep
     /// of the CPU engine, or reported none).
     pub profile: Option<Profile>,
@@ -95,7 +105,7 @@ pub struct Point {
 
 /// The workers' profile of one run: its sweeps' times added up ([`palace::engine::WorkerTimes`]),
 /// in seconds.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Profile {
     /// Sweeps reported.
     pub sweeps: usize,
@@ -113,13 +123,16 @@ pub struct Profile {
     pub waiting_above_s: f64,
     /// Getting the next band.
     pub waiting_band_s: f64,
+    /// The seconds the sweeps' tiles take scheduled on each thread count of the series, added
+    /// up over the sweeps (none if a sweep recorded no timeline).
+    pub schedule_s: Option<std::collections::BTreeMap<usize, f64>>,
 }
 
 impl Profile {
     /// The profile in the lines a child appended (`{"threads", "elapsed", "workers"}`); `None`
     /// without any.
     fn parse(text: &str) -> Option<Profile> {
-        let mut p = Profile::default();
+        let mut p = Profile { schedule_s: Some(Default::default()), ..Profile::default() };
         for line in text.lines() {
             let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
             let f = |key: &str| v["workers"][key].as_f64().unwrap_or(0.0);
@@ -132,6 +145,16 @@ impl Profile {
             p.serial_s += f("serial");
             p.waiting_above_s += f("waiting_above");
             p.waiting_band_s += f("waiting_band");
+            match (v["schedule"].as_object(), &mut p.schedule_s) {
+                (Some(schedule), Some(sum)) => {
+                    for (n, s) in schedule {
+                        if let (Ok(n), Some(s)) = (n.parse::<usize>(), s.as_f64()) {
+                            *sum.entry(n).or_default() += s;
+                        }
+                    }
+                }
+                _ => p.schedule_s = None,
+            }
         }
         (p.sweeps > 0).then_some(p)
     }
@@ -174,7 +197,11 @@ impl fmt::Display for SeriesReport {
             self.cores
         )?;
         let profiled = self.points.iter().any(|p| p.profile.is_some());
+        let scheduled = self.points.iter().any(|p| p.allows.is_some());
         write!(f, "{:>8} {:>10} {:>10} {:>9} {:>11}", "threads", "best", "median", "speed-up", "efficiency")?;
+        if scheduled {
+            write!(f, " {:>7}", "allows")?;
+        }
         if profiled {
             write!(
                 f,
@@ -193,6 +220,11 @@ impl fmt::Display for SeriesReport {
                 p.speedup,
                 100.0 * p.efficiency
             )?;
+            match p.allows {
+                Some(a) => write!(f, " {a:>6.2}x")?,
+                None if scheduled => write!(f, " {:>7}", "-")?,
+                None => {}
+            }
             if let Some(q) = &p.profile {
                 write!(
                     f,
@@ -214,6 +246,12 @@ impl fmt::Display for SeriesReport {
                 "(the best run's sweeps: their wall time, and where the workers' time in them went, in % of threads x that time; serial is the part of the analysis one worker at a time does)"
             )?;
         }
+        if scheduled {
+            writeln!(
+                f,
+                "(allows: the speed-up that the sweeps' tiles, as timed in the best run of the fewest threads, allow when scheduled on each count; the measured speed-up falls short of it by what the machine adds)"
+            )?;
+        }
         writeln!(f, "standard output: the same at every thread count")
     }
 }
@@ -230,8 +268,8 @@ impl Request for Series {
                 if !self.quiet {
                     eprintln!("bench --series: --threads {t}, run {} of {}", i + 1, self.repeat);
                 }
-                let (elapsed, out, profile) = run_child(&exe, &self.command, t, &ctx.cancel)?;
-                if best.is_none_or(|b| elapsed.as_secs_f64() < b.0) {
+                let (elapsed, out, profile) = run_child(&exe, &self.command, t, &self.threads, &ctx.cancel)?;
+                if best.as_ref().is_none_or(|b| elapsed.as_secs_f64() < b.0) {
                     best = Some((elapsed.as_secs_f64(), profile));
                 }
                 match &first_output {
@@ -255,15 +293,18 @@ impl Request for Series {
                 median_s: median,
                 speedup: 1.0,
                 efficiency: 1.0,
+                allows: None,
                 profile,
             });
         }
         // Relative to the fewest threads, wherever they stand in the series.
-        let (t0, b0) =
-            points.iter().min_by_key(|p| p.threads).map(|p| (p.threads, p.best_s)).expect("a count");
+        let first = points.iter().min_by_key(|p| p.threads).expect("a count");
+        let (t0, b0) = (first.threads, first.best_s);
+        let schedule = first.profile.as_ref().and_then(|q| q.schedule_s.clone());
         for p in &mut points {
             p.speedup = b0 / p.best_s;
             p.efficiency = p.speedup * t0 as f64 / p.threads as f64;
+            p.allows = schedule.as_ref().and_then(|s| Some(s.get(&t0)? / s.get(&p.threads)?));
         }
         let report = SeriesReport {
             command: self.command,
@@ -278,12 +319,13 @@ impl Request for Series {
 }
 
 /// Runs `palace COMMAND --threads T -q` and returns its wall time, standard output and
-/// workers' profile; a failed run is an error with the child's message. The child is killed
+/// workers' profile (with its sweeps' schedule on each count of `series`); a failed run is an error with the child's message. The child is killed
 /// when `cancel` is.
 fn run_child(
     exe: &std::path::Path,
     command: &[String],
     threads: usize,
+    series: &[usize],
     cancel: &Cancel,
 ) -> Result<(Duration, Vec<u8>, Option<Profile>)> {
     // The child appends its profile here; removed after the run.
@@ -302,6 +344,10 @@ fn run_child(
         .args(command)
         .args(["--threads", &threads.to_string(), "-q"])
         .env(crate::app::print::PROFILE_ENV, &profile_file)
+        .env(
+            crate::app::print::SCHEDULE_ENV,
+            series.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -19,6 +19,7 @@ pub mod lockstep;
 pub mod sink;
 mod sweep;
 mod tile;
+pub mod timeline;
 
 use crate::engine::sink::RowSink;
 use crate::error::{Error, Result};
@@ -35,6 +36,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tile::Made;
+pub use timeline::Timeline;
 
 /// How to run the engine. The defaults are the fast engine on every core.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +55,9 @@ pub struct EngineOptions {
     /// Stops the run with [`Error::Interrupted`] once
     /// cancelled; checked between bands.
     pub cancel: Cancel,
+    /// Record every tile's times in [`SweepReport::timeline`], to model the sweep on other
+    /// thread counts (16 bytes a tile; none for lane sweeps or beyond 2^24 tiles).
+    pub timeline: bool,
 }
 
 impl Default for EngineOptions {
@@ -64,6 +69,7 @@ impl Default for EngineOptions {
             tile_width: None,
             band_height: None,
             cancel: Cancel::default(),
+            timeline: false,
         }
     }
 }
@@ -220,6 +226,9 @@ pub struct SweepReport {
     pub elapsed: Duration,
     /// Where the workers' time went.
     pub workers: WorkerTimes,
+    /// Every tile's times, where [`EngineOptions::timeline`] asked for them.
+    #[serde(skip)]
+    pub timeline: Option<std::sync::Arc<Timeline>>,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -241,6 +250,7 @@ impl SweepReport {
             threads,
             elapsed,
             workers: c.times(),
+            timeline: None,
         }
     }
 
@@ -918,13 +928,57 @@ mod tests {
                     skip,
                     tile_width: Some(tw),
                     band_height: Some(bh),
-                    cancel: Cancel::default(),
+                    ..Default::default()
                 };
                 let win = Window::new(0, 0, wd as u32, ht as u32);
                 assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} tile {tw}x{bh}");
                 let win = Window::new(5, 9, 40, 31);
                 assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} window");
             }
+        }
+    }
+
+    /// A timeline holds every tile a sweep computed, counter and tile sweeps alike, when asked
+    /// for and only then; one worker's schedule is its tiles' times added up (within the
+    /// sweep's wall time), and more workers never take longer.
+    #[test]
+    fn a_timeline_has_every_tile_when_asked() {
+        struct Palaces;
+        impl PalaceVisitor for Palaces {
+            fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
+        }
+        struct Tiles;
+        impl TileVisitor for Tiles {
+            fn visit(&self, _: usize, _: &TileView<'_>) {}
+        }
+        let w = Window::new(0, 0, 900, 700);
+        for threads in [1, 3] {
+            let asked = EngineOptions {
+                threads,
+                tile_width: Some(96),
+                band_height: Some(64),
+                timeline: true,
+                ..Default::default()
+            };
+            let reports = [
+                Sweep::new(300, w).options(&asked).palaces(&Palaces).unwrap(),
+                Sweep::new(300, w).options(&asked).tiles(&Tiles).unwrap(),
+            ];
+            for r in reports {
+                let t = r.timeline.as_ref().expect("asked for");
+                assert_eq!(t.tiles() as u64, r.tiles, "{threads} threads: every tile");
+                assert_eq!(r.tiles, 10 * 11);
+                let one = t.schedule(1);
+                if threads == 1 {
+                    assert!(one <= r.elapsed, "one worker: {one:?} within the sweep's {:?}", r.elapsed);
+                }
+                assert!(one > Duration::ZERO);
+                for n in [2, 4, 16] {
+                    assert!(t.schedule(n) <= one, "{n} workers no slower than one");
+                }
+            }
+            let plain = EngineOptions { threads, ..Default::default() };
+            assert!(Sweep::new(300, w).options(&plain).palaces(&Palaces).unwrap().timeline.is_none());
         }
     }
 }

@@ -32,6 +32,7 @@ use super::checkpoint::{Frontier, FrontierStrip};
 use super::counted::{self, CounterScratch};
 use super::layout::{Lane, Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
+use super::timeline::{MAX_TILES, TileTime, Timeline};
 use super::{
     Cancel, KeptTile, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView,
     TileVisitor,
@@ -122,6 +123,9 @@ struct Shared<'p> {
     progress_rows: AtomicU64,
     /// Whether this is a lane sweep (bands keep the visitor's states).
     visits_lanes: bool,
+    /// With [`EngineOptions::timeline`], every worker's tiles' times (`None` inside once
+    /// there are too many).
+    timeline: Option<Mutex<Option<Vec<TileTime>>>>,
 }
 
 impl Shared<'_> {
@@ -181,6 +185,7 @@ impl Shared<'_> {
         let no_consumer = !matches!(output, Workers::Published);
         let strips = self.layout.strips();
         let mut times = WorkerTimes::default();
+        let mut timeline = Vec::new();
         loop {
             let asked = Instant::now();
             let next = self.next_band();
@@ -228,8 +233,15 @@ impl Shared<'_> {
                 // A panic must not leave the band half done (the consumer and the worker below
                 // would wait on it forever): abort the sweep and re-raise it afterwards.
                 let rect = self.layout.rect(j, cur.index);
-                // The time in the visitor, for the workers' profile.
+                // The time in the visitor, for the workers' profile; and when the tile was
+                // published, for the timeline.
                 let visiting = std::cell::Cell::new(std::time::Duration::ZERO);
+                let began = Instant::now();
+                let published = std::cell::Cell::new(began);
+                let publish = |tile: Tile| {
+                    let _ = cur.tiles[j].set(tile);
+                    published.set(Instant::now());
+                };
                 let visit = |v: &dyn TileVisitor, tile: &Tile| {
                     if let Some(view) = TileView::new(self.layout.k, tile, &rect, window) {
                         let t = Instant::now();
@@ -262,7 +274,7 @@ impl Shared<'_> {
                             )?;
                         // Published before the CA computes its values, if it has to: the
                         // worker below needs only the counters and the edges.
-                        let _ = cur.tiles[j].set(tile);
+                        publish(tile);
                         let (values, made) = if values_by_ca {
                             let (cells, made) = compute_tile(
                                 &nb,
@@ -312,7 +324,7 @@ impl Shared<'_> {
                     )?;
                     self.counters.add(made);
                     let Workers::Tiles(v) = output else {
-                        let _ = cur.tiles[j].set(tile);
+                        publish(tile);
                         return Ok(());
                     };
                     // Nobody reads a visited tile's inner cells again: publish its edges, visit
@@ -321,12 +333,15 @@ impl Shared<'_> {
                         Tile::Cells(cells) => (Tile::edges(&cells), Some(Tile::Cells(cells))),
                         other => (other, None),
                     };
-                    let _ = cur.tiles[j].set(published);
+                    publish(published);
                     visit(v, kept.as_ref().unwrap_or_else(|| cur.tiles[j].get().expect("just set")));
                     Ok(())
                 }));
                 times.visiting += visiting.get();
                 times.computed_since(&before, started);
+                if self.timeline.is_some() {
+                    timeline.push(TileTime::new(cur.index, j, published.get() - began, began.elapsed()));
+                }
                 match computed {
                     Ok(Ok(())) => {}
                     Ok(Err(e)) => {
@@ -350,6 +365,14 @@ impl Shared<'_> {
             }
         }
         self.counters.add_times(&times);
+        if let Some(all) = &self.timeline {
+            let mut all = all.lock().unwrap();
+            if let Some(tiles) = all.as_mut().filter(|t| t.len() + timeline.len() <= MAX_TILES) {
+                tiles.append(&mut timeline);
+            } else {
+                *all = None;
+            }
+        }
     }
 }
 
@@ -608,6 +631,7 @@ pub(crate) fn run(
         panicked: Mutex::new(None),
         counters: Counters::default(),
         progress_rows: AtomicU64::new(u64::from(layout.band_y(first).0.min(window.y1))),
+        timeline: (opts.timeline && !visits_lanes).then(|| Mutex::new(Some(Vec::new()))),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -671,6 +695,9 @@ pub(crate) fn run(
     let mut report = SweepReport::new(&shared.counters, &layout, threads, window.x1, rows, started.elapsed());
     if let Some((v, before)) = serial {
         report.workers.serial = v.serial().saturating_sub(before);
+    }
+    if let Some(tiles) = shared.timeline.and_then(|t| t.into_inner().unwrap()) {
+        report.timeline = Some(Arc::new(Timeline::new(tiles, layout.strips())));
     }
     // A paused run has handed out at least one band (the pause is not asked before the first).
     let frontier = match sched.last {
