@@ -44,7 +44,7 @@ use crate::model::rule::hood_sentinel;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Numbers the sweeps of all followers, so that a worker's cache never answers for another.
 static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
@@ -123,6 +123,8 @@ pub struct Follower<'a> {
     /// run passes it.
     estimate: AtomicU64,
     bands: Mutex<Bands>,
+    /// Signalled when the snapshot moves on or the sweep may stop (see [`Follower::band_for`]).
+    read_on: Condvar,
     /// The snapshot's `lo`: tiles left of it need no values.
     lo_hint: AtomicU64,
     /// This segment's sweep (from `NEXT_RUN`).
@@ -155,6 +157,7 @@ impl<'a> Follower<'a> {
             estimate: AtomicU64::new(estimate),
             lo_hint: AtomicU64::new(Snapshot::of(&state).lo),
             bands: Mutex::new(Bands::new(&state)),
+            read_on: Condvar::new(),
             run: AtomicU64::new(0),
             reader: Mutex::new(Reader { state, error: None }),
             reading: AtomicU64::new(0),
@@ -301,9 +304,11 @@ impl<'a> Follower<'a> {
                 let mut b = self.bands.lock().unwrap();
                 b.snapshot = Snapshot::of(state);
                 self.lo_hint.store(b.snapshot.lo, Ordering::Relaxed);
+                self.read_on.notify_all();
             }
             if error.is_some() || state.complete() {
                 self.stop.store(true, Ordering::Relaxed);
+                self.read_on.notify_all();
             }
             self.show(state);
             drop(g);
@@ -337,6 +342,20 @@ impl<'a> Follower<'a> {
         // that allows, when fewer rows lie between the last row read and the band's end.
         if u64::from(x1) <= b.snapshot.lo {
             return Err(());
+        }
+        // Wait while more than the band above lies unread: a band's columns reach 4 further
+        // for every row between the last row read and its end, and it holds its tiles until
+        // it is read, so a reader falling behind (more workers than cores) would otherwise
+        // make every later band wider and the memory grow. The band above the oldest unread
+        // band has been read, so that band never waits here, and the bands are read in turn.
+        while b.snapshot.rows + (y1 - y0) < y0
+            && !self.stop.load(Ordering::Relaxed)
+            && !self.opts.cancel.is_cancelled()
+        {
+            b = self.read_on.wait_timeout(b, std::time::Duration::from_millis(20)).unwrap().0;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return Ok(None);
         }
         let (lo, hi) = b.snapshot.columns(y1);
         let hi = hi.min(u64::from(self.width));
