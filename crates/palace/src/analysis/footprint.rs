@@ -112,6 +112,16 @@ impl Work {
         }
     }
 
+    /// Bytes each worker holds whatever the width: the skin's tiles with values (up to six of
+    /// 4092 x 2048 cells a band, kept until the band is read, and their buffers in the
+    /// worker's pool); none for the other kinds.
+    pub fn per_thread(self) -> u64 {
+        match self {
+            Work::Skin { .. } => SKIN_PER_THREAD,
+            _ => 0,
+        }
+    }
+
     /// The bytes per column of this work on `threads` workers (0 is taken as 1).
     pub fn per_column(self, threads: usize) -> u64 {
         let (a, b) = self.per_column_terms();
@@ -122,10 +132,14 @@ impl Work {
 /// The fixed part every run holds: the program, its thread stacks and small tables.
 pub const FIXED: u64 = 64 << 20;
 
+/// [`Work::per_thread`] of the skin: 52 MB a thread measured, rounded up by a quarter.
+const SKIN_PER_THREAD: u64 = 64 << 20;
+
 /// The footprint of `work` over `columns` columns on `threads` workers (0: one per core).
 pub fn footprint(work: Work, columns: u64, threads: usize) -> Footprint {
     let threads = crate::engine::resolve_threads(threads);
-    Footprint { fixed: FIXED, per_column: work.per_column(threads), columns }
+    let fixed = FIXED + work.per_thread() * threads as u64;
+    Footprint { fixed, per_column: work.per_column(threads), columns }
 }
 
 #[cfg(test)]
@@ -141,5 +155,15 @@ mod tests {
         let both = a.plus(b);
         assert_eq!(both.bytes(), a.bytes() + b.bytes());
         assert_eq!(a.times(3).bytes(), 3 * a.bytes());
+    }
+
+    /// The skin's workers each hold its tiles with values, whatever the width.
+    #[test]
+    fn the_skin_holds_a_part_per_thread() {
+        let skin = Work::Skin { pattern: false };
+        let (one, sixteen) = (footprint(skin, 1 << 20, 1), footprint(skin, 1 << 20, 16));
+        assert_eq!(one.fixed, FIXED + (64 << 20));
+        assert_eq!(sixteen.fixed - one.fixed, 15 * (64 << 20));
+        assert_eq!(footprint(Work::Regions, 1 << 20, 16).fixed, FIXED);
     }
 }
