@@ -47,6 +47,22 @@ proptest! {
     }
 }
 
+/// Many more workers than cores and many small bands: the reader falls behind, the workers wait
+/// for it before fixing a band's columns, and the skin is still the row sweep's, column for
+/// column.
+#[test]
+fn many_workers_on_few_cores_equal_the_row_sweep() {
+    for (k, span, threads, tile, band) in [(500u32, 30_000u64, 12, 256, 16), (2000, 20_000, 16, 384, 32)] {
+        let to = u64::from(k) + span;
+        let o = options(threads, Some(tile), Some(band), KernelChoice::Auto);
+        let fast = outcome(skin::follow(k, to, &o, &Silent).map(|(r, c, _)| (r, c)));
+        let reference =
+            outcome(skin::follow_rows(k, to, &EngineOptions::default(), &Silent).map(|(r, c, _)| (r, c)));
+        assert!(fast.is_ok(), "k = {k}: {fast:?}");
+        assert_eq!(fast, reference, "k = {k}, to = {to}, {threads} threads");
+    }
+}
+
 /// Follows the skin in segments, each paused after `every` bands; between segments the state
 /// goes through its bytes into a fresh follower, as across runs of `--resume`.
 fn in_segments(k: u32, to: u64, o: &EngineOptions, every: usize) -> (SkinReport, Vec<Column>, usize) {
