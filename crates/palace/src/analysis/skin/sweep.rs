@@ -7,7 +7,7 @@
 //! never needed. At a band's first tile that is not, the columns `[lo, hi)` the band's rows
 //! need are fixed (the open runs, the boundary and how far the boundary can advance over the
 //! rows between the last row read and the band's end, [`SkinState::columns`]), and the tiles
-//! meeting them come with their values. When the band's last such tile is in, the bands whose
+//! meeting them come with their values. When the band is done, the bands whose
 //! turn it is are read row by row, in order, by [`SkinState::row`].
 //!
 //! # Many workers
@@ -25,7 +25,8 @@
 //! thread-local cache for the band's other tiles, and reads the columns left of which nothing
 //! is needed from an atomic, so the tiles of outer space and of the arm take no lock (a lock
 //! taken for every tile held 16 workers to 8x one). `reader` holds the
-//! state; the worker that completes a band reads every band whose turn has come, while the
+//! state; the worker that completes a band reads, at the band's last tile (already published,
+//! so the band below does not wait for the reading), every band whose turn has come, while the
 //! others go on. A worker that finds the state busy leaves its band to the reader, which looks
 //! again after letting the state go, so no complete band is left unread when the sweep ends.
 //!
@@ -460,10 +461,12 @@ impl PalaceVisitor for Follower<'_> {
         }
         // The band's last tile with values, or its last tile (once).
         if u64::from(tile.x1) >= band.hi && !band.done.load(Ordering::Relaxed) {
-            {
-                let _b = self.bands.lock().unwrap();
-                band.done.store(true, Ordering::Relaxed);
-            }
+            let _b = self.bands.lock().unwrap();
+            band.done.store(true, Ordering::Relaxed);
+        }
+        // Read at the band's last tile, already published: reading at its last tile with
+        // values held up the band below, which needs the tiles right of it.
+        if tile.x1 == self.width {
             self.read_bands();
         }
     }
