@@ -264,21 +264,22 @@ impl SkinState {
         debug_assert_eq!(y, self.rows, "rows in order");
         let palace = |x: u64| at(x).is_some_and(|v| v < 0);
         // Vertical runs.
-        let open = std::mem::take(&mut self.vertical_open);
-        let mut still = VecDeque::with_capacity(open.len());
-        for &i in &open {
+        // In place, in order: no queue allocated per row.
+        let mut open = std::mem::take(&mut self.vertical_open);
+        open.retain(|&i| {
             if let Some(v) = at(self.cols[i].x).filter(|&v| v < 0) {
                 if let Some(p) = &mut self.patterns {
                     p[i] |= u64::from(v == -2 && self.cols[i].vertical < 64) << self.cols[i].vertical.min(63);
                 }
                 self.cols[i].vertical += 1;
                 self.see(v, self.cols[i].x, y);
-                still.push_back(i);
+                true
             } else {
                 self.last_closed = Some(self.last_closed.map_or(i, |j| j.max(i)));
+                false
             }
-        }
-        self.vertical_open = still;
+        });
+        self.vertical_open = open;
         // Diagonal runs: the run of column i is at (x, y) this row.
         let mut diagonal = std::mem::take(&mut self.diagonal_open);
         let mut outside = Vec::new();
