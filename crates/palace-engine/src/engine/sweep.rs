@@ -234,13 +234,13 @@ impl Shared<'_> {
                 // would wait on it forever): abort the sweep and re-raise it afterwards.
                 let rect = self.layout.rect(j, cur.index);
                 // The time in the visitor, for the workers' profile; and when the tile was
-                // published, for the timeline.
+                // published, for the timeline (read only when it is asked for).
                 let visiting = std::cell::Cell::new(std::time::Duration::ZERO);
-                let began = Instant::now();
+                let began = self.timeline.is_some().then(Instant::now);
                 let published = std::cell::Cell::new(began);
                 let publish = |tile: Tile| {
                     let _ = cur.tiles[j].set(tile);
-                    published.set(Instant::now());
+                    published.set(began.map(|_| Instant::now()));
                 };
                 let visit = |v: &dyn TileVisitor, tile: &Tile| {
                     if let Some(view) = TileView::new(self.layout.k, tile, &rect, window) {
@@ -339,8 +339,8 @@ impl Shared<'_> {
                 }));
                 times.visiting += visiting.get();
                 times.computed_since(&before, started);
-                if self.timeline.is_some() {
-                    timeline.push(TileTime::new(cur.index, j, published.get() - began, began.elapsed()));
+                if let (Some(began), Some(published)) = (began, published.get()) {
+                    timeline.push(TileTime::new(cur.index, j, published - began, began.elapsed()));
                 }
                 match computed {
                     Ok(Ok(())) => {}
