@@ -72,6 +72,29 @@ fn in_hood(x: u32, y: u32) -> bool {
     return a < job.k && a + 2u * b < job.k;
 }
 
+// The slot of tile (i, j) in `quiet`, which keeps a flag per tile of the last QUIET_ROWS rows of
+// tiles (each kernel declares both): a tile reuses the slot of the tile QUIET_ROWS rows above it.
+fn quiet_slot(i: u32, j: u32) -> u32 {
+    return (j % QUIET_ROWS) * job.tiles_x + i;
+}
+
+// Whether tile (i, j)'s flag says it is quiet (only v = 0, no palace); tiles beyond the board's
+// top and left edges hold the initial condition's zeros.
+fn quiet_flag(i: i32, j: i32) -> bool {
+    if (i < 0 || j < 0) {
+        return true;
+    }
+    return quiet[quiet_slot(u32(i), u32(j))] == 1u;
+}
+
+// Whether the left, upper and upper-left neighbours of tile (ti, tj) are quiet (by the
+// kernel's quiet_at): the tile is then quiet too, unless it is at the corner.
+fn neighbours_quiet(ti: u32, tj: u32) -> bool {
+    let i = i32(ti);
+    let j = i32(tj);
+    return quiet_at(i - 1, j) && quiet_at(i, j - 1) && quiet_at(i - 1, j - 1);
+}
+
 // Whether tile (ti, tj), whose first cell is (tx0, ty0), reads the initial condition's k at the
 // corner (or within two cells of it, which the rule reads back): such a tile is never skipped.
 fn at_corner(ti: u32, tj: u32, tx0: u32, ty0: u32) -> bool {

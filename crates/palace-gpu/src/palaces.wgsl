@@ -34,13 +34,12 @@ struct Job {
 var<workgroup> skip_flag: u32;
 var<workgroup> busy: atomic<u32>;
 
-// Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
-// condition's zeros.
+// Two rows of tiles' flags are kept, by the parity of j.
+const QUIET_ROWS: u32 = 2u;
+
+// Whether tile (i, j) is quiet: its flag says so.
 fn quiet_at(i: i32, j: i32) -> bool {
-    if (i < 0 || j < 0) {
-        return true;
-    }
-    return quiet[(u32(j) & 1u) * job.tiles_x + u32(i)] == 1u;
+    return quiet_flag(i, j);
 }
 
 // Lists the palace (x, y) where it lies on the board.
@@ -63,12 +62,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let ty0 = tj * TILE_H;
     let ytop = ty0 + lane * ROWS;
     // Two rows of tiles' flags are kept, by the parity of j (as in tally.wgsl).
-    let tile = (tj & 1u) * job.tiles_x + ti;
+    let tile = quiet_slot(ti, tj);
 
     if (lane == 0u) {
         let corner = at_corner(ti, tj, tx0, ty0);
-        skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && quiet_at(i32(ti) - 1, i32(tj))
-            && quiet_at(i32(ti), i32(tj) - 1) && quiet_at(i32(ti) - 1, i32(tj) - 1));
+        skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && neighbours_quiet(ti, tj));
         atomicStore(&busy, 0u);
     }
     if (workgroupUniformLoad(&skip_flag) == 1u) {

@@ -55,16 +55,16 @@ var<workgroup> busy: atomic<u32>;
 var<workgroup> plan: u32;
 var<workgroup> slot_w: u32;
 
+// The last four rows of tiles' flags are kept (see `quiet` at the top of this file).
+const QUIET_ROWS: u32 = 4u;
+
 // Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
 // condition's zeros, and so does every tile at or right of open[i + j].
 fn quiet_at(i: i32, j: i32) -> bool {
-    if (i < 0 || j < 0) {
+    if (i >= 0 && j >= 0 && u32(i) >= atomicLoad(&open[u32(i + j)])) {
         return true;
     }
-    if (u32(i) >= atomicLoad(&open[u32(i + j)])) {
-        return true;
-    }
-    return quiet[(u32(j) & 3u) * job.tiles_x + u32(i)] == 1u;
+    return quiet_flag(i, j);
 }
 
 // The value byte of a cell with N = n.
@@ -92,7 +92,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let tx0 = ti * TILE_W;
     let ty0 = tj * TILE_H;
     let ytop = ty0 + lane * ROWS;
-    let tile = (tj & 3u) * job.tiles_x + ti;
+    let tile = quiet_slot(ti, tj);
 
     // plan: 0 returns at once, 1 is quiet (skipped), 2 computes, 3 computes and keeps.
     if (lane == 0u) {
@@ -108,8 +108,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         var p = 2u;
         if (!corner && ti > reach) {
             p = 0u;
-        } else if (!corner && quiet_at(i32(ti) - 1, i32(tj)) && quiet_at(i32(ti), i32(tj) - 1)
-            && quiet_at(i32(ti) - 1, i32(tj) - 1)) {
+        } else if (!corner && neighbours_quiet(ti, tj)) {
             p = 1u;
         }
         var keep = true;

@@ -53,13 +53,12 @@ var<workgroup> wide: array<atomic<u32>, 256>;
 var<workgroup> red: array<atomic<u32>, 4>;
 var<workgroup> skip_flag: u32;
 
-// Whether tile (i, j) is quiet; tiles beyond the board's top and left edges hold the initial
-// condition's zeros.
+// Two rows of tiles' flags are kept, by the parity of j.
+const QUIET_ROWS: u32 = 2u;
+
+// Whether tile (i, j) is quiet: its flag says so.
 fn quiet_at(i: i32, j: i32) -> bool {
-    if (i < 0 || j < 0) {
-        return true;
-    }
-    return quiet[(u32(j) & 1u) * job.tiles_x + u32(i)] == 1u;
+    return quiet_flag(i, j);
 }
 
 @compute @workgroup_size(@LANES@)
@@ -74,14 +73,13 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     // The flag's slot: two rows of tiles are kept, by the parity of j. Tile (i, j) reads the
     // slots of (i - 1, j), (i, j - 1) and (i - 1, j - 1), which the tiles (i - 1, j + 1) and
     // (i, j + 1) that reuse them overwrite only on later tile-diagonals.
-    let tile = (tj & 1u) * job.tiles_x + ti;
+    let tile = quiet_slot(ti, tj);
 
     // A tile whose neighbours are quiet is quiet (see the top of this file): its window
     // cells are all 0, the first of them in row-major order first.
     if (lane == 0u) {
         let corner = at_corner(ti, tj, tx0, ty0);
-        skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && quiet_at(i32(ti) - 1, i32(tj))
-            && quiet_at(i32(ti), i32(tj) - 1) && quiet_at(i32(ti) - 1, i32(tj) - 1));
+        skip_flag = select(0u, 1u, job.tiles_x > 0u && !corner && neighbours_quiet(ti, tj));
     }
     if (workgroupUniformLoad(&skip_flag) == 1u) {
         if (lane == 0u) {
