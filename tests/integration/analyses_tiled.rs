@@ -162,7 +162,16 @@ fn same_rows(k: u32, window: Window, o: &EngineOptions) {
     .unwrap();
     let mut got = Vec::new();
     labels::label_rows(k, window, o, &Silent, |r| {
-        got.push((r.y, r.labels.clone(), r.cells.clone()));
+        let palaces: Vec<u32> =
+            (window.x0..window.x1).filter(|&x| r.label(x).is_rest() && r.cells[x as usize] < 0).collect();
+        assert_eq!(
+            r.rest_palaces(),
+            palaces,
+            "k = {k}, window {window}, {o:?}: palaces of the rest in row {}",
+            r.y
+        );
+        assert!((0..window.x1).all(|x| r.is_rest(x) == r.label(x).is_rest()));
+        got.push((r.y, r.labels(), r.cells.to_vec()));
         Ok(())
     })
     .unwrap();

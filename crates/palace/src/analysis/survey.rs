@@ -406,7 +406,7 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     labels::label_rows(k, window, opts, &Silent, |row| {
         let y = u64::from(row.y);
         for x in window.x0..window.x1 {
-            let reg = row.labels[x as usize];
+            let reg = row.label(x);
             let x = u64::from(x);
             if (x, y) == (hx, hy) {
                 own = reg;

@@ -125,6 +125,41 @@ pub(super) fn last_of(s: &[u8], b: u8) -> Option<usize> {
     chunks.remainder().iter().rposition(|&x| x == b)
 }
 
+/// The index into [`ALL`](super::ALL) of the rest's first region: the rest (fray, warps, inner
+/// sector) is every region from it on.
+pub(super) const FIRST_REST: u8 = Region::Fray as u8;
+
+/// Appends to `out`, in order, `x0 + i` for every `i` where `cells[i] < 0` (a palace) and
+/// `labels[i]` (an index into [`ALL`](super::ALL)) is a region of the rest: the cells that the
+/// analyses following the rest's palaces (threads, beams) read. Eight cells at a time: the
+/// top bit of each byte of the cells' word is the sign, and the top bit of each byte of the
+/// labels' word plus `128 - FIRST_REST` in every byte is set where the label is at least
+/// [`FIRST_REST`] (the labels are below 13, so no byte carries into the next).
+pub(super) fn rest_palaces(cells: &[i8], labels: &[u8], x0: u32, out: &mut Vec<u32>) {
+    const _: () = assert!(super::ALL.len() + 128 - (FIRST_REST as usize) < 256);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    const ADD: u64 = u64::from_le_bytes([128 - FIRST_REST; 8]);
+    debug_assert_eq!(cells.len(), labels.len());
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+    let signs = |c: &[i8]| u64::from_le_bytes(<[i8; 8]>::try_from(c).expect("8 cells").map(|v| v as u8));
+    let mut c8 = cells.chunks_exact(8);
+    let mut l8 = labels.chunks_exact(8);
+    let mut x = x0;
+    for (c, l) in c8.by_ref().zip(l8.by_ref()) {
+        let mut hits = signs(c) & (word(l) + ADD) & TOP;
+        while hits != 0 {
+            out.push(x + hits.trailing_zeros() / 8);
+            hits &= hits - 1;
+        }
+        x += 8;
+    }
+    for (i, (&c, &l)) in c8.remainder().iter().zip(l8.remainder()).enumerate() {
+        if c < 0 && l >= FIRST_REST {
+            out.push(x + i as u32);
+        }
+    }
+}
+
 /// `col_d` of [`split_rest_bytes`] moved on by the row `labels` where no cell is the rest.
 #[inline(always)]
 fn fabric_distances(labels: &[u8], col_d: &mut [u8]) {
@@ -297,6 +332,14 @@ mod tests {
         move || crate::testing::splitmix64(&mut s)
     }
 
+    /// The rest is the regions from [`FIRST_REST`] on, as [`Region::is_rest`] says.
+    #[test]
+    fn the_rest_is_the_last_regions() {
+        for (i, r) in super::super::ALL.iter().enumerate() {
+            assert_eq!(r.is_rest(), i >= usize::from(FIRST_REST), "{r:?}");
+        }
+    }
+
     proptest! {
         #[test]
         fn window_sums_equal_the_plain_sums(seed: u64, len in INNER_WINDOW..300, big in 0u64..4) {
@@ -311,6 +354,23 @@ mod tests {
                 .map(|w| w.iter().map(|&v| u32::from(v)).sum::<u32>().min(255) as u8)
                 .collect();
             prop_assert_eq!(&out[..m], &plain[..]);
+        }
+
+        #[test]
+        fn rest_palaces_are_the_plain_filter(seed: u64, len in 0usize..300, x0 in 0u32..1000, dense in 1u64..40) {
+            // Palaces and the rest's labels, sparse or dense, so that chunks with and without
+            // a hit and with a palace outside the rest (or the rest without a palace) occur.
+            let mut r = rng(seed);
+            let cell = |r: &mut dyn FnMut() -> u64| {
+                if r().is_multiple_of(dense) { -((r() % 3) as i8) - 1 } else { (r() % 4) as i8 }
+            };
+            let cells: Vec<i8> = (0..len).map(|_| cell(&mut r)).collect();
+            let labels: Vec<u8> = (0..len).map(|_| (r() % super::super::ALL.len() as u64) as u8).collect();
+            let mut got = vec![7];
+            rest_palaces(&cells, &labels, x0, &mut got);
+            let rest_palace = |i: &usize| cells[*i] < 0 && Region::from_index(labels[*i]).is_rest();
+            let plain: Vec<u32> = std::iter::once(7).chain((0..len).filter(rest_palace).map(|i| x0 + i as u32)).collect();
+            prop_assert_eq!(got, plain);
         }
 
         #[test]

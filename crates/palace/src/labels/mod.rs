@@ -64,7 +64,7 @@ mod tiled;
 
 pub use reference::{Labeler, LabelledRow, label, lanes};
 pub use region::{ALL, Region};
-pub use tiled::{LabelledTile, label_rows, label_tiles, sweep_games_only};
+pub use tiled::{LabelledTile, RowLabels, label_rows, label_tiles, sweep_games_only};
 pub(crate) use tiled::{lane_row, run_len};
 
 /// Side of the blocks on which the matching and periodicity tests are decided: large enough

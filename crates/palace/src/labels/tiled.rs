@@ -11,7 +11,6 @@
 //! lanes are one lane's row above and column left). Tiles are cut on the 8 x 8 block grid, so
 //! that every block lies in one tile.
 
-use super::LabelledRow;
 use super::bytewise;
 use super::classify::{
     BlockStats, F_HOOD, F_LOWER, F_OUTER, F_PER_LOWER, F_PER_UPPER, F_PLUS3, F_RIFT_LOWER, F_RIFT_UPPER,
@@ -550,35 +549,109 @@ impl<A: Send, F: Fn(&mut A, &LabelledTile<'_>) + Sync> LaneVisitor for TileLabel
 /// its workers block until one is taken).
 const ROW_BANDS_QUEUED: usize = 4;
 
-/// A band of labelled rows for [`label_rows`]: its first row, and its cells and labels, row
-/// after row, from column 0.
-type RowBand = (u32, Vec<i8>, Vec<u8>);
+/// A row of [`label_rows`], from column 0 to the window's right edge, borrowed from the band
+/// of rows the workers filled.
+pub struct RowLabels<'a> {
+    /// The row.
+    pub y: u32,
+    /// The engine's cells of the row (hood cells as their stand-in), from column 0.
+    pub cells: &'a [i8],
+    /// The region of every cell, as an index into [`ALL`](super::ALL).
+    labels: &'a [u8],
+    /// The palaces of the rest in the window's columns, in order.
+    rest_palaces: &'a [u32],
+}
+
+impl RowLabels<'_> {
+    /// The region of cell `x` of the row.
+    pub fn label(&self, x: u32) -> Region {
+        Region::from_index(self.labels[x as usize])
+    }
+
+    /// The regions of the row's cells, from column 0.
+    pub fn labels(&self) -> Vec<Region> {
+        self.labels.iter().map(|&i| Region::from_index(i)).collect()
+    }
+
+    /// Whether cell `x` of the row is the rest ([`Region::is_rest`]).
+    pub fn is_rest(&self, x: u32) -> bool {
+        self.labels[x as usize] >= bytewise::FIRST_REST
+    }
+
+    /// The columns, in order, of the row's palaces (`v < 0`) in the rest within the window's
+    /// columns: what `threads` and `beams` follow. The workers find them, not the consumer.
+    pub fn rest_palaces(&self) -> &[u32] {
+        self.rest_palaces
+    }
+}
+
+/// A band of labelled rows for [`label_rows`]: its first row, its cells and labels row after
+/// row from column 0, and its rows' palaces of the rest (those of row `i` are
+/// `palaces[starts[i]..starts[i + 1]]`).
+#[derive(Default)]
+struct RowBand {
+    y0: u32,
+    cells: Vec<i8>,
+    labels: Vec<u8>,
+    palaces: Vec<u32>,
+    starts: Vec<usize>,
+}
+
+impl RowBand {
+    /// Finds the rows' palaces of the rest in columns `[x0, width)`.
+    fn find_palaces(&mut self, width: usize, x0: usize) {
+        self.palaces.clear();
+        self.starts.clear();
+        self.starts.push(0);
+        for (c, l) in self.cells.chunks_exact(width).zip(self.labels.chunks_exact(width)) {
+            bytewise::rest_palaces(&c[x0..], &l[x0..], x0 as u32, &mut self.palaces);
+            self.starts.push(self.palaces.len());
+        }
+    }
+
+    /// Row `i` of the band.
+    fn row(&self, i: usize, width: usize) -> RowLabels<'_> {
+        let r = i * width..(i + 1) * width;
+        RowLabels {
+            y: self.y0 + i as u32,
+            cells: &self.cells[r.clone()],
+            labels: &self.labels[r],
+            rest_palaces: &self.palaces[self.starts[i]..self.starts[i + 1]],
+        }
+    }
+}
 
 /// A worker's band of rows for [`label_rows`], filled tile by tile (a worker computes every
-/// tile of its band, left to right) and sent when the band's last tile is in.
-struct RowBandAcc {
+/// tile of its band, left to right) and sent when the band's last tile is in. Its buffers come
+/// from the bands the consumer has read (`spare`).
+struct RowBandAcc<'s> {
     tx: std::sync::mpsc::SyncSender<RowBand>,
     band: RowBand,
+    spare: &'s Mutex<Vec<RowBand>>,
 }
 
 /// [`label`](super::label) without extra lanes, computed by the tiled labeller on the sweep's
 /// workers ([`label_tiles`]): the same rows, labels and cells outside the hood, handed to `f`
 /// in order on the calling thread, for analyses that follow the rows down (`threads`,
-/// `beams`). Memory: a few bands of rows of `window.x1` cells.
+/// `beams`). The workers also find each row's palaces of the rest
+/// ([`RowLabels::rest_palaces`]), so that the one thread that follows the rows does not scan
+/// them. Memory: a few bands of rows of `window.x1` cells.
 pub fn label_rows(
     k: u32,
     window: Window,
     opts: &EngineOptions,
     progress: &dyn Progress,
-    mut f: impl FnMut(&LabelledRow<()>) -> Result<()>,
+    mut f: impl FnMut(&RowLabels<'_>) -> Result<()>,
 ) -> Result<()> {
     let width = window.x1 as usize;
     let (tx, rx) = std::sync::mpsc::sync_channel::<RowBand>(ROW_BANDS_QUEUED);
+    let spare = Mutex::new(Vec::new());
     // The sweep stops when the caller cancels or `f` fails: its own token, which the consumer
     // sets from the caller's between bands.
     let inner = crate::engine::Cancel::new();
     let sweep_opts = EngineOptions { cancel: inner.clone(), ..opts.clone() };
     std::thread::scope(|scope| {
+        let spare = &spare;
         let sweep = scope.spawn(move || {
             let tx = tx;
             label_tiles(
@@ -587,46 +660,45 @@ pub fn label_rows(
                 &sweep_opts,
                 progress,
                 &[],
-                || RowBandAcc { tx: tx.clone(), band: (0, Vec::new(), Vec::new()) },
+                || RowBandAcc { tx: tx.clone(), band: RowBand::default(), spare },
                 |acc, t| {
                     let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
                     if ya >= yb {
                         return;
                     }
-                    let (y0, cells, labels) = &mut acc.band;
+                    let band = &mut acc.band;
                     if t.x0 == 0 {
-                        *y0 = ya;
-                        cells.resize(width * (yb - ya) as usize, 0);
-                        labels.resize(width * (yb - ya) as usize, 0);
+                        if let Some(b) = acc.spare.lock().unwrap().pop() {
+                            *band = b;
+                        }
+                        band.y0 = ya;
+                        // Every cell is written by the band's tiles below.
+                        band.cells.resize(width * (yb - ya) as usize, 0);
+                        band.labels.resize(width * (yb - ya) as usize, 0);
                     }
                     let (a, b) = (t.x0 as usize, t.x1 as usize);
                     for y in ya..yb {
                         let r = (y - ya) as usize * width;
-                        cells[r + a..r + b].copy_from_slice(t.cells(y));
-                        labels[r + a..r + b].copy_from_slice(t.labels(y));
+                        band.cells[r + a..r + b].copy_from_slice(t.cells(y));
+                        band.labels[r + a..r + b].copy_from_slice(t.labels(y));
                     }
                     if t.x1 == window.x1 {
+                        band.find_palaces(width, window.x0 as usize);
                         // A consumer that stopped takes nothing more; the sweep is being cancelled.
-                        let _ = acc.tx.send(std::mem::take(&mut acc.band));
+                        let _ = acc.tx.send(std::mem::take(band));
                     }
                 },
             )
             .map(drop)
         });
         let mut failed = None;
-        while let Ok((y0, cells, labels)) = rx.recv() {
+        while let Ok(band) = rx.recv() {
             if opts.cancel.is_cancelled() {
                 inner.cancel();
                 break;
             }
-            for (i, (c, l)) in cells.chunks_exact(width).zip(labels.chunks_exact(width)).enumerate() {
-                let row = LabelledRow {
-                    y: y0 + i as u32,
-                    cells: c.to_vec(),
-                    labels: l.iter().map(|&i| Region::from_index(i)).collect(),
-                    extra: (),
-                };
-                if let Err(e) = f(&row) {
+            for i in 0..band.starts.len() - 1 {
+                if let Err(e) = f(&band.row(i, width)) {
                     failed = Some(e);
                     break;
                 }
@@ -634,6 +706,10 @@ pub fn label_rows(
             if failed.is_some() {
                 inner.cancel();
                 break;
+            }
+            let mut spare = spare.lock().unwrap();
+            if spare.len() < ROW_BANDS_QUEUED {
+                spare.push(band);
             }
         }
         // Workers waiting to send see the channel closed.

@@ -484,13 +484,14 @@ pub fn run(
     let (x0, x1) = (window.x0, window.x1);
     labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
-        let palace = |x: &u32| r.labels[*x as usize].is_rest() && r.cells[*x as usize] < 0;
-        let upper: Vec<u32> = (x0.max(y.saturating_add(1))..x1).filter(palace).collect();
-        let lower: Vec<u32> = (x0..x1.min(y)).filter(palace).collect();
+        let palaces = r.rest_palaces();
+        let (lower, upper) = palaces.split_at(palaces.partition_point(|&x| x < y));
+        let upper = upper[upper.partition_point(|&x| x == y)..].to_vec();
+        let lower = lower.to_vec();
         if weft.counts_row(y) {
             let reach = weft::REACH as u32;
             for x in x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach)) {
-                if r.labels[x as usize].is_rest() {
+                if r.is_rest(x) {
                     weft.add(x, y, r.cells[x as usize]);
                 }
             }
@@ -498,7 +499,7 @@ pub fn run(
         feed(&mut up, sel_up.push(y, upper));
         feed(&mut down, sel_down.push(y, lower));
         if let Some((pic, w, at, down)) = &mut pic {
-            let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
+            let row = crate::engine::sink::Row { k, y, x0: 0, cells: r.cells };
             let hood = row.hood_cells().max(x0 as usize);
             palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
             for v in &mut line {

@@ -676,19 +676,18 @@ pub fn run(
         None => None,
     };
     let mut tracer = Tracer::new(reach);
-    let mut cells: Vec<u32> = Vec::new();
     let mut line: Vec<u8> = vec![0; window.width() as usize];
     let (x0, x1) = (window.x0, window.x1);
     labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
         let lo = x0.max(y.saturating_add(1));
-        cells.clear();
-        cells.extend((lo..x1).filter(|&x| r.labels[x as usize].is_rest() && r.cells[x as usize] < 0));
-        let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.labels[x as usize].is_rest();
+        let palaces = r.rest_palaces();
+        let cells = &palaces[palaces.partition_point(|&x| x < lo)..];
+        let rest = |x: i64| x >= i64::from(lo) && x < i64::from(x1) && r.is_rest(x as u32);
         let e = i64::from(EDGE);
-        let labels = tracer.line(y, &cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
+        let labels = tracer.line(y, cells, |a, b| rest(i64::from(a) - e) && rest(i64::from(b) + e));
         if let Some((p, down, strip)) = &mut png {
-            let row = crate::engine::sink::Row { k, y, x0: 0, cells: &r.cells };
+            let row = crate::engine::sink::Row { k, y, x0: 0, cells: r.cells };
             let hood = row.hood_cells().max(x0 as usize);
             palette::indices(&r.cells[x0 as usize..x1 as usize], hood - x0 as usize, &mut line);
             for v in &mut line {
