@@ -65,7 +65,85 @@ impl NearPeriod {
 
 /// The [`NearPeriod`] of `tail` given its cells per line `per_line` (from [`fit_line`]); ties
 /// go to the smaller period.
+///
+/// Every period is tried on every pair of lines `p` apart, so the pairs are compared as two
+/// arrays of 32-bit numbers that the compiler vectorises: each line's set of cells as a number
+/// (equal numbers for equal counts and shapes) and its first cell. Differences of first cells
+/// below `2^31` are exact in 32 bits, so a shift is compared there when it fits in 32 bits and
+/// counts no match when it does not; a tail with a first cell at `2^31` or beyond is measured
+/// by [`near_period_plain`].
 pub fn near_period(tail: &[Section], per_line: f64, max_p: usize, repeats: usize) -> Option<NearPeriod> {
+    let n = tail.len();
+    if tail.iter().any(|s| s.first > i32::MAX as u32) {
+        return near_period_plain(tail, per_line, max_p, repeats);
+    }
+    let mut sets: Vec<(u32, u64)> = tail.iter().map(|s| (s.count, s.shape)).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    let set: Vec<u32> = tail
+        .iter()
+        .map(|s| sets.binary_search(&(s.count, s.shape)).expect("a set of the tail") as u32)
+        .collect();
+    let first: Vec<u32> = tail.iter().map(|s| s.first).collect();
+    let mut best: Option<NearPeriod> = None;
+    for p in 1..=max_p.min(n / repeats.max(1)) {
+        let guess = per_line * p as f64;
+        let shifts = [guess.floor() as i64, guess.ceil() as i64];
+        // A shift outside 32 bits matches no difference of two first cells below 2^31.
+        let want = shifts.map(|s| i32::try_from(s).ok().map(|s| s as u32));
+        let matches = pairs_matching(&set[..n - p], &set[p..], &first[..n - p], &first[p..], want);
+        for (shift, m) in shifts.into_iter().zip(matches) {
+            if best.is_none_or(|b| m * b.matches.1 > b.matches.0 * (n - p)) {
+                best = Some(NearPeriod { period: Period { p: p as u32, shift }, matches: (m, n - p) });
+            }
+        }
+    }
+    best
+}
+
+/// For each of the two shifts in `want` (`None`: one that matches nothing), the pairs `i` with
+/// `set_a[i] == set_b[i]` and `first_b[i] - first_a[i]` equal to it in 32 bits.
+fn pairs_matching(
+    set_a: &[u32],
+    set_b: &[u32],
+    first_a: &[u32],
+    first_b: &[u32],
+    want: [Option<u32>; 2],
+) -> [usize; 2] {
+    // A shift that matches nothing is counted as 0, and its count dropped below.
+    let (s0, s1) = (want[0].unwrap_or(0), want[1].unwrap_or(0));
+    let mut m = [0usize; 2];
+    // 32-bit counters a chunk at a time, so that the loop stays in 32-bit lanes.
+    const CHUNK: usize = 1 << 16;
+    let chunks =
+        set_a.chunks(CHUNK).zip(set_b.chunks(CHUNK)).zip(first_a.chunks(CHUNK).zip(first_b.chunks(CHUNK)));
+    for ((sa, sb), (fa, fb)) in chunks {
+        let (mut c0, mut c1) = (0u32, 0u32);
+        for (((&sa, &sb), &fa), &fb) in sa.iter().zip(sb).zip(fa).zip(fb) {
+            let same = sa == sb;
+            let d = fb.wrapping_sub(fa);
+            c0 += u32::from(same & (d == s0));
+            c1 += u32::from(same & (d == s1));
+        }
+        m[0] += c0 as usize;
+        m[1] += c1 as usize;
+    }
+    for (m, w) in m.iter_mut().zip(&want) {
+        if w.is_none() {
+            *m = 0;
+        }
+    }
+    m
+}
+
+/// [`near_period`] section by section: the definition, which the fast search is tested
+/// against and which measures tails beyond its 32 bits.
+pub fn near_period_plain(
+    tail: &[Section],
+    per_line: f64,
+    max_p: usize,
+    repeats: usize,
+) -> Option<NearPeriod> {
     let n = tail.len();
     let mut best: Option<NearPeriod> = None;
     for p in 1..=max_p.min(n / repeats.max(1)) {
@@ -204,17 +282,120 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
 }
 
 /// [`nearest_quadratic`], stopped with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
-/// (polled for each leading coefficient): with a wide `tol` the search takes a second or more.
+/// (polled for each leading coefficient). The polynomials and their roots do not depend on
+/// `value`: they are listed once per bound ([`Quadratics`], kept for the next call) and each
+/// search runs down the list, in the order and with the arithmetic of
+/// [`nearest_quadratic_plain`], so it finds the same fit.
 pub fn nearest_quadratic_until(
     value: f64,
     bound: i64,
     tol: f64,
     cancel: &Cancel,
 ) -> Result<Option<QuadraticFit>> {
+    let list = Quadratics::of(bound, cancel)?;
+    let mut best: Option<(usize, usize, f64)> = None;
+    let mut near = Distinct::default();
+    for w in list.starts.windows(2) {
+        cancel.check()?;
+        for (i, roots) in list.roots[w[0]..w[1]].iter().enumerate() {
+            for (j, &root) in roots.iter().enumerate() {
+                let residual = root - value;
+                if residual.abs() <= tol {
+                    near.add(root);
+                }
+                if best.is_none_or(|(_, _, r)| residual.abs() < r.abs()) {
+                    best = Some((w[0] + i, j, residual));
+                }
+            }
+        }
+    }
+    Ok(best.map(|(i, j, residual)| {
+        let (a, b, c) = list.polys[i];
+        QuadraticFit {
+            a: i64::from(a),
+            b: i64::from(b),
+            c: i64::from(c),
+            root: list.roots[i][j],
+            residual,
+            within_tol: near.0.len(),
+        }
+    }))
+}
+
+/// Roots counted once each: a root is added unless one added before lies within `1e-12` of it
+/// (`|r - root| < 1e-12` in floating point, as [`nearest_quadratic_plain`] tests it against
+/// every root before). The roots are kept in order, so only those within `2e-12`, a window
+/// that holds every root the test can accept, are tested: a wide tolerance accepts tens of
+/// thousands of roots, and testing each against all before took seconds.
+#[derive(Default)]
+struct Distinct(std::collections::BTreeMap<u64, f64>);
+
+impl Distinct {
+    fn add(&mut self, root: f64) {
+        let window = order_key(root - 2e-12)..=order_key(root + 2e-12);
+        if !self.0.range(window).any(|(_, &r)| (r - root).abs() < 1e-12) {
+            self.0.insert(order_key(root), root);
+        }
+    }
+}
+
+/// A key whose order is `f64::total_cmp`'s.
+fn order_key(v: f64) -> u64 {
+    let b = v.to_bits();
+    if b >> 63 == 1 { !b } else { b | 1 << 63 }
+}
+
+/// The polynomials [`nearest_quadratic`] searches for one bound, in its order: every
+/// `a t^2 + b t + c` with `1 <= a <= bound`, `|b|, |c| <= bound`, coefficients without a common
+/// factor and a discriminant that is positive and not a square, with its two roots (`+` first).
+struct Quadratics {
+    bound: i64,
+    polys: Vec<(i32, i32, i32)>,
+    roots: Vec<[f64; 2]>,
+    /// Where the polynomials of each leading coefficient begin, and the end.
+    starts: Vec<usize>,
+}
+
+impl Quadratics {
+    /// The list for `bound`: the one kept from the last call if it has that bound, else made
+    /// now (polling `cancel` for each leading coefficient) and kept. Searches on many threads
+    /// wait for the one that makes it.
+    fn of(bound: i64, cancel: &Cancel) -> Result<std::sync::Arc<Quadratics>> {
+        static KEPT: std::sync::Mutex<Option<std::sync::Arc<Quadratics>>> = std::sync::Mutex::new(None);
+        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(q) = kept.as_ref().filter(|q| q.bound == bound) {
+            return Ok(q.clone());
+        }
+        let coefficient = |v: i64| i32::try_from(v).expect("a bound of the quadratic search within 32 bits");
+        let mut q = Quadratics { bound, polys: Vec::new(), roots: Vec::new(), starts: vec![0] };
+        for a in 1..=bound {
+            cancel.check()?;
+            for b in -bound..=bound {
+                for c in -bound..=bound {
+                    let disc = b * b - 4 * a * c;
+                    if disc <= 0 || is_square(disc) || gcd(gcd(a, b), c) != 1 {
+                        continue;
+                    }
+                    let s = (disc as f64).sqrt();
+                    q.polys.push((coefficient(a), coefficient(b), coefficient(c)));
+                    q.roots
+                        .push([(-(b as f64) + s) / (2.0 * a as f64), (-(b as f64) - s) / (2.0 * a as f64)]);
+                }
+            }
+            q.starts.push(q.polys.len());
+        }
+        let q = std::sync::Arc::new(q);
+        *kept = Some(q.clone());
+        Ok(q)
+    }
+}
+
+/// [`nearest_quadratic`] polynomial by polynomial: the definition, which the search over the
+/// kept list is tested against.
+pub fn nearest_quadratic_plain(value: f64, bound: i64, tol: f64) -> Option<QuadraticFit> {
     let mut best: Option<QuadraticFit> = None;
     let mut near: Vec<f64> = Vec::new();
     for a in 1..=bound {
-        cancel.check()?;
         for b in -bound..=bound {
             for c in -bound..=bound {
                 let disc = b * b - 4 * a * c;
@@ -234,7 +415,7 @@ pub fn nearest_quadratic_until(
             }
         }
     }
-    Ok(best.map(|f| QuadraticFit { within_tol: near.len(), ..f }))
+    best.map(|f| QuadraticFit { within_tol: near.len(), ..f })
 }
 
 #[cfg(test)]
@@ -321,6 +502,65 @@ mod tests {
             let per_line = fit_line(&run).map_or(2.0, |f| f.per_line);
             let max_p = 1 + (rng() % 40) as usize;
             assert_eq!(near_period(&run, per_line, max_p, 3), plain(&run, per_line, max_p), "case {case}");
+        }
+    }
+
+    /// The search over 32-bit arrays against the definition: runs with few sets and steps
+    /// (many ties), long ones, first cells near `2^31` and beyond (the plain search's), and
+    /// slopes whose shifts leave 32 bits.
+    #[test]
+    fn near_period_equals_the_plain_search() {
+        let mut state = 11u64;
+        let mut rng = || crate::testing::splitmix64(&mut state);
+        for case in 0..300 {
+            let n = 3 + (rng() % if case % 10 == 0 { 3000 } else { 200 }) as u32;
+            let mut x = match case % 4 {
+                0 => 0u32,
+                1 => i32::MAX as u32 - 2000,
+                2 => u32::MAX - 40_000,
+                _ => (rng() % 1_000_000) as u32,
+            };
+            let step = 1 + (rng() % 4) as u32;
+            let run: Vec<Section> = (0..n)
+                .map(|i| {
+                    x = x.saturating_add(1 + (rng() % u64::from(step)) as u32);
+                    sec(i, x, 1 + (rng() % 2) as u32, rng() % 3)
+                })
+                .collect();
+            let per_line = match case % 7 {
+                0 => 1e12,
+                1 => -3e11,
+                _ => fit_line(&run).map_or(2.0, |f| f.per_line),
+            };
+            let max_p = 1 + (rng() % 60) as usize;
+            assert_eq!(
+                near_period(&run, per_line, max_p, 3),
+                near_period_plain(&run, per_line, max_p, 3),
+                "case {case}"
+            );
+        }
+    }
+
+    /// The search down the kept list finds what the definition finds, for values near
+    /// quadratic irrationals, rationals and others, tolerances wide and narrow, and bounds
+    /// asked in turn (so the kept list is replaced).
+    #[test]
+    fn nearest_quadratic_equals_the_plain_search() {
+        let mut state = 5u64;
+        let mut rng = || crate::testing::splitmix64(&mut state);
+        for case in 0..40 {
+            let bound = [4, 9, 13][case % 3];
+            let value = match case % 4 {
+                0 => (3.0 - 5f64.sqrt()) / 2.0 + 1e-10,
+                1 => 0.375,
+                _ => (rng() % 20_000) as f64 / 1000.0 - 10.0,
+            };
+            let tol = [1e-9, 1e-3, 0.05, 0.5][case % 4];
+            assert_eq!(
+                nearest_quadratic(value, bound, tol),
+                nearest_quadratic_plain(value, bound, tol),
+                "case {case}"
+            );
         }
     }
 
