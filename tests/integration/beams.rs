@@ -274,7 +274,12 @@ fn run_traces_the_lone_palaces_of_a_board() {
     assert_eq!(found.upper.beams, tu.beams);
     assert_eq!(found.lower.beams, tl.beams);
     assert_eq!(found.upper.beams.len(), 1, "the board has a beam");
-    let report = BeamsReport::new(k, w, Params::default(), &found, &Cancel::new()).unwrap();
+    let report = BeamsReport::new(k, w, Params::default(), &found, 2, &Cancel::new()).unwrap();
+    // Measured on one worker or several, the same report.
+    for workers in [1, 3] {
+        let other = BeamsReport::new(k, w, Params::default(), &found, workers, &Cancel::new()).unwrap();
+        assert_eq!(serde_json::to_string(&other).unwrap(), serde_json::to_string(&report).unwrap());
+    }
     let m = &report.mirrors[0];
     assert_eq!(m.lower, Some(1));
     assert_eq!(m.common, m.cells.0);
@@ -284,7 +289,7 @@ fn run_traces_the_lone_palaces_of_a_board() {
     // Measuring heeds the run's token: a cancelled run measures nothing.
     let stopped = Cancel::new();
     stopped.cancel();
-    let r = BeamsReport::new(k, w, Params::default(), &found, &stopped);
+    let r = BeamsReport::new(k, w, Params::default(), &found, 2, &stopped);
     assert!(matches!(r, Err(palace::Error::Interrupted)), "{r:?}");
 }
 

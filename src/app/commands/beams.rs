@@ -129,7 +129,8 @@ impl Request for Beams {
             }
             None => None,
         };
-        let report = beams::BeamsReport::new(board.k, window, params, &found, cancel)?;
+        let report =
+            beams::BeamsReport::new(board.k, window, params, &found, run.engine.resolved_threads(), cancel)?;
         pb.finish_and_clear();
         csv.map(AtomicOutput::commit).transpose()?;
         let path = picture.map(AtomicOutput::commit).transpose()?;

@@ -10,7 +10,7 @@
 use crate::engine::Progress;
 use crate::engine::sink::{Collect, Row, RowSink};
 use crate::engine::{EngineOptions, Sweep};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::solver::solve_many;
 use crate::model::wythoff;
@@ -65,11 +65,7 @@ pub fn run(
 ) -> Result<CheckReport> {
     let n = max_size as usize;
     // The solver's games run in parallel on a pool of the run's size, not on every core.
-    let threads = opts.resolved_threads();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| Error::ThreadPool { threads, source })?;
+    let pool = super::pool(opts.resolved_threads())?;
     let solved = pool.install(|| solve_many(max_k, n));
     opts.cancel.check()?;
     progress.set_length(u64::from(max_k) * u64::from(max_size) * u64::from(max_size) + 1);

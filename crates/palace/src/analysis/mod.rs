@@ -30,3 +30,13 @@ pub mod skin;
 pub mod stats;
 pub mod survey;
 pub mod threads;
+
+/// A pool of `workers` threads (at least one) for an analysis' own parallel work, such as the
+/// fits after a sweep.
+pub(crate) fn pool(workers: usize) -> crate::error::Result<rayon::ThreadPool> {
+    let workers = workers.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .map_err(|source| crate::error::Error::ThreadPool { threads: workers, source })
+}

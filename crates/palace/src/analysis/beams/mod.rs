@@ -126,21 +126,31 @@ pub struct BeamsReport {
 }
 
 impl BeamsReport {
-    /// Measures what the tracers found in `window` of game `k`; stops with
-    /// [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled (polled before each beam's fits and
-    /// each upper beam's search for its mirror, which take seconds in all on a large window).
-    pub fn new(k: u32, window: Window, params: Params, beams: &Beams, cancel: &Cancel) -> Result<Self> {
+    /// Measures what the tracers found in `window` of game `k`, the beams on `workers` threads;
+    /// stops with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled
+    /// (polled before each beam's fits and each upper beam's search for its mirror).
+    pub fn new(
+        k: u32,
+        window: Window,
+        params: Params,
+        beams: &Beams,
+        workers: usize,
+        cancel: &Cancel,
+    ) -> Result<Self> {
+        use rayon::prelude::*;
+        let pool = crate::analysis::pool(workers)?;
         let numbered = beams.numbered();
         let heed = || cancel.check();
         let half = |name: &'static str, t: &Tracked| -> Result<HalfReport> {
-            let mut list: Vec<BeamSummary> = numbered
-                .iter()
-                .filter(|(_, h, _)| *h == name)
-                .map(|&(id, h, b)| {
-                    heed()?;
-                    BeamSummary::measure(b, id, h, window, params.gap, params.tolerance, cancel)
-                })
-                .collect::<Result<_>>()?;
+            let mine: Vec<_> = numbered.iter().filter(|(_, h, _)| *h == name).collect();
+            let mut list: Vec<BeamSummary> = pool.install(|| {
+                mine.par_iter()
+                    .map(|&&(id, h, b)| {
+                        heed()?;
+                        BeamSummary::measure(b, id, h, window, params.gap, params.tolerance, cancel)
+                    })
+                    .collect::<Result<_>>()
+            })?;
             list.sort_by(|a, b| a.centre.total_cmp(&b.centre).then(a.id.cmp(&b.id)));
             Ok(HalfReport {
                 half: name,
@@ -153,28 +163,32 @@ impl BeamsReport {
         let upper = half("upper", &beams.upper)?;
         let lower = half("lower", &beams.lower)?;
         let by_id = |id: u32| numbered[id as usize].2;
-        let mirrors = upper
-            .beams
-            .iter()
-            .map(|u| {
-                heed()?;
-                let cells: HashSet<(u32, u32)> = by_id(u.id).cells.iter().copied().collect();
-                let best = lower
-                    .beams
-                    .iter()
-                    .map(|l| (by_id(l.id).cells.iter().filter(|&&(y, x)| cells.contains(&(x, y))).count(), l))
-                    .filter(|(n, _)| *n > 0)
-                    .max_by(|a, b| a.0.cmp(&b.0).then(b.1.id.cmp(&a.1.id)));
-                Ok(Mirror {
-                    upper: u.id,
-                    lower: best.map(|(_, l)| l.id),
-                    common: best.map_or(0, |(n, _)| n),
-                    cells: (u.cells, best.map_or(0, |(_, l)| l.cells)),
-                    slopes: (u.slope, best.and_then(|(_, l)| l.slope)),
-                    product: u.slope.zip(best.and_then(|(_, l)| l.slope)).map(|(a, b)| a * b),
+        let mirrors = pool.install(|| {
+            upper
+                .beams
+                .par_iter()
+                .map(|u| {
+                    heed()?;
+                    let cells: HashSet<(u32, u32)> = by_id(u.id).cells.iter().copied().collect();
+                    let best = lower
+                        .beams
+                        .iter()
+                        .map(|l| {
+                            (by_id(l.id).cells.iter().filter(|&&(y, x)| cells.contains(&(x, y))).count(), l)
+                        })
+                        .filter(|(n, _)| *n > 0)
+                        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.id.cmp(&a.1.id)));
+                    Ok(Mirror {
+                        upper: u.id,
+                        lower: best.map(|(_, l)| l.id),
+                        common: best.map_or(0, |(n, _)| n),
+                        cells: (u.cells, best.map_or(0, |(_, l)| l.cells)),
+                        slopes: (u.slope, best.and_then(|(_, l)| l.slope)),
+                        product: u.slope.zip(best.and_then(|(_, l)| l.slope)).map(|(a, b)| a * b),
+                    })
                 })
-            })
-            .collect::<Result<_>>()?;
+                .collect::<Result<_>>()
+        })?;
         let inner = |h: &HalfReport| h.beams.iter().find(|b| b.at_edge).map(|b| b.id);
         let centermost = (inner(&upper), inner(&lower));
         let weft = match centermost {

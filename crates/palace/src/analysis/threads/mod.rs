@@ -339,7 +339,7 @@ impl ThreadsReport {
             .filter(|&i| at_edge(&traced.threads[i]) && traced.threads[i].tail.len() >= LONG_TAIL)
             .collect();
         let long: Vec<&Thread> = long_at.iter().map(|&i| &traced.threads[i]).collect();
-        let pool = pool(workers)?;
+        let pool = super::pool(workers)?;
         // The long threads' plain fits: taken from `all` where given.
         let fitted;
         let summaries: Vec<&ThreadSummary> = match all {
@@ -536,16 +536,7 @@ impl std::fmt::Display for ThreadsReport {
 /// [`Error::Interrupted`] once `cancel` is cancelled.
 pub fn summaries(traced: &Traced, workers: usize, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
     let all: Vec<&Thread> = traced.threads.iter().collect();
-    measure(&all, false, &pool(workers)?, cancel)
-}
-
-/// The pool of `workers` threads that measures the threads.
-fn pool(workers: usize) -> Result<rayon::ThreadPool> {
-    let workers = workers.max(1);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .map_err(|source| Error::ThreadPool { threads: workers, source })
+    measure(&all, false, &super::pool(workers)?, cancel)
 }
 
 /// The [`ThreadSummary`] of each of `threads`, in order, measured on `pool` (the fits of one
