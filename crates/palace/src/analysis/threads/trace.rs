@@ -222,25 +222,82 @@ pub struct Tracer {
     labels: Vec<(u32, u32)>,
     /// Where each merged thread went on.
     successor: BTreeMap<u32, u32>,
+    /// [`Tracer::line`]'s buffers, kept from line to line.
+    scratch: Scratch,
 }
 
-/// A union-find over `n` nodes.
-struct Dsu(Vec<usize>);
+/// The buffers of one line's grouping ([`Tracer::line`]).
+#[derive(Default)]
+struct Scratch {
+    /// The previous line's threads, in order, and each previous cell's node.
+    prev_ids: Vec<u32>,
+    prev_node: Vec<usize>,
+    /// The union-find over the line's cells, then the previous line's threads.
+    dsu: Vec<usize>,
+    /// Per cell: its group if it is its group's root (its first cell), else `NO_GROUP`.
+    group_of: Vec<u32>,
+    /// The groups' cells (cell indices) and threads, group after group: those of group `g`
+    /// are `cells[cell_at[g]..cell_at[g + 1]]` and `threads[thread_at[g]..thread_at[g + 1]]`.
+    cells: Vec<usize>,
+    cell_at: Vec<usize>,
+    threads: Vec<u32>,
+    thread_at: Vec<usize>,
+    /// Each group's thread once decided, and one section's cells.
+    sections: Vec<u32>,
+    xs: Vec<u32>,
+}
 
-impl Dsu {
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.0[i] != i {
-            self.0[i] = self.0[self.0[i]];
-            i = self.0[i];
+/// No group (see [`Scratch::group_of`]).
+const NO_GROUP: u32 = u32::MAX;
+
+impl Scratch {
+    /// Sorts the items `0..n` into the groups `group(i)` (`< groups`, each group's items in
+    /// order) as `list[at[g]..at[g + 1]]`.
+    fn bucket<T: Copy + Default>(
+        n: usize,
+        groups: usize,
+        group: impl Fn(usize) -> Option<usize>,
+        item: impl Fn(usize) -> T,
+        list: &mut Vec<T>,
+        at: &mut Vec<usize>,
+    ) {
+        at.clear();
+        at.resize(groups + 1, 0);
+        for i in 0..n {
+            if let Some(g) = group(i) {
+                at[g + 1] += 1;
+            }
         }
-        i
+        for g in 0..groups {
+            at[g + 1] += at[g];
+        }
+        list.clear();
+        list.resize(at[groups], T::default());
+        let mut next = at[..groups].to_vec();
+        for i in 0..n {
+            if let Some(g) = group(i) {
+                list[next[g]] = item(i);
+                next[g] += 1;
+            }
+        }
     }
+}
 
-    fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            self.0[a.max(b)] = a.min(b);
-        }
+/// A union-find's root of `i` (with path halving).
+fn find(dsu: &mut [usize], mut i: usize) -> usize {
+    while dsu[i] != i {
+        dsu[i] = dsu[dsu[i]];
+        i = dsu[i];
+    }
+    i
+}
+
+/// Joins the sets of `a` and `b` in a union-find: the smaller root stays the root, so a set's
+/// root is its smallest node.
+fn union(dsu: &mut [usize], a: usize, b: usize) {
+    let (a, b) = (find(dsu, a), find(dsu, b));
+    if a != b {
+        dsu[a.max(b)] = a.min(b);
     }
 }
 
@@ -274,6 +331,7 @@ impl Tracer {
             out: Traced::default(),
             labels: Vec::new(),
             successor: BTreeMap::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -321,52 +379,72 @@ impl Tracer {
             self.prev.clear();
         }
         let n = cells.len();
+        let mut sc = std::mem::take(&mut self.scratch);
         // Nodes: the line's cells, then the previous line's threads (by their index here).
-        let prev_ids: Vec<u32> = {
-            let mut v: Vec<u32> = self.prev.iter().map(|&(_, t)| t).collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let node_of = |t: u32| n + prev_ids.binary_search(&t).expect("previous thread");
-        let mut dsu = Dsu((0..n + prev_ids.len()).collect());
+        sc.prev_ids.clear();
+        sc.prev_ids.extend(self.prev.iter().map(|&(_, t)| t));
+        sc.prev_ids.sort_unstable();
+        sc.prev_ids.dedup();
+        let ids = &sc.prev_ids;
+        sc.prev_node.clear();
+        sc.prev_node
+            .extend(self.prev.iter().map(|&(_, t)| n + ids.binary_search(&t).expect("previous thread")));
+        sc.dsu.clear();
+        sc.dsu.extend(0..n + sc.prev_ids.len());
         let r = self.reach;
         let mut j = 0;
         for (i, &x) in cells.iter().enumerate() {
             if i > 0 && x - cells[i - 1] <= r {
-                dsu.union(i, i - 1);
+                union(&mut sc.dsu, i, i - 1);
             }
             while j < self.prev.len() && self.prev[j].0 + r < x {
                 j += 1;
             }
             let mut k = j;
             while k < self.prev.len() && self.prev[k].0 <= x + r {
-                dsu.union(i, node_of(self.prev[k].1));
+                union(&mut sc.dsu, i, sc.prev_node[k]);
                 k += 1;
             }
         }
-        // Groups: cells and the threads they touch.
-        let mut groups: BTreeMap<usize, (Vec<usize>, Vec<u32>)> = BTreeMap::new();
-        for i in 0..n {
-            groups.entry(dsu.find(i)).or_default().0.push(i);
+        // Groups: cells and the threads they touch, in the order of their first cells (a
+        // group's root is its smallest node, its first cell).
+        for i in 0..n + sc.prev_ids.len() {
+            find(&mut sc.dsu, i);
         }
-        let mut touched = vec![false; prev_ids.len()];
-        for (p, &t) in prev_ids.iter().enumerate() {
-            let root = dsu.find(n + p);
-            if let Some(g) = groups.get_mut(&root) {
-                g.1.push(t);
-                touched[p] = true;
+        sc.group_of.clear();
+        sc.group_of.resize(n, NO_GROUP);
+        let mut groups = 0;
+        for i in 0..n {
+            if sc.dsu[i] == i {
+                sc.group_of[i] = groups;
+                groups += 1;
             }
         }
-        for (p, &t) in prev_ids.iter().enumerate() {
-            if !touched[p] {
-                self.end_thread(t, End::Vanished);
+        let groups = groups as usize;
+        let (dsu, group_of) = (&sc.dsu, &sc.group_of);
+        Scratch::bucket(
+            n,
+            groups,
+            |i| Some(group_of[dsu[i]] as usize),
+            |i| i,
+            &mut sc.cells,
+            &mut sc.cell_at,
+        );
+        // A thread whose set holds no cell (its root is no cell) is touched by none.
+        let group_of_thread = |p: usize| (dsu[n + p] < n).then(|| group_of[dsu[n + p]] as usize);
+        let ids = &sc.prev_ids;
+        Scratch::bucket(ids.len(), groups, group_of_thread, |p| ids[p], &mut sc.threads, &mut sc.thread_at);
+        for p in 0..sc.prev_ids.len() {
+            if group_of_thread(p).is_none() {
+                self.end_thread(sc.prev_ids[p], End::Vanished);
             }
         }
         self.labels.clear();
         self.labels.reserve(n);
-        let mut sections: Vec<(u32, Vec<usize>)> = Vec::with_capacity(groups.len());
-        for (_, (idx, threads)) in groups {
+        sc.sections.clear();
+        for g in 0..groups {
+            let idx = &sc.cells[sc.cell_at[g]..sc.cell_at[g + 1]];
+            let threads = &sc.threads[sc.thread_at[g]..sc.thread_at[g + 1]];
             let x = cells[idx[0]];
             let id = match threads.len() {
                 0 => {
@@ -434,22 +512,25 @@ impl Tracer {
                     }
                 }
             };
-            sections.push((id, idx));
+            sc.sections.push(id);
         }
-        for (id, idx) in sections {
-            let xs: Vec<u32> = idx.iter().map(|&i| cells[i]).collect();
+        for (g, &id) in sc.sections.iter().enumerate() {
+            sc.xs.clear();
+            sc.xs.extend(sc.cells[sc.cell_at[g]..sc.cell_at[g + 1]].iter().map(|&i| cells[i]));
+            let xs = &sc.xs;
             let (first, last) = (xs[0], xs[xs.len() - 1]);
             let s = Section {
                 y,
                 first,
                 last,
                 count: xs.len() as u32,
-                shape: shape(&xs),
+                shape: shape(xs),
                 clear: clear(first, last),
             };
             self.live.get_mut(&id).expect("live").push(s);
             self.labels.extend(xs.iter().map(|&x| (x, id)));
         }
+        self.scratch = sc;
         self.labels.sort_unstable();
         self.prev.clear();
         self.prev.extend_from_slice(&self.labels);
