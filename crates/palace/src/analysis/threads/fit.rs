@@ -283,7 +283,7 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
 
 /// [`nearest_quadratic`], stopped with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
 /// (polled for each leading coefficient). The polynomials and their roots do not depend on
-/// `value`: they are listed once per bound ([`Quadratics`], kept for the next call) and each
+/// `value`: they are listed once per bound (and kept for the next call) and each
 /// search runs down the list, in the order and with the arithmetic of
 /// [`nearest_quadratic_plain`], so it finds the same fit.
 pub fn nearest_quadratic_until(
