@@ -372,14 +372,10 @@ impl Quadratics {
             cancel.check()?;
             for b in -bound..=bound {
                 for c in -bound..=bound {
-                    let disc = b * b - 4 * a * c;
-                    if disc <= 0 || is_square(disc) || gcd(gcd(a, b), c) != 1 {
-                        continue;
+                    if let Some(roots) = irrational_roots(a, b, c) {
+                        q.polys.push((coefficient(a), coefficient(b), coefficient(c)));
+                        q.roots.push(roots);
                     }
-                    let s = (disc as f64).sqrt();
-                    q.polys.push((coefficient(a), coefficient(b), coefficient(c)));
-                    q.roots
-                        .push([(-(b as f64) + s) / (2.0 * a as f64), (-(b as f64) - s) / (2.0 * a as f64)]);
                 }
             }
             q.starts.push(q.polys.len());
@@ -390,6 +386,17 @@ impl Quadratics {
     }
 }
 
+/// The two roots (`+` first) of `a t^2 + b t + c` if they are irrational and the coefficients
+/// have no common factor: the polynomials the quadratic search runs through.
+fn irrational_roots(a: i64, b: i64, c: i64) -> Option<[f64; 2]> {
+    let disc = b * b - 4 * a * c;
+    if disc <= 0 || is_square(disc) || gcd(gcd(a, b), c) != 1 {
+        return None;
+    }
+    let s = (disc as f64).sqrt();
+    Some([(-(b as f64) + s) / (2.0 * a as f64), (-(b as f64) - s) / (2.0 * a as f64)])
+}
+
 /// [`nearest_quadratic`] polynomial by polynomial: the definition, which the search over the
 /// kept list is tested against.
 pub fn nearest_quadratic_plain(value: f64, bound: i64, tol: f64) -> Option<QuadraticFit> {
@@ -398,12 +405,8 @@ pub fn nearest_quadratic_plain(value: f64, bound: i64, tol: f64) -> Option<Quadr
     for a in 1..=bound {
         for b in -bound..=bound {
             for c in -bound..=bound {
-                let disc = b * b - 4 * a * c;
-                if disc <= 0 || is_square(disc) || gcd(gcd(a, b), c) != 1 {
-                    continue;
-                }
-                let s = (disc as f64).sqrt();
-                for root in [(-(b as f64) + s) / (2.0 * a as f64), (-(b as f64) - s) / (2.0 * a as f64)] {
+                let Some(roots) = irrational_roots(a, b, c) else { continue };
+                for root in roots {
                     let residual = root - value;
                     if residual.abs() <= tol && !near.iter().any(|&r| (r - root).abs() < 1e-12) {
                         near.push(root);
