@@ -504,11 +504,8 @@ pub fn run(
         let lower = lower.to_vec();
         if weft.counts_row(y) {
             let reach = weft::REACH as u32;
-            for x in x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach)) {
-                if r.is_rest(x) {
-                    weft.add(x, y, r.cells[x as usize]);
-                }
-            }
+            let xs = x0.max(y.saturating_sub(reach - 1))..x1.min(y.saturating_add(reach));
+            weft.add_row(y, xs, r.cells, |x| r.is_rest(x));
         }
         feed(&mut up, sel_up.push(y, upper));
         feed(&mut down, sel_down.push(y, lower));

@@ -59,8 +59,49 @@ impl WeftCounts {
         if self.counts.len() <= at {
             self.counts.resize((band + 1) * BINS, [0; VALUES]);
         }
-        self.counts[at][(i64::from(v) - V_MIN).clamp(0, VALUES as i64 - 1) as usize] += 1;
+        self.counts[at][slot(v)] += 1;
     }
+
+    /// Counts the cells `(x, y)` for `x` in `xs` (all within [`REACH`] of the diagonal) where
+    /// `rest(x)` holds, of values `cells[x]`: as [`WeftCounts::add`] on each, a bin of 32
+    /// columns at a time.
+    pub fn add_row(&mut self, y: u32, xs: std::ops::Range<u32>, cells: &[i8], rest: impl Fn(u32) -> bool) {
+        if y < self.y0 {
+            return;
+        }
+        let band = ((y - self.y0) / BAND) as usize;
+        let mut x = xs.start;
+        while x < xs.end {
+            let off = i64::from(x) - i64::from(y);
+            debug_assert!(off.abs() < REACH, "cell ({x}, {y}) within the weft's reach");
+            let bin = ((off + REACH) / BIN) as usize;
+            // The first column of the next bin.
+            let end = (i64::from(y) + (bin as i64 + 1) * BIN - REACH).min(i64::from(xs.end)) as u32;
+            let mut here = [0u64; VALUES];
+            let mut any = false;
+            for c in x..end {
+                if rest(c) {
+                    here[slot(cells[c as usize])] += 1;
+                    any = true;
+                }
+            }
+            if any {
+                let at = band * BINS + bin;
+                if self.counts.len() <= at {
+                    self.counts.resize((band + 1) * BINS, [0; VALUES]);
+                }
+                for (t, h) in self.counts[at].iter_mut().zip(here) {
+                    *t += h;
+                }
+            }
+            x = end;
+        }
+    }
+}
+
+/// The entry of value `v` in a bin's counts.
+fn slot(v: i8) -> usize {
+    (i64::from(v) - V_MIN).clamp(0, VALUES as i64 - 1) as usize
 }
 
 /// The weft between two beams and outside them.
@@ -123,6 +164,31 @@ impl WeftReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row at a time counts what cell by cell counts: rows in several stretches, from
+    /// before `y0` on, with random values and cells of the rest, across the whole reach.
+    #[test]
+    fn rows_count_as_cells() {
+        let mut state = 3u64;
+        let mut rng = || crate::testing::splitmix64(&mut state);
+        let (mut by_cell, mut by_row) = (WeftCounts::new(100), WeftCounts::new(100));
+        for y in (0..5000u32).step_by(37) {
+            let r = REACH as u32;
+            let (lo, hi) = (y.saturating_sub(r - 1) + (rng() % 50) as u32, y + r - (rng() % 50) as u32);
+            let width = (y + r) as usize;
+            let cells: Vec<i8> = (0..width).map(|_| (rng() % 24) as i8 - 8).collect();
+            let rest: Vec<bool> = (0..width).map(|_| rng() % 3 > 0 || y % 5 == 0).collect();
+            let rest = |x: u32| rest[x as usize] && y % 7 != 3;
+            for x in lo..hi {
+                if rest(x) {
+                    by_cell.add(x, y, cells[x as usize]);
+                }
+            }
+            by_row.add_row(y, lo..hi, &cells, rest);
+        }
+        assert!(by_cell.counts.iter().flatten().sum::<u64>() > 0);
+        assert_eq!(by_row.counts, by_cell.counts);
+    }
 
     /// Two straight beams, at offsets `x - y` of 1200 and 700 on rows 0..2048 (the code
     /// does not ask which is above the diagonal): the cells between them (whole bins from 736
