@@ -273,13 +273,16 @@ impl Scratch {
         }
         list.clear();
         list.resize(at[groups], T::default());
-        let mut next = at[..groups].to_vec();
+        // `at[g]` serves as group g's next free place; it ends at group g + 1's start, and
+        // moving every entry one up restores the starts.
         for i in 0..n {
             if let Some(g) = group(i) {
-                list[next[g]] = item(i);
-                next[g] += 1;
+                list[at[g]] = item(i);
+                at[g] += 1;
             }
         }
+        at.copy_within(0..groups, 1);
+        at[0] = 0;
     }
 }
 
