@@ -319,8 +319,8 @@ impl Request for Series {
 }
 
 /// Runs `palace COMMAND --threads T -q` and returns its wall time, standard output and
-/// workers' profile (with its sweeps' schedule on each count of `series`); a failed run is an error with the child's message. The child is killed
-/// when `cancel` is.
+/// workers' profile (with its sweeps' schedule on each count of `series`); a failed run is an
+/// error with the child's message. The child is killed when `cancel` is.
 fn run_child(
     exe: &std::path::Path,
     command: &[String],

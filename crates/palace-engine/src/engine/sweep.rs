@@ -339,7 +339,11 @@ impl Shared<'_> {
                 }));
                 times.visiting += visiting.get();
                 times.computed_since(&before, started);
-                if let (Some(began), Some(published)) = (began, published.get()) {
+                // One tile past MAX_TILES is kept, so that the merge below sees the overflow
+                // and records none, without a worker's list growing with the whole sweep.
+                if let (Some(began), Some(published)) = (began, published.get())
+                    && timeline.len() <= MAX_TILES
+                {
                     timeline.push(TileTime::new(cur.index, j, published - began, began.elapsed()));
                 }
                 match computed {
