@@ -27,9 +27,10 @@
 
 use crate::engine::lines::LineCounter;
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, Progress, Sweep, SweepReport};
+use crate::engine::{EngineOptions, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind};
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
+use crate::model::rule::{hood_value, in_hood};
 use serde::Serialize;
 use std::fmt;
 
@@ -365,7 +366,9 @@ pub(crate) fn positions_by_batches(
 }
 
 /// The palace number `N` of the cell `(x, y)` of game `k`, computed by sweeping only the
-/// rectangle `[0, x] x [0, y]` it depends on.
+/// rectangle `[0, x] x [0, y]` it depends on, in the three-counter form ([`Sweep::palaces`]):
+/// the counters of every tile but the cell's, whose values alone are computed. The cost is
+/// that of `stats --palaces-only` on the rectangle; memory a few bytes per column.
 pub fn cell(
     k: u32,
     x: u32,
@@ -373,11 +376,33 @@ pub fn cell(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(i64, SweepReport)> {
-    struct One(Option<i64>);
-    impl RowSink for One {
-        fn row(&mut self, row: &Row<'_>) -> Result<()> {
-            self.0 = Some(row.palace_number(0));
-            Ok(())
+    /// Asks for the values of the one tile that holds the cell, and reads its value there.
+    struct One {
+        x: u32,
+        y: u32,
+        v: std::sync::Mutex<Option<i64>>,
+    }
+    impl PalaceVisitor for One {
+        fn visit(&self, _worker: usize, tile: &PalaceTile<'_>) {
+            let Some(view) = &tile.values else { return };
+            if !(view.x0..view.x1).contains(&self.x) || !(view.y0..view.y1).contains(&self.y) {
+                return;
+            }
+            let (x, y) = (u64::from(self.x), u64::from(self.y));
+            let v = match view.kind {
+                TileKind::Zero => 0,
+                _ if in_hood(view.k, x, y) => hood_value(view.k, x, y),
+                TileKind::Hood => unreachable!("a hood tile holds only hood cells"),
+                TileKind::Cells { .. } => {
+                    let row = view.row(self.y).expect("a tile of cells has rows");
+                    i64::from(row[(self.x - view.x0) as usize])
+                }
+            };
+            *self.v.lock().expect("one visit writes it") = Some(v);
+        }
+
+        fn wants_values(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> bool {
+            (x0..x1).contains(&self.x) && (y0..y1).contains(&self.y)
         }
     }
     let (x1, y1) = (x.checked_add(1), y.checked_add(1));
@@ -389,9 +414,10 @@ pub fn cell(
             expected: "coordinates below 2^32 - 1",
         });
     };
-    let mut one = One(None);
-    let report = Sweep::new(k, Window::new(x, y, x1, y1)).options(opts).progress(progress).rows(&mut one)?;
-    Ok((one.0.expect("the window's one row"), report))
+    let one = One { x, y, v: std::sync::Mutex::new(None) };
+    let report = Sweep::new(k, Window::new(0, 0, x1, y1)).options(opts).progress(progress).palaces(&one)?;
+    let v = one.v.into_inner().expect("no visit panicked").expect("the cell's tile is visited with values");
+    Ok((v + i64::from(k), report))
 }
 
 #[cfg(test)]
@@ -440,6 +466,35 @@ mod tests {
                 let (n, _) = cell(k, x, y, &EngineOptions::default(), &Silent).unwrap();
                 assert_eq!(n, i64::from(direct[(y * width + x) as usize]), "k = {k} ({x}, {y})");
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// One cell by the counter form equals the direct definition wherever the cell falls
+        /// in its tile (first or last row or column, a tile of the hood's edge, a quiet one),
+        /// for any tiling, thread count and counter kernel.
+        #[test]
+        fn a_cell_equals_the_definition_for_any_tiling(
+            k in 1u32..60,
+            x in 0u32..230,
+            y in 0u32..170,
+            tile in 2u32..70,
+            band in 2u32..70,
+            threads in 1usize..4,
+            wide in proptest::bool::ANY,
+        ) {
+            let direct = direct_palace_numbers(k, 230, 170);
+            let opts = EngineOptions {
+                threads,
+                tile_width: Some(tile),
+                band_height: Some(band),
+                kernel: if wide { crate::kernel::KernelChoice::Wide } else { crate::kernel::KernelChoice::Auto },
+                ..Default::default()
+            };
+            let (n, report) = cell(k, x, y, &opts, &Silent).unwrap();
+            proptest::prop_assert_eq!(n, i64::from(direct[(y * 230 + x) as usize]), "k = {} ({}, {})", k, x, y);
+            proptest::prop_assert_eq!(report.region_cells, u64::from(x + 1) * u64::from(y + 1));
         }
     }
 
