@@ -2,7 +2,7 @@
 //! palaces, row by row, for games the tests do not name in advance; the report's k-cover check;
 //! standard output; the refusals.
 
-use crate::common::palace;
+use crate::common::{json, palace};
 use palace::model::reference::direct_palace_numbers;
 
 fn direct_positions(k: u32, rows: u32, width: u32) -> String {
@@ -117,6 +117,74 @@ fn one_cell_equals_the_definition() {
         assert_eq!(r["N"].as_u64(), Some(u64::from(want)), "({x}, {y})");
         assert_eq!(r["p_position"].as_bool(), Some(want < k));
     }
+}
+
+/// `cell` (the counter form, one tile's values) against `dump` (the CA's row sweep) on cells
+/// picked at random in windows near the origin, in the hood, far along both arms, in outer space
+/// beyond the skin, across the skin's edge and in the inner sector.
+#[test]
+fn cells_equal_the_dump_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64;
+    // (k, window x0, y0, what): 48 x 40 windows.
+    let places = [
+        (40u32, 0u32, 0u32, "near the origin"),
+        (500, 0, 100, "the hood"),
+        // The arm of game 300 meets column 24000 at row 9083, its skin's first cell.
+        (300, 24000, 9110, "the upper arm, far out"),
+        (300, 9110, 24000, "the lower arm, far out"),
+        (300, 24000, 60, "outer space beyond the skin"),
+        (300, 24000, 9060, "across the skin's edge"),
+        (300, 5000, 5000, "the inner sector"),
+        (300, 24000, 16000, "the inner sector, far out"),
+        (7, 3000, 1200, "a small game, far out"),
+    ];
+    for (k, x0, y0, what) in places {
+        let (x1, y1) = (x0 + 48, y0 + 40);
+        let npy = dir.path().join("w.npy");
+        let window = format!("{x0},{y0},{x1},{y1}");
+        palace()
+            .args(["dump", "--k", &k.to_string(), "--width", &x1.to_string(), "--height", &y1.to_string()])
+            .args(["--window", &window, "--values", "palace", "-q", "-o"])
+            .arg(&npy)
+            .assert()
+            .success();
+        let arr = palace::output::npy::read(&npy).unwrap();
+        for _ in 0..4 {
+            let r = palace::testing::splitmix64(&mut state);
+            let (x, y) = (x0 + (r % 48) as u32, y0 + ((r >> 32) % 40) as u32);
+            let out = palace()
+                .args(["cell", "--k", &k.to_string(), "--at", &format!("{x},{y}"), "--json", "-q"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+            let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let want = i64::from(arr.data[((y - y0) * 48 + (x - x0)) as usize]);
+            assert_eq!(r["N"].as_i64(), Some(want), "k = {k}, ({x}, {y}), {what}");
+            assert_eq!(r["v"].as_i64(), Some(want - i64::from(k)), "k = {k}, ({x}, {y}), {what}");
+            assert_eq!(r["p_position"].as_bool(), Some(want < i64::from(k)));
+        }
+    }
+}
+
+/// Far from the corner the region is labelled only when asked for: the answer says what
+/// labelling would sweep, and `--region` labels it.
+#[test]
+fn far_cells_label_their_region_when_asked() {
+    let r = json(&["cell", "--k", "300", "--at", "300000,200", "--json", "-q"]);
+    assert_eq!(r["region"]["decided"], "not_labelled", "{r}");
+    let cells = r["region"]["cells_to_label"].as_u64().unwrap();
+    assert!(cells > 6 * 300001 * 201, "{r}");
+    let out = palace().args(["cell", "--k", "300", "--at", "300000,200", "-q"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("region: not labelled") && text.contains("--region"), "{text}");
+    let r = json(&["cell", "--k", "300", "--at", "300000,200", "--region", "--json", "-q"]);
+    assert_eq!(r["region"]["decided"], "labelled", "{r}");
+    assert_eq!(r["region"]["region"], "outer-space", "{r}");
+    // Near the corner it is labelled without being asked.
+    let r = json(&["cell", "--k", "300", "--at", "400,500", "--json", "-q"]);
+    assert_ne!(r["region"]["decided"], "not_labelled", "{r}");
 }
 
 #[test]

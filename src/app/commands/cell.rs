@@ -7,8 +7,12 @@ use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
-use palace::analysis::positions;
+use palace::analysis::{cell_region, positions};
 use palace::error::{Error, Result};
+
+/// The most cells `palace cell` labels for the region without `--region`: about a second of
+/// labelling on two cores where the board is densest.
+const REGION_BY_DEFAULT: u64 = 1 << 28;
 
 /// `palace cell`.
 #[derive(Debug, Args)]
@@ -19,6 +23,11 @@ pub struct CellArgs {
     /// The cell: column x, row y.
     #[arg(long, value_name = "x,y")]
     pub at: String,
+    /// Also label the cell's region, however far the cell lies (two labelled sweeps of three
+    /// games over the rectangle from the corner; the cost is printed before they start).
+    /// Without it the region is labelled only where that sweeps at most 2^28 cells.
+    #[arg(long)]
+    pub region: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -32,6 +41,8 @@ struct Cell {
     k: u32,
     x: u32,
     y: u32,
+    /// Label the region: asked for with `--region`, or cheap enough.
+    region: bool,
     json: bool,
     run: RunConfig,
 }
@@ -60,25 +71,34 @@ impl CellArgs {
         if self.k == 0 {
             return Err(Error::Usage("--k 0: k starts at 1; use --k 1 or more".into()));
         }
-        Ok(Cell { k: self.k, x, y, json: self.json, run: self.run.resolve(&ctx.cancel)? })
+        let region = self.region || cell_region::labelled_cells(self.k, x, y) <= REGION_BY_DEFAULT;
+        Ok(Cell { k: self.k, x, y, region, json: self.json, run: self.run.resolve(&ctx.cancel)? })
     }
 }
 
 impl Request for Cell {
     fn need(&self) -> Option<Need> {
         use palace::analysis::footprint::{Work, footprint};
-        // A row sweep to the cell's column, as `dump`'s, and the labeller's over the region's
-        // neighbourhood.
-        let width = palace::analysis::cell_region::neighbourhood_end(self.x);
-        Some(Need {
-            footprint: footprint(Work::Dump, u64::from(width), self.run.engine.threads),
-            what: format!("{width} columns"),
-            fix: "use fewer --threads",
-        })
+        let threads = self.run.engine.threads;
+        // The value: a counter sweep to the cell's column. The region, after it: the
+        // labeller's sweep over the neighbourhood's columns, wider and more per column.
+        let (footprint, what) = if self.region {
+            let width = cell_region::neighbourhood_end(self.x);
+            (
+                footprint(Work::Regions, u64::from(width), threads),
+                format!("labelling {width} columns for the region"),
+            )
+        } else {
+            (
+                footprint(Work::Palaces, u64::from(self.x) + 1, threads),
+                format!("{} columns", u64::from(self.x) + 1),
+            )
+        };
+        Some(Need { footprint, what, fix: "use fewer --threads, or drop --region" })
     }
 
     /// Prints the cell's palace number, value and kind, and its region
-    /// ([`palace::analysis::cell_region`]).
+    /// ([`palace::analysis::cell_region`]) where it is labelled.
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
         let pb = progress::bar(self.run.quiet, "cell", "rows");
         let (n, _) = positions::cell(self.k, self.x, self.y, &self.run.engine, &pb)?;
@@ -86,16 +106,39 @@ impl Request for Cell {
         let (k, x, y) = (i64::from(self.k), u64::from(self.x), u64::from(self.y));
         let v = n - k;
         let hood = palace::model::rule::in_hood(self.k, x, y);
-        let pb = progress::bar(self.run.quiet, "cell's region", "rows");
-        let region = palace::analysis::cell_region::region(self.k, self.x, self.y, &self.run.engine, &pb)?;
-        pb.finish_and_clear();
+        let cells = cell_region::labelled_cells(self.k, self.x, self.y);
+        let region = if self.region {
+            if cells > REGION_BY_DEFAULT && !self.run.quiet {
+                eprintln!(
+                    "palace: labelling the region: two sweeps of three games, {cells} cells ({:.1e}) from the corner",
+                    cells as f64
+                );
+            }
+            let pb = progress::bar(self.run.quiet, "cell's region", "rows");
+            let region = cell_region::region(self.k, self.x, self.y, &self.run.engine, &pb)?;
+            pb.finish_and_clear();
+            Some(region)
+        } else {
+            None
+        };
         let text = if self.json {
+            let region = match &region {
+                Some(r) => serde_json::to_value(r).expect("serialisable"),
+                None => serde_json::json!({ "decided": "not_labelled", "cells_to_label": cells }),
+            };
             serde_json::to_string_pretty(&serde_json::json!({
                 "k": k, "x": x, "y": y, "N": n, "v": v, "p_position": v < 0, "hood": hood,
                 "region": region,
             }))
             .expect("serialisable")
         } else {
+            let region = match &region {
+                Some(r) => r.to_string(),
+                None => format!(
+                    "not labelled: the labels are decided from the corner, two sweeps of three games over {cells} cells ({:.1e}); add --region to label it",
+                    cells as f64
+                ),
+            };
             format!(
                 "k = {k}, cell ({x}, {y}): N = {n}, v = N - k = {v}: {}{}\nregion: {region}",
                 if v < 0 { "a P-position (palace)" } else { "an N-position" },

@@ -8,10 +8,16 @@
 //! (which holds everything the label reads, so a larger board labels the cell the same). When
 //! the two agree the region is reported; when they differ the region is undetermined from the
 //! rectangle, and the answer says so and what the neighbourhood gives.
+//!
+//! A block's label continues the labels of the blocks left of and above it, so no smaller board
+//! than one from the corner decides it: the region costs two labelled sweeps of about
+//! `(x + 1) x (y + 1)` cells of three games each ([`labelled_cells`]), far more than the cell's
+//! value ([`crate::analysis::positions::cell`]), which `palace cell` therefore labels only when
+//! asked or when the board is small.
 
 use crate::engine::{EngineOptions, Progress};
 use crate::error::Result;
-use crate::labels::{BLOCK, Region, label};
+use crate::labels::{BLOCK, Region, label_tiles};
 use crate::model::geometry::Window;
 use crate::model::rule::in_hood;
 use serde::Serialize;
@@ -53,7 +59,9 @@ impl fmt::Display for CellRegion {
     }
 }
 
-/// The label of `(x, y)` on the board `[0, x1) x [0, y1)` of game `k`.
+/// The label of `(x, y)` on the board `[0, x1) x [0, y1)` of game `k`, by the tiled labeller
+/// on the sweep's workers ([`label_tiles`]): the tile that holds the cell is read, no row is
+/// kept.
 fn label_on(
     k: u32,
     x: u32,
@@ -63,22 +71,32 @@ fn label_on(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<Region> {
-    let mut found = None;
-    label(
+    let found = label_tiles(
         k,
-        Window::new(0, y, x1, y1),
+        Window::new(0, 0, x1, y1),
         opts,
         progress,
         &[],
-        |_| (),
-        |r| {
-            if r.y == y {
-                found = Some(r.labels[x as usize]);
+        || None,
+        |found, t| {
+            if (t.x0..t.x1).contains(&x) && (t.y0..t.y1).contains(&y) {
+                *found = Some(Region::from_index(t.labels(y)[(x - t.x0) as usize]));
             }
-            Ok(())
         },
     )?;
-    Ok(found.expect("the cell's row is labelled"))
+    Ok(found.into_iter().flatten().next().expect("the cell's tile is labelled"))
+}
+
+/// The cells [`region`] labels for the cell `(x, y)`, over the three games the labeller sweeps:
+/// the rectangle `[0, x] x [0, y]` and the neighbourhood (0 in the hood, which is decided by
+/// its closed form). What the region costs, to be told before it is asked for.
+pub fn labelled_cells(k: u32, x: u32, y: u32) -> u64 {
+    if in_hood(k, u64::from(x), u64::from(y)) {
+        return 0;
+    }
+    let rectangle = (u64::from(x) + 1) * (u64::from(y) + 1);
+    let neighbourhood = u64::from(neighbourhood_end(x)) * u64::from(neighbourhood_end(y));
+    3 * (rectangle + neighbourhood)
 }
 
 /// The side of the neighbourhood that holds everything the label of coordinate `c` reads: the
@@ -106,6 +124,7 @@ pub fn region(k: u32, x: u32, y: u32, opts: &EngineOptions, progress: &dyn Progr
 mod tests {
     use super::*;
     use crate::engine::Silent;
+    use crate::labels::label;
 
     #[test]
     fn cells_get_the_label_of_a_larger_board() {
