@@ -34,6 +34,9 @@ impl CheckpointArgs {
                 self.every
             )));
         }
+        if let Some(path) = &self.resume {
+            check_resume_path(path)?;
+        }
         if let Some(path) = &self.checkpoint {
             // Found out now, not when the first checkpoint is due or when the run ends.
             check_checkpoint_path(path, self.resume.as_deref())?;
@@ -94,6 +97,26 @@ fn check_checkpoint_path(path: &std::path::Path, resume: Option<&std::path::Path
     Err(usage(
         "exists and is not a palace checkpoint; the run would replace it and remove it when it finishes, so give a new file name such as run.ckpt".into(),
     ))
+}
+
+/// Refuses a `--resume` path that holds no file to read (missing, a folder, a FIFO or a
+/// device) as a usage error: `--resume` takes the checkpoint file a run with `--checkpoint`
+/// saved. What the file holds is checked when it is read.
+fn check_resume_path(path: &std::path::Path) -> Result<()> {
+    let shown = path.display();
+    let expects = "--resume takes the checkpoint file that an interrupted run with --checkpoint FILE saved (the message it printed names it)";
+    let usage = |what: &str| Err(Error::Usage(format!("--resume {shown}: {what}; {expects}")));
+    if path.as_os_str().is_empty() {
+        return Err(Error::Usage(format!("--resume is empty; {expects}")));
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => usage("no such file"),
+        // Anything else (a folder we may not search) is the read's to report.
+        Err(_) => Ok(()),
+        Ok(m) if m.is_dir() => usage("is a folder"),
+        Ok(m) if !m.is_file() => usage("is not a regular file (a FIFO, a device or a socket)"),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// Where a checkpointed run saves and resumes.

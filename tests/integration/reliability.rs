@@ -743,6 +743,36 @@ fn a_checkpoint_path_that_holds_something_else_is_refused_and_kept() {
     assert_eq!(std::fs::read(d.join("notes.txt")).unwrap(), b"my notes");
 }
 
+/// `--resume FILE` where no file is to be read (nothing there, a folder, a FIFO) is a usage
+/// error (exit 2) that says what `--resume` takes, before any work.
+#[test]
+fn a_resume_path_without_a_file_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let commands: [&[&str]; 3] = [
+        &["stats", "--k", "9999", "--size", "400000"],
+        &["stats", "--palaces-only", "--k", "9999", "--size", "400000"],
+        &["skin", "--k", "9999", "--to", "100000000"],
+    ];
+    for (name, says) in [
+        ("nosuch.ckpt", "no such file"),
+        ("sub", "is a folder"),
+        (".", "is a folder"),
+        ("fifo", "is not a regular file"),
+    ] {
+        for cmd in commands {
+            let args: Vec<&str> = cmd.iter().copied().chain(["-q", "--resume", name]).collect();
+            let o = run_in(d, &args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(e.contains(&format!("--resume {name}: {says}")), "{args:?}: {e}");
+            assert!(e.contains("--checkpoint FILE saved"), "{args:?}: {e}");
+        }
+    }
+}
+
 /// Two outputs of one run never share a destination: two flags naming one file (also through
 /// another spelling or a link), `-` where the report goes to standard output too, `tiles -o -`
 /// and a checkpoint on standard output are refused before any work (exit 2, naming the flags),
