@@ -90,6 +90,11 @@ pub struct BenchArgs {
     /// count.
     #[arg(long, value_name = "T1,T2,...", conflicts_with_all = ["analyses", "png_dir", "no_png", "backend", "threads", "kernel", "k", "size"])]
     pub series: Option<String>,
+    /// Instead, time `palace cell` on three cells far from the corner (k = 40003 at
+    /// (200000, 60000) and (1000000, 300000), k = 1 at (0, 1073741823)) against `palace stats`
+    /// of the rectangle each depends on, on --threads threads.
+    #[arg(long, conflicts_with_all = ["analyses", "png_dir", "no_png", "backend", "series", "k", "size"])]
+    pub cells: bool,
     /// The command `--series` times, after `--`.
     #[arg(last = true, value_name = "COMMAND", requires = "series")]
     pub command: Vec<String>,
@@ -138,6 +143,21 @@ pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
     }
     if let Some(series) = &a.series {
         return ctx.run(super::series::Series::new(series, a.command, a.repeat, a.report.json, a.quiet)?);
+    }
+    if a.cells {
+        let run = RunArgs {
+            threads: a.threads,
+            kernel: a.kernel,
+            quiet: a.quiet,
+            tile_width: None,
+            band_height: None,
+        }
+        .resolve(&ctx.cancel)?;
+        return ctx.run(super::cells_bench::CellsBench {
+            repeat: a.repeat,
+            engine: run.engine,
+            json: a.report.json,
+        });
     }
     Board::new(a.k, a.size, a.size)?;
     if a.size > MAX_BENCH_SIDE {

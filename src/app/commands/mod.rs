@@ -6,6 +6,7 @@ pub mod beams;
 pub mod bench;
 pub mod branches;
 pub mod cell;
+pub mod cells_bench;
 pub mod check;
 pub mod compare;
 pub mod dump;
