@@ -4,7 +4,7 @@
 //! one tile's values where the statistics tally every tile's, so its time should stay within
 //! about the statistics' (issue: "within about 2T").
 
-use crate::app::commands::bench::{Run, timed};
+use crate::app::commands::timing::{Run, timed};
 use crate::app::print::{ExitCode, print_report};
 use crate::app::request::{Context, Request};
 use palace::analysis::{positions, stats};

@@ -24,3 +24,4 @@ pub mod stats;
 pub mod survey;
 pub mod threads;
 pub mod tiles;
+pub mod timing;
