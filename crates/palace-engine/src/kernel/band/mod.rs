@@ -29,7 +29,7 @@
 //! then transposed into the tile's rows, 32 x 32 bytes at a time on x86.
 //!
 //! Every kernel here is tested bit for bit against [`super::wide`] (`tests.rs` of this module
-//! and `tests/integration/kernels.rs`), range failures included.
+//! and `crates/palace-engine/tests/engine/kernels.rs`), range failures included.
 
 mod lanes;
 pub mod portable;

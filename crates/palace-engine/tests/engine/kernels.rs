@@ -3,8 +3,8 @@
 //! wide kernel exactly and report success, or report failure — and it must report failure
 //! exactly when some exact value leaves the limit (never a silent wrong answer).
 
-use palace::kernel::wide::wide_tile;
-use palace::kernel::{Arrangement, KernelChoice, NARROW_LIMIT, TileBuf, available_kernels};
+use palace_engine::kernel::wide::wide_tile;
+use palace_engine::kernel::{Arrangement, KernelChoice, NARROW_LIMIT, TileBuf, available_kernels};
 use proptest::prelude::*;
 
 fn narrow_kernels() -> Vec<KernelChoice> {

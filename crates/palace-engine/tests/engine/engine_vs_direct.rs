@@ -1,14 +1,14 @@
 //! The engine against the direct definition (the paper's §1 three-counter programme), bit for
 //! bit, on whole boards and random windows, for every kernel and several thread counts.
 
-use crate::common;
+use palace_engine::testing as common;
 
 use common::*;
-use palace::engine::{EngineOptions, Sweep, TileKind, TileView, TileVisitor};
-use palace::kernel::KernelChoice;
-use palace::model::geometry::Window;
-use palace::model::reference::reference_values;
-use palace::model::rule::{hood_value, in_hood};
+use palace_engine::engine::{EngineOptions, Sweep, TileKind, TileView, TileVisitor};
+use palace_engine::kernel::KernelChoice;
+use palace_engine::model::geometry::Window;
+use palace_engine::model::reference::reference_values;
+use palace_engine::model::rule::{hood_value, in_hood};
 use proptest::prelude::*;
 
 #[test]
@@ -92,7 +92,7 @@ fn reference_ca_equals_direct_definition() {
     for k in [1u32, 2, 3, 5, 7, 10, 37, 100] {
         let n = (3 * k as usize).max(90);
         let a = reference_values(k, n, n);
-        let b = palace::model::reference::direct_values(k, n, n);
+        let b = palace_engine::model::reference::direct_values(k, n, n);
         assert_eq!(a, b, "k={k}");
     }
 }

@@ -1,7 +1,7 @@
 //! The engine against the game itself: the exact brute-force solver of formulation 2 on small
 //! boards, and the Wythoff pairs for k = 1 (exact integers and literal OEIS data).
 
-use crate::common;
+use palace::testing as common;
 
 use common::*;
 use palace::analysis::check;

@@ -3,10 +3,10 @@
 //! ranges, tilings, kernels and thread counts; and runs paused at random bands, saved and
 //! resumed, against uninterrupted ones.
 
-use crate::common::kernels;
 use palace::analysis::skin::{self, Column, SkinReport};
 use palace::engine::{EngineOptions, Silent};
 use palace::kernel::KernelChoice;
+use palace::testing::kernels;
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

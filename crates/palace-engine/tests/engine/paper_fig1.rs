@@ -4,15 +4,15 @@
 //! states the palace numbers below through the caption's legend (0 dark brown, 1 dark olive,
 //! 2 olive, 3 light olive, 4 yellow, 5 black, 6 blue, 7 indigo). They are transcribed here as
 //! a fixture and compared with the palace numbers of the exact game solver
-//! ([`palace::model::solver`], which knows nothing of palace numbers), of the direct
+//! ([`palace_engine::model::solver`], which knows nothing of palace numbers), of the direct
 //! definition and of the engine, cell by cell.
 
-use crate::common;
+use palace_engine::testing as common;
 
-use palace::engine::EngineOptions;
-use palace::model::geometry::Window;
-use palace::model::reference::direct_palace_numbers;
-use palace::model::solver::p_positions;
+use palace_engine::engine::EngineOptions;
+use palace_engine::model::geometry::Window;
+use palace_engine::model::reference::direct_palace_numbers;
+use palace_engine::model::solver::p_positions;
 
 const K: u32 = 5;
 const SIDE: usize = 11;

@@ -2,7 +2,6 @@
 //! values each test computes itself from the direct definition (the three-counter programme),
 //! never copied from the commands' output.
 
-use crate::common;
 use palace::analysis::compare::{self, Comparison};
 use palace::analysis::fabric;
 use palace::analysis::regions;
@@ -12,6 +11,7 @@ use palace::labels::{self, ALL, Region};
 use palace::model::geometry::Window;
 use palace::model::reference::{DirectDp, direct_palace_numbers};
 use palace::model::rule::in_hood;
+use palace::testing as common;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Two workers, the fastest kernel.

@@ -1,12 +1,12 @@
 //! The counter sweep (`Sweep::palaces`) against the direct definition: every tile's palace count
 //! and every counter leaving it, for many games, tile shapes, thread counts and kernels.
 
-use crate::common::kernels;
-use palace::Window;
-use palace::engine::{EngineOptions, PalaceTile, PalaceVisitor, Sweep};
-use palace::kernel::KernelChoice;
-use palace::kernel::counter::{BIAS, Edges};
-use palace::model::reference::DirectCounters;
+use palace_engine::Window;
+use palace_engine::engine::{EngineOptions, PalaceTile, PalaceVisitor, Sweep};
+use palace_engine::kernel::KernelChoice;
+use palace_engine::kernel::counter::{BIAS, Edges};
+use palace_engine::model::reference::DirectCounters;
+use palace_engine::testing::kernels;
 use proptest::prelude::*;
 use std::sync::Mutex;
 
@@ -173,8 +173,8 @@ proptest! {
         threads in 1usize..4,
         kernel in prop::sample::select(kernels()),
     ) {
-        use palace::engine::checkpoint::Checkpoint;
-        use palace::engine::Sweep;
+        use palace_engine::engine::checkpoint::Checkpoint;
+        use palace_engine::engine::Sweep;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let board = Board::new(k, w as usize, h as usize);
         let opts = EngineOptions { threads, kernel, band_height: Some(bh), ..Default::default() };
@@ -212,7 +212,7 @@ proptest! {
 /// below the third band, with one strip per tile; the resumed sweep finishes the board.
 #[test]
 fn a_pause_after_three_bands() {
-    use palace::engine::Sweep;
+    use palace_engine::engine::Sweep;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let (k, w, h) = (100u32, 400u32, 1000u32);
     let board = Board::new(k, w as usize, h as usize);
@@ -266,7 +266,7 @@ fn one_cell_wide_or_tall() {
 /// earlier; a fresh one does not.
 #[test]
 fn a_resumed_sweep_says_so_to_its_progress() {
-    use palace::engine::{Progress, Sweep};
+    use palace_engine::engine::{Progress, Sweep};
     use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
     #[derive(Default)]
     struct Seen {
@@ -314,9 +314,9 @@ fn a_resumed_sweep_says_so_to_its_progress() {
 /// not keep has gone back to its pool and been used again.
 #[test]
 fn tiles_asked_for_come_with_their_values() {
-    use palace::engine::{KeptTile, TileKind};
-    use palace::model::reference::direct_values;
-    use palace::model::rule::{hood_sentinel, in_hood};
+    use palace_engine::engine::{KeptTile, TileKind};
+    use palace_engine::model::reference::direct_values;
+    use palace_engine::model::rule::{hood_sentinel, in_hood};
     struct Some3(Tiles, Mutex<Vec<KeptTile>>);
     impl PalaceVisitor for Some3 {
         fn visit(&self, worker: usize, t: &PalaceTile<'_>) {
@@ -335,7 +335,7 @@ fn tiles_asked_for_come_with_their_values() {
             (x0 / 7 + y0 / 5).is_multiple_of(3)
         }
     }
-    let cells_of = |view: &palace::engine::TileView<'_>| {
+    let cells_of = |view: &palace_engine::engine::TileView<'_>| {
         let mut cells = Vec::new();
         for y in view.y0..view.y1 {
             match view.kind {
@@ -377,72 +377,6 @@ fn tiles_asked_for_come_with_their_values() {
                     assert_eq!(i32::from(c), want, "k={k} {kernel:?} cell ({x}, {y})");
                 }
             }
-        }
-    }
-}
-
-/// The statistics of a counter sweep (the kernels' tally, and the values of the tiles that
-/// could hold an extreme's first cell) equal those of the CA's sweep, on random games, boards,
-/// tilings, kernels and thread counts, boards whose tiles reach the lane kernels included.
-mod statistics {
-    use super::kernels;
-    use palace::analysis::stats::{stats, stats_by_counters};
-    use palace::engine::{EngineOptions, Silent};
-    use palace::kernel::KernelChoice;
-    use palace::model::geometry::Window;
-    use proptest::prelude::*;
-
-    fn both(k: u32, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
-        let ca = EngineOptions { kernel: KernelChoice::Wide, threads: 1, ..Default::default() };
-        let (want, _) = stats(k, Window::new(0, 0, w, h), &ca, &Silent).expect("CA sweep");
-        let (got, report) = stats_by_counters(k, w, h, opts, &Silent).expect("counter sweep");
-        assert_eq!(got, want, "{what}");
-        report.counter_computed
-    }
-
-    #[test]
-    fn larger_games_through_the_lane_kernels() {
-        for k in [100u32, 333, 500, 1000] {
-            let n = 3 * k + 70;
-            for kernel in kernels() {
-                for (tw, bh, threads) in
-                    [(None, None, 2), (Some(120), Some(64), 1), (Some(250), Some(100), 3)]
-                {
-                    let opts = EngineOptions {
-                        threads,
-                        kernel,
-                        tile_width: tw,
-                        band_height: bh,
-                        ..Default::default()
-                    };
-                    let what = format!("k={k} {kernel:?} tile {tw:?}x{bh:?} threads={threads}");
-                    let lanes = both(k, n, n, &opts, &what);
-                    if kernel != KernelChoice::Wide && bh.is_some() {
-                        assert!(
-                            lanes > u64::from(n) * u64::from(n) / 4,
-                            "{what}: lane kernels computed {lanes}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
-
-        #[test]
-        fn random_boards(
-            k in 1u32..400,
-            w in 1u32..900,
-            h in 1u32..900,
-            tw in 2u32..400,
-            bh in 2u32..300,
-            threads in 1usize..4,
-            kernel in prop::sample::select(kernels()),
-        ) {
-            let opts = EngineOptions { threads, kernel, tile_width: Some(tw), band_height: Some(bh), ..Default::default() };
-            both(k, w, h, &opts, &format!("k={k} {w}x{h} {kernel:?} tile {tw}x{bh} threads={threads}"));
         }
     }
 }
