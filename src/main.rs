@@ -7,7 +7,6 @@ mod app;
 use app::cli::Cli;
 use app::request::Context;
 use clap::Parser;
-use palace::Error;
 use palace::engine::Cancel;
 
 fn main() {
@@ -27,7 +26,7 @@ fn main() {
         Err(e) => {
             eprintln!("palace: error: {}", app::errors::message(&e));
             match e {
-                Error::Interrupted | Error::Paused { .. } => caught.exit_code(),
+                e if e.is_stopped() => caught.exit_code(),
                 e if e.is_usage() => 2,
                 _ => 1,
             }

@@ -5,7 +5,7 @@
 //! No message names a command-line flag.
 
 use palace::Error;
-use palace::error::ParameterError;
+use palace::error::{EngineError, LibraryWords, Param, Value, Vocabulary};
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 
@@ -19,27 +19,53 @@ pub fn type_error(msg: impl Into<String>) -> PyErr {
     PyTypeError::new_err(msg.into())
 }
 
-/// The window as Python writes the tuple.
-fn tuple(w: &palace::Window) -> String {
-    format!("({}, {}, {}, {})", w.x0, w.y0, w.x1, w.y1)
+/// The Python package's name table: each library parameter by the argument that gives it, a
+/// window as a tuple, a setting as `name=value`.
+pub struct Args;
+
+impl Vocabulary for Args {
+    fn name(&self, p: Param) -> String {
+        p.name().to_string()
+    }
+
+    fn value(&self, v: &Value) -> String {
+        LibraryWords.value(v)
+    }
+
+    fn given(&self, p: Param, v: &Value) -> String {
+        LibraryWords.given(p, v)
+    }
+
+    fn set(&self, p: Param, value: &str) -> String {
+        LibraryWords.set(p, value)
+    }
 }
 
 /// The Python exception for a library error.
-pub fn to_py(e: Error) -> PyErr {
+pub fn to_py(e: impl Into<Error>) -> PyErr {
+    let e = e.into();
+    if let Some(p) = e.parameter() {
+        return value_error(p.render(&Args));
+    }
+    if e.is_interrupted() {
+        return PyKeyboardInterrupt::new_err("interrupted");
+    }
     match e {
-        Error::Parameter(p) => value_error(parameter(&p)),
-        Error::InvalidArgument { argument, value, expected, .. } => {
+        Error::InvalidArgument { argument, value, expected, .. }
+        | Error::Engine(EngineError::InvalidArgument { argument, value, expected, .. }) => {
             value_error(format!("{argument} = {value} is not accepted; {expected}"))
         }
-        Error::Usage(m) => value_error(m),
-        Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+        Error::OutputPath(m) => value_error(m),
+        Error::NoGpu => value_error(NO_GPU),
         Error::Io { path, source } => {
             let code = source.raw_os_error().unwrap_or(0);
             PyOSError::new_err((code, source.to_string(), path.display().to_string()))
         }
-        e @ (Error::Png { .. } | Error::PngDecode { .. } | Error::Plot { .. } | Error::BadInput { .. }) => {
-            PyOSError::new_err(e.to_string())
-        }
+        e @ (Error::Png { .. }
+        | Error::PngDecode { .. }
+        | Error::Plot { .. }
+        | Error::BadInput { .. }
+        | Error::Engine(EngineError::BadInput { .. })) => PyOSError::new_err(e.to_string()),
         Error::SkinUnfinished { to, rows } => PyRuntimeError::new_err(format!(
             "to = {to}: the skin did not end within {rows} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); no result"
         )),
@@ -53,39 +79,5 @@ pub fn to_py(e: Error) -> PyErr {
     }
 }
 
-/// A parameter error worded with the Python argument that gave the parameter.
-fn parameter(p: &ParameterError) -> String {
-    use ParameterError as P;
-    match p {
-        P::KZero => "k = 0 is not a game: k is at least 1 (k = 1 is classical Wythoff Nim)".into(),
-        P::KTooLarge { k, max } => {
-            format!("k = {k} is too large: palace numbers reach 3k and must fit int32; k <= {max}")
-        }
-        P::SideZero { side } => {
-            format!("the board {side} is 0; give size=N or width=W, height=H with N, W, H >= 1")
-        }
-        P::WindowEmpty { window } => format!(
-            "window = {} is empty; give (x0, y0, x1, y1) with x0 < x1 and y0 < y1 (half-open)",
-            tuple(window)
-        ),
-        P::WindowOutside { window, width, height } => {
-            let fix = palace::error::inside(window, *width, *height);
-            format!("window = {} lies outside the {width} x {height} board; use {fix}", tuple(window))
-        }
-        P::NoArm { k, min } => format!(
-            "k = {k}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; k >= {min}"
-        ),
-        P::SkinEnd { to, k, max } => format!(
-            "to = {to}: the skin starts at the shoulder (k, 0) = ({k}, 0) and columns stop at {max}; give {k} < to <= {max}"
-        ),
-        P::PanelSize { size, max } => {
-            format!("size = {size}: the panels are held in memory; size is 1..={max}")
-        }
-        P::NoRegionCell { window, k, regions } => format!(
-            "no cell of the window {} of game {k} lies in {regions}; give another window",
-            tuple(window)
-        ),
-        // The rest word their parameters with the library's names, which are the Python ones.
-        p => p.to_string(),
-    }
-}
+/// What `backend = 'gpu'` says in a build without the GPU backend.
+pub const NO_GPU: &str = "backend = 'gpu': this build of palace has no GPU backend (the cargo feature gpu of palace-py; docs/python.md says how to build it); use backend = 'cpu'";

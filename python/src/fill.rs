@@ -83,6 +83,8 @@ impl<T: Cell> Fill<T> {
 }
 
 impl<T: Cell> RowSink for Fill<T> {
+    type Error = palace::Error;
+
     fn row(&mut self, row: &Row<'_>) -> palace::Result<()> {
         let hood = row.hood_cells();
         let out = self.row_slice(row.y);

@@ -32,7 +32,7 @@ where
         rayon::ThreadPoolBuilder::new()
             .num_threads(palace::engine::resolve_threads(threads))
             .build_scoped(|thread| thread.run(), |pool| pool.install(|| f(&Watch::new(cancel, pb))))
-            .map_err(|source| palace::Error::ThreadPool { threads, source })?
+            .map_err(|source| palace::error::EngineError::ThreadPool { threads, source })?
     })
 }
 

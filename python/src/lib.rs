@@ -211,10 +211,6 @@ fn gpu_stats(
     })
 }
 
-/// What `backend = 'gpu'` says in a build without the GPU backend.
-#[cfg(not(feature = "gpu"))]
-const NO_GPU: &str = "backend = 'gpu': this build of palace has no GPU backend (the cargo feature gpu of palace-py; docs/python.md says how to build it); use backend = 'cpu'";
-
 #[cfg(not(feature = "gpu"))]
 fn gpu_stats(
     _py: Python<'_>,
@@ -223,7 +219,7 @@ fn gpu_stats(
     _w: Window,
     _palaces_only: bool,
 ) -> PyResult<String> {
-    Err(value_error(NO_GPU))
+    Err(value_error(crate::errors::NO_GPU))
 }
 
 /// Whether `backend` asks for the GPU: `'cpu'` or `'gpu'`, anything else refused.
@@ -254,7 +250,7 @@ fn gpu_survey(
     _opts: &palace::engine::EngineOptions,
     _pb: &dyn palace::engine::Progress,
 ) -> palace::Result<Vec<palace::analysis::survey::SurveyRow>> {
-    Err(palace::Error::Usage(NO_GPU.into()))
+    Err(palace::Error::NoGpu)
 }
 
 /// The skin on the GPU backend (as `palace skin --backend gpu`).
@@ -277,7 +273,7 @@ fn gpu_skin(
     _pb: &dyn palace::engine::Progress,
     _cancel: &palace::engine::Cancel,
 ) -> palace::Result<(palace::analysis::skin::SkinReport, Vec<palace::analysis::skin::Column>)> {
-    Err(palace::Error::Usage(NO_GPU.into()))
+    Err(palace::Error::NoGpu)
 }
 
 /// The skin of game `k` from the shoulder to column `to`: the report as the JSON of
@@ -578,7 +574,7 @@ fn render<'py>(
 
 /// The pixels of a PNG as RGB bytes, and its size.
 fn decode_rgb(path: &std::path::Path) -> palace::Result<(Vec<u8>, (u32, u32))> {
-    let err = |e: png::DecodingError| palace::Error::PngDecode { path: path.to_path_buf(), source: e.into() };
+    let err = |e: png::DecodingError| palace::Error::PngDecode { path: path.to_path_buf(), source: e };
     let file = std::fs::File::open(path).map_err(|e| palace::Error::io(path, e))?;
     let mut dec = png::Decoder::new(std::io::BufReader::new(file));
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);

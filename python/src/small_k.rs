@@ -121,7 +121,7 @@ fn gpu_positions(
     _pb: &dyn palace::engine::Progress,
     _cancel: &palace::engine::Cancel,
 ) -> palace::Result<pos::PositionsReport> {
-    Err(palace::Error::Usage(crate::NO_GPU.into()))
+    Err(palace::Error::NoGpu)
 }
 
 /// The branches of the upper P-positions of rows `0..rows` of game `k`: the JSON of `palace

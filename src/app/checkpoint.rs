@@ -1,9 +1,9 @@
 //! Checkpoints of long runs (`stats`, `skin`): their flags, and the sweep in segments that
 //! saves the run's state between them and resumes from a saved one.
 
+use crate::app::error::{Error, Result};
 use crate::app::outputs::check_writable_dir;
 use clap::Args;
-use palace::error::{Error, Result};
 use std::path::PathBuf;
 
 /// A checkpoint file and the time between saves.
@@ -154,7 +154,7 @@ pub type Restore<'a> =
 pub type Segment<'a> = dyn FnMut(
         Option<&palace::engine::checkpoint::Frontier>,
         &(dyn Fn() -> bool + Sync),
-    ) -> Result<(palace::engine::SweepReport, Option<palace::engine::checkpoint::Frontier>)>
+    ) -> palace::Result<(palace::engine::SweepReport, Option<palace::engine::checkpoint::Frontier>)>
     + 'a;
 
 /// Runs a sweep in segments: each segment pauses at `save`'s interval or when the run is
@@ -178,12 +178,12 @@ pub fn resumable(
         let saved = Checkpoint::decode(&bytes, &c.tag, path)?;
         // The checksum says the file is as written, not that what was written is possible.
         if let Err(why) = restore(&saved.state, &saved.frontier) {
-            return Err(palace::Error::BadInput {
+            return Err(Error::Lib(palace::Error::BadInput {
                 path: path.to_path_buf(),
                 reason: format!(
                     "the checkpoint's state is impossible for this run ({why}); start the run again without --resume"
                 ),
-            });
+            }));
         }
         frontier = Some(saved.frontier);
     }
@@ -203,11 +203,11 @@ pub fn resumable(
             palace::output::checkpoint::write(path, "--checkpoint", &saved)?;
             owned = true;
             if cancel.is_cancelled() {
-                return Err(palace::Error::Paused { path: path.clone(), rows, height });
+                return Err(palace::Error::Paused { path: path.clone(), rows, height }.into());
             }
             frontier = Some(saved.frontier);
         } else if cancel.is_cancelled() {
-            return Err(palace::Error::Interrupted);
+            return Err(Error::INTERRUPTED);
         } else {
             frontier = Some(f);
         }
@@ -229,7 +229,7 @@ pub fn remove_finished(save: Option<&SaveEvery>, owned: bool) -> Result<()> {
         match std::fs::remove_file(path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(palace::Error::io(path, e)),
+            Err(e) => return Err(Error::io(path, e)),
         }
     }
     Ok(())

@@ -6,10 +6,10 @@ use crate::app::commands::{
     beams, bench, branches, cell, check, compare, dump, fabric, game, gliders, gpu_info, grid, positions,
     regions, render, skin, stats, survey, threads, tiles,
 };
+use crate::app::error::Result;
 use crate::app::print::ExitCode;
 use crate::app::request::Context;
 use clap::{Parser, Subcommand};
-use palace::error::Result;
 
 /// Computes, draws and measures the blocking-queen cellular automaton.
 ///

@@ -2,9 +2,9 @@
 //! the value enums they take, their parsers and their validation. Each command's own flags live
 //! in its module under [`crate::app::commands`], which flattens these groups in.
 
+use crate::app::error::{Error, Result};
 use clap::Args;
 use palace::engine::{Cancel, EngineOptions};
-use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
 use palace::model::geometry::{Board, MAX_SIDE, Window};
 use palace::output::png::Aggregate;
@@ -268,7 +268,7 @@ impl Backend {
         shape: Option<(u32, u32, u32)>,
         default: palace::gpu::Shape,
     ) -> Result<(palace::gpu::Gpu, palace::gpu::Shape)> {
-        let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+        let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
         let shape = shape.map_or(default, |(lanes, rows, width)| palace::gpu::Shape { lanes, rows, width });
         Ok((gpu, shape))
     }

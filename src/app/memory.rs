@@ -2,9 +2,9 @@
 //! than the memory available now is refused before anything is allocated (exit 2), with the
 //! figure it would need and what the machine has.
 
+use crate::app::error::{Error, Result};
 use palace::analysis::footprint::{Footprint, Work, footprint};
 use palace::analysis::positions::Method;
-use palace::error::{Error, Result};
 
 /// What a request holds in memory, with the words that name it and the fix, for the check
 /// against the machine's memory ([`fits`]).

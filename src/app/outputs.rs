@@ -2,8 +2,8 @@
 //! standard output taken by the report, a folder that cannot be written), and the opening of
 //! each output so that a failed run leaves nothing half-written ([`open`]).
 
+use crate::app::error::{Error, Result};
 use palace::engine::Cancel;
-use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,9 @@
 //! What every command shares at its end: its exit code, its result written to standard output
 //! (a table or JSON), and its lines on standard error (the engine's summary, the files written).
 
+use crate::app::error::Result;
 use crate::app::flags::RunConfig;
 use palace::engine::SweepReport;
-use palace::error::Result;
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
 /// found a mismatch).
@@ -19,7 +19,7 @@ pub fn out_text(text: &str) -> Result<()> {
         .and_then(|()| if text.ends_with('\n') { Ok(()) } else { o.write_all(b"\n") });
     match r.and_then(|()| o.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(palace::error::Error::io("standard output", e))
+            Err(crate::app::error::Error::io("standard output", e))
         }
         _ => Ok(()),
     }

@@ -3,11 +3,11 @@
 //! ([`memory::fits`]), the `PALACE_ISA` cap read, and then it runs. Each command module
 //! validates its arguments into a [`Request`] and hands it to [`Context::run`].
 
+use crate::app::error::Result;
 use crate::app::memory::{self, Need};
 use crate::app::outputs::Outputs;
 use crate::app::print::ExitCode;
 use palace::engine::Cancel;
-use palace::error::Result;
 
 /// What a command runs with: the cancel token that the signal handlers cancel.
 #[derive(Debug)]

@@ -6,8 +6,8 @@
 //!
 //! The folders are the layers, each depending only on those above it in this list:
 //!
-//! * [`error`]: the one error type of the project ([`Error`]), typed parameter errors
-//!   ([`error::ParameterError`]) among its variants;
+//! * [`error`]: the engine's error type ([`Error`]), with the typed parameter errors
+//!   ([`error::ParameterError`]) that every front end words in its own names;
 //! * [`model`]: the mathematics: the k-independent [`model::rule`], boards and windows
 //!   ([`model::geometry`]), the plain references every fast path is tested against
 //!   ([`model::reference`]), an exact solver of the game ([`model::solver`]) and classical

@@ -31,6 +31,8 @@ pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
 pub fn engine_window_parts(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
     struct Parts(Collect);
     impl RowSink for Parts {
+        type Error = crate::Error;
+
         fn row(&mut self, _: &Row<'_>) -> crate::Result<()> {
             panic!("a sink that takes parts gets no assembled rows")
         }

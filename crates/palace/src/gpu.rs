@@ -747,7 +747,7 @@ fn read_rows(
             // A batch may hold many rows: the reader stops within a fraction of a second of a
             // cancel, as the sweep does.
             if y.is_multiple_of(4096) && cancel.is_cancelled() {
-                return Err(Error::Interrupted);
+                return Err(Error::INTERRUPTED);
             }
             let row = known.rows.get(&(y / h));
             let read = state.row(y, |x| known.at(row, x, y));

@@ -19,9 +19,9 @@
 //! ```
 //!
 //! It stands on the engine crate, [`palace_engine`], whose modules it re-exports under the
-//! same names, so that `palace::engine`, `palace::model`, `palace::kernel`, `palace::simd` and
-//! `palace::error` are the engine's. Its own folders are the layers above the engine, each
-//! depending only on those above it in this list:
+//! same names, so that `palace::engine`, `palace::model`, `palace::kernel` and `palace::simd` are
+//! the engine's; [`error`] is this crate's, wrapping the engine's errors. Its own folders are
+//! the layers above the engine, each depending only on those above it in this list:
 //!
 //! * [`output`]: files that appear whole or not at all ([`output::atomic`]), the PNG writers
 //!   ([`output::png`], [`output::pngpar`], [`output::deflate`]), the palette and `.npy` export;
@@ -39,14 +39,16 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod error;
 pub mod games;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod labels;
 pub mod output;
 
+pub use error::{Error, Result};
 /// Helpers the tests of every crate share (a deterministic random stream).
 #[doc(hidden)]
 pub use palace_engine::testing;
-pub use palace_engine::{Board, Error, Result, Window};
-pub use palace_engine::{engine, error, kernel, model, simd};
+pub use palace_engine::{Board, Window};
+pub use palace_engine::{engine, kernel, model, simd};

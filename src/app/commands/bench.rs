@@ -24,6 +24,7 @@
 
 use super::timing::Timing;
 use super::timing::{Run, timed};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{Backend, BackendArg, KernelArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, check_writable_dir};
@@ -35,7 +36,6 @@ use clap::Args;
 use palace::analysis::stats::{Stats, StatsAcc};
 use palace::engine::sink::{Row, RowParts, RowSink};
 use palace::engine::{Cancel, EngineOptions, Silent, Sweep, SweepReport, TileView, TileVisitor};
-use palace::error::{Error, Result};
 use palace::kernel::KernelChoice;
 use palace::model::geometry::Board;
 use palace::model::geometry::Window;
@@ -234,7 +234,7 @@ impl Request for BenchGpu {
 #[cfg(feature = "gpu")]
 fn gpu_bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> Result<ExitCode> {
     use palace::analysis::stats;
-    let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+    let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
     let cancel = &run.engine.cancel;
     let window = Window::new(0, 0, size, size);
     let cells = u64::from(size) * u64::from(size);
@@ -246,7 +246,7 @@ fn gpu_bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> R
         Ok(stats::stats_by_counters(k, size, size, &run.engine, &Silent)?.0)
     })?;
     if on_gpu != on_cpu {
-        return Err(Error::Mismatch(format!(
+        return Err(Error::mismatch(format!(
             "the GPU's statistics of k = {k}, {size} x {size} differ from the CPU's"
         )));
     }
@@ -425,7 +425,7 @@ fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<[R
         Ok(as_json(&regions::run(k, window, 1, None, opts, &quiet)?.0))
     })?;
     let (_, games) = timed("  its three games alone", opts.threads, cells, repeat, || {
-        labels::sweep_games_only(k, window, opts, &quiet)
+        Ok(labels::sweep_games_only(k, window, opts, &quiet)?)
     })?;
     let c = compare::Comparison { a: k, b: k + 3, shift: (1, 1), offset: 3 };
     let (_, cmp) = timed("compare (k+3, shift 1,1, +3)", opts.threads, cells, repeat, || {
@@ -527,17 +527,17 @@ pub fn baseline_palaces(k: u32, size: u32, cancel: &Cancel) -> Result<u64> {
 
 /// The palace-only sweep: the counter form, palaces counted by the workers.
 pub fn palaces(k: u32, size: u32, opts: &EngineOptions) -> Result<(u64, SweepReport)> {
-    palace::analysis::stats::palaces(k, size, size, opts, &Silent).map(|(c, r)| (c.palaces, r))
+    Ok(palace::analysis::stats::palaces(k, size, size, opts, &Silent).map(|(c, r)| (c.palaces, r))?)
 }
 
 /// The fast engine, statistics on the workers.
 pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
-    palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)
+    Ok(palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)?)
 }
 
 /// The statistics by a counter sweep (the kernels' tally).
 pub fn fast_counters(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
-    palace::analysis::stats::stats_by_counters(k, size, size, opts, &Silent)
+    Ok(palace::analysis::stats::stats_by_counters(k, size, size, opts, &Silent)?)
 }
 
 /// The fast engine's digest of every cell.
@@ -553,6 +553,8 @@ pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
 struct Discard;
 
 impl RowSink for Discard {
+    type Error = crate::app::error::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         std::hint::black_box(row.cells);
         Ok(())
@@ -577,13 +579,15 @@ struct PngCheck<R: std::io::BufRead + std::io::Seek> {
 }
 
 impl<R: std::io::BufRead + std::io::Seek> RowSink for PngCheck<R> {
+    type Error = crate::app::error::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         palette::indices(row.cells, row.hood_cells(), &mut self.indices);
         let depth = self.reader.info().bit_depth as u8;
         let decoded = self
             .reader
             .next_row()
-            .map_err(|e| Error::PngDecode { path: self.path.clone(), source: e.into() })?;
+            .map_err(|e| palace::Error::PngDecode { path: self.path.clone(), source: e })?;
         let same = decoded.is_some_and(|r| {
             palace::output::png::unpack(r.data(), self.indices.len(), depth) == self.indices
         });
@@ -638,7 +642,7 @@ fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::pat
     let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
     let reader = png::Decoder::new(std::io::BufReader::new(file))
         .read_info()
-        .map_err(|e| Error::PngDecode { path: path.clone(), source: e.into() })?;
+        .map_err(|e| palace::Error::PngDecode { path: path.clone(), source: e })?;
     let mut check = PngCheck { reader, path: path.clone(), indices: vec![0; size as usize], matches: true };
     Sweep::new(k, window).options(opts).rows(&mut check)?;
     Ok(PngBench {
@@ -817,12 +821,12 @@ pub fn measure(
         analyses,
     };
     if report.png.as_ref().is_some_and(|p| !p.decoded_matches) {
-        return Err(Error::Mismatch(format!(
+        return Err(Error::mismatch(format!(
             "the rendered PNG differs from the engine's cells (k = {k}, size {size})"
         )));
     }
     if !agree {
-        return Err(Error::Mismatch(format!(
+        return Err(Error::mismatch(format!(
             "the fast engine's output differs from the baseline's (k = {k}, size {size})"
         )));
     }

@@ -2,6 +2,7 @@
 //! measurements are [`palace::analysis::branches`]'s; this file maps the flags onto them, writes
 //! the picture and prints the report.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{MethodArg, RunArgs, RunConfig, parse_k, parse_side};
 use crate::app::memory::{Need, positions_need};
 use crate::app::outputs::Outputs;
@@ -11,7 +12,6 @@ use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::branches::{self, Settings};
 use palace::analysis::positions::{Method, default_width};
-use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
 

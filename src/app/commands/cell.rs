@@ -1,6 +1,7 @@
 //! `palace cell`: one cell's palace number N, its value v = N - k and whether it is a
 //! P-position.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::print::{ExitCode, out_text};
@@ -8,7 +9,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::{cell_region, positions};
-use palace::error::{Error, Result};
 
 /// The most cells `palace cell` labels for the region without `--region`: about a second of
 /// labelling on two cores where the board is densest.

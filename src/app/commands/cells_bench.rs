@@ -5,11 +5,11 @@
 //! about the statistics' (issue: "within about 2T").
 
 use crate::app::commands::timing::{Run, timed};
+use crate::app::error::Result;
 use crate::app::print::{ExitCode, print_report};
 use crate::app::request::{Context, Request};
 use palace::analysis::{positions, stats};
 use palace::engine::{EngineOptions, Silent};
-use palace::error::Result;
 use serde::Serialize;
 use std::fmt;
 

@@ -1,13 +1,13 @@
 //! `palace check`: the engine cross-checked against an exact solver of the game itself on small
 //! boards, and against the Wythoff pairs for k = 1.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{RunArgs, RunConfig};
 use crate::app::memory::Need;
 use crate::app::print::{ExitCode, print_report};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
-use palace::error::{Error, Result};
 
 /// Largest `--wythoff-size` of `check` (its board is swept and every cell compared).
 pub const MAX_WYTHOFF_SIDE: u32 = 20_000;

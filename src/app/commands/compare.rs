@@ -1,6 +1,7 @@
 //! `palace compare`: two games compared cell by cell (the paper's Fig. 4), or searched over
 //! shifts (`--search-shift`, the paper's Fig. 3) and per region (`--region-search`).
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{
     BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale, parse_k,
 };
@@ -11,7 +12,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::compare::{self, Comparison};
-use palace::error::{Error, Result};
 use palace::labels::Region;
 use palace::model::geometry::{Board, MAX_SIDE, Window};
 use std::path::PathBuf;

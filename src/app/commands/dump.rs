@@ -1,5 +1,6 @@
 //! `palace dump`: a window exported as a NumPy `.npy` array of int32.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{BoardArgs, RunArgs, RunConfig, cli_enum};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open};
@@ -8,7 +9,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Sweep;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use palace::output::npy::{NpyWriter, Values};
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! `palace fabric`: the three fabrics (paper Fig. 7), one k of each class mod 3, side by side,
 //! and how much of each the later games reproduce.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{ReferenceArgs, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open};
@@ -9,7 +10,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::fabric;
-use palace::error::{Error, Result};
 use std::path::PathBuf;
 
 /// `palace fabric`.

@@ -1,6 +1,7 @@
 //! `palace gliders`: the fabric's meta-gliders (paper §3.2) classified, followed and judged,
 //! and the map of textures drawn.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{BoardArgs, LegendArgs, ReportArgs, RunArgs, RunConfig};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open, write_into};
@@ -9,7 +10,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::gliders;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;

@@ -1,11 +1,11 @@
 //! `palace gpu-info`: the GPU adapter that `--backend gpu` uses (cargo feature `gpu`).
 
+use crate::app::error::Result;
 use crate::app::print::ExitCode;
 #[cfg(feature = "gpu")]
 use crate::app::print::out_text;
 use crate::app::request::{Context, Request};
 use clap::Args;
-use palace::error::{Error, Result};
 
 /// `palace gpu-info`.
 #[derive(Debug, Args)]
@@ -34,7 +34,7 @@ impl Request for GpuInfo {
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
         #[cfg(feature = "gpu")]
         {
-            let gpu = palace::gpu::Gpu::open().map_err(Error::Gpu)?;
+            let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
             let a = gpu.adapter();
             let text = if self.json {
                 serde_json::to_string_pretty(&serde_json::json!({
@@ -66,7 +66,7 @@ impl Request for GpuInfo {
         #[cfg(not(feature = "gpu"))]
         {
             let _ = self.json;
-            Err(Error::Usage(format!("palace gpu-info: {NOT_BUILT}")))
+            Err(crate::app::error::Error::Usage(format!("palace gpu-info: {NOT_BUILT}")))
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `palace grid`: the grid of the fabric's black cells (paper §3.2) measured by exact
 //! autocorrelation in windows along the diagonal, and its maps drawn.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open};
@@ -9,7 +10,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::{grid, grid_plot};
-use palace::error::{Error, Result};
 use palace::model::geometry::MAX_SIDE;
 use std::path::PathBuf;
 

@@ -1,6 +1,7 @@
 //! `palace positions`: the P-positions of the first rows, as CSV or `.npy`, and whether each
 //! row holds exactly k.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{Backend, BackendArg, MethodArg, RunArgs, RunConfig, parse_k, parse_side};
 use crate::app::memory::{Need, positions_need, positions_need_gpu};
 use crate::app::outputs::Outputs;
@@ -9,7 +10,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::positions::{self, Method};
-use palace::error::{Error, Result};
 use palace::output::atomic::AtomicOutput;
 use std::io::Write;
 use std::path::PathBuf;
@@ -189,7 +189,7 @@ impl Positions {
         use palace::output::npy::header_of;
         use std::io::{Seek, SeekFrom};
         let shown = self.output.display().to_string();
-        let io = |e| Error::io(&shown, e);
+        let io = |e| palace::Error::io(&shown, e);
         let header = if self.npy {
             header_of("<i8", u64::from(self.k) * u64::from(self.rows), 2, 0)
         } else {

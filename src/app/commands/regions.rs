@@ -1,6 +1,7 @@
 //! `palace regions`: every cell labelled with its region, the per-region report and the region
 //! map.
 
+use crate::app::error::Result;
 use crate::app::flags::{
     BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale,
 };
@@ -11,7 +12,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::regions;
-use palace::error::Result;
 use palace::model::geometry::{Board, Window};
 use std::path::PathBuf;
 

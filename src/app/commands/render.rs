@@ -1,5 +1,6 @@
 //! `palace render`: the palace numbers as an 8-bit indexed PNG with the paper's palette.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{
     AggregateArg, BoardArgs, MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE, RunArgs, RunConfig, check_scale, cli_enum,
 };
@@ -10,7 +11,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Sweep;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use palace::output::palette::Scheme;
 use palace::output::png::{PngOptions, PngWriter, picture_size};

@@ -20,10 +20,10 @@
 //! measured speed-up falls short of it by what the machine adds (memory traffic, clocks, other
 //! tenants), not by the schedule. Taken from one thread, the tiles' times are undisturbed.
 
+use crate::app::error::{Error, Result};
 use crate::app::print::{ExitCode, print_report};
 use crate::app::request::{Context, Request};
 use palace::engine::Cancel;
-use palace::error::{Error, Result};
 use serde::Serialize;
 use std::fmt;
 use std::io::Read;
@@ -275,7 +275,7 @@ impl Request for Series {
                 match &first_output {
                     None => first_output = Some((t, out)),
                     Some((t0, o)) if *o != out => {
-                        return Err(Error::Mismatch(format!(
+                        return Err(Error::mismatch(format!(
                             "palace {} printed different output with --threads {t0} and --threads {t}",
                             self.command.join(" ")
                         )));
@@ -374,7 +374,7 @@ fn run_child(
             let _ = child.kill();
             let _ = child.wait();
             read_profile();
-            return Err(Error::Interrupted);
+            return Err(Error::INTERRUPTED);
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -389,7 +389,11 @@ fn run_child(
             String::from_utf8_lossy(&err).trim()
         );
         // A command the child refused is a usage error here too; any other failure is not.
-        return Err(if status.code() == Some(2) { Error::Usage(why) } else { Error::Analysis(why) });
+        return Err(if status.code() == Some(2) {
+            Error::Usage(why)
+        } else {
+            palace::Error::Analysis(why).into()
+        });
     }
     Ok((elapsed, out, profile))
 }

@@ -2,6 +2,7 @@
 //! §3.4): its thicknesses, levels, periods and steps.
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{Backend, BackendArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
@@ -10,7 +11,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::skin;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, MAX_SIDE};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
@@ -215,7 +215,7 @@ fn gpu_skin(
     let mut owned = crate::app::checkpoint::owns(resume, save);
     if let Some(path) = resume {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        g.restore(&bytes).map_err(|why| Error::BadInput {
+        g.restore(&bytes).map_err(|why| palace::Error::BadInput {
             path: path.to_path_buf(),
             reason: format!(
                 "cannot continue the skin on the GPU from it: {why}; start the run again without --resume"
@@ -229,16 +229,18 @@ fn gpu_skin(
             break;
         }
         let Some((path, _)) = save else {
-            return Err(Error::Interrupted);
+            return Err(Error::INTERRUPTED);
         };
         palace::output::checkpoint::write_bytes(path, "--checkpoint", &g.encode())?;
         owned = true;
         if cancel.is_cancelled() {
-            return Err(Error::Paused { path: path.clone(), rows: g.rows(), height: g.height() });
+            return Err(
+                palace::Error::Paused { path: path.clone(), rows: g.rows(), height: g.height() }.into()
+            );
         }
     }
     crate::app::checkpoint::remove_finished(save, owned)?;
-    g.finish()
+    Ok(g.finish()?)
 }
 
 /// Writes the skin's CSV and plot and prints its report.

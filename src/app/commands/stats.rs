@@ -2,6 +2,7 @@
 //! the CPU engine (checkpointed) or on a GPU (`--backend gpu`).
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{Backend, BackendArg, BoardArgs, ReportArgs, RunArgs, RunConfig};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::Outputs;
@@ -13,7 +14,6 @@ use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::stats;
 use palace::engine::{Cancel, Progress, SweepReport};
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use std::path::PathBuf;
 
@@ -196,6 +196,7 @@ fn palaces_resumable(
                 .resume(start)
                 .pause_when(pause)
                 .palaces_pausable(&sum)
+                .map_err(palace::Error::from)
         },
     )?;
     let cells = u64::from(w) * u64::from(h);
@@ -230,6 +231,7 @@ fn stats_resumable(
                     .resume(start)
                     .pause_when(pause)
                     .palaces_pausable(&visitor)
+                    .map_err(palace::Error::from)
             } else {
                 palace::engine::Sweep::new(k, window)
                     .options(&engine)
@@ -237,6 +239,7 @@ fn stats_resumable(
                     .resume(start)
                     .pause_when(pause)
                     .tiles_pausable(&visitor)
+                    .map_err(palace::Error::from)
             }
         },
     )?;

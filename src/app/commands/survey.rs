@@ -1,6 +1,7 @@
 //! `palace survey`: a range of k on boards of the same relative size, one CSV row per k
 //! (docs/survey.md), its plot and its summary.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{Backend, BackendArg, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
@@ -9,7 +10,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::survey::SurveyOptions;
-use palace::error::{Error, Result};
 use palace::model::geometry::MAX_SIDE;
 use std::path::PathBuf;
 

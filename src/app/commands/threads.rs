@@ -1,6 +1,7 @@
 //! `palace threads`: the threads of the upper warp found, followed and measured (paper §3.2,
 //! §4 questions 5-7), and drawn over the picture.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{BoardArgs, LegendArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open, write_into};
@@ -10,7 +11,6 @@ use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::threads;
 use palace::engine::Progress;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
 //! `palace tiles`: a Deep Zoom tile pyramid and its viewer page, from one streamed sweep.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::{
     AggregateArg, BoardArgs, MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE, RunArgs, RunConfig, cli_enum,
 };
@@ -10,7 +11,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Sweep;
-use palace::error::{Error, Result};
 use palace::model::geometry::{Board, Window};
 use palace::output::atomic::AtomicDir;
 use palace::output::dzi::{self, DziWriter, TileOptions};

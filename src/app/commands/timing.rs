@@ -1,8 +1,8 @@
 //! Timing a run: the fastest and the median of repeated runs, with their CPU time and peak
 //! memory, for `palace bench` and `palace bench --cells`.
 
+use crate::app::error::{Error, Result};
 use palace::engine::SweepReport;
-use palace::error::{Error, Result};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -93,7 +93,7 @@ impl<T: PartialEq> Timing<T> {
         };
         match &self.best {
             Some((o, _)) if *o != out => {
-                return Err(Error::Mismatch(format!("{}: two runs gave different outputs", self.name)));
+                return Err(Error::mismatch(format!("{}: two runs gave different outputs", self.name)));
             }
             Some((_, b)) if b.seconds <= secs => {}
             _ => self.best = Some((out, run)),

@@ -8,6 +8,7 @@ pub use crate::engine::layout::Lane;
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, Sweep, SweepReport};
 use crate::error::{Error, Result};
+
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// An owned row, sent between threads.
@@ -23,6 +24,8 @@ struct Forward {
 }
 
 impl RowSink for Forward {
+    type Error = Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let mut cells = self.recycle.try_recv().unwrap_or_default();
         cells.clear();
@@ -33,13 +36,13 @@ impl RowSink for Forward {
 
 /// Runs the sweeps of `lanes` together and calls `f` with their `i`-th rows, for every row of
 /// the windows in order. Each sweep gets `opts` with its share of the threads. Returns the
-/// sweeps' reports.
-pub fn lockstep(
+/// sweeps' reports; an error of `f` stops them and comes back as it was.
+pub fn lockstep<E: From<Error>>(
     lanes: &[Lane],
     opts: &EngineOptions,
     progress: &dyn Progress,
-    mut f: impl FnMut(&[Row<'_>]) -> Result<()>,
-) -> Result<Vec<SweepReport>> {
+    mut f: impl FnMut(&[Row<'_>]) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<SweepReport>, E> {
     super::check_lanes("lockstep", lanes, opts)?;
     let h = lanes[0].window.height();
     // Each sweep gets an equal share of the threads: oversubscribed pools would spin.
@@ -62,11 +65,11 @@ pub fn lockstep(
             rxs.push(rx);
             back.push(recycle_tx);
         }
-        let mut result = Ok(());
+        let mut result: std::result::Result<(), E> = Ok(());
         let mut got: Vec<OwnedRow> = Vec::with_capacity(lanes.len());
         for i in 0..h {
             if opts.cancel.is_cancelled() {
-                result = Err(Error::Interrupted);
+                result = Err(Error::Interrupted.into());
                 break;
             }
             got.clear();
@@ -102,7 +105,7 @@ pub fn lockstep(
                 Err(Error::Aborted) => {}
                 Err(e) => {
                     if result.is_ok() {
-                        result = Err(e);
+                        result = Err(e.into());
                     }
                 }
             }
@@ -135,7 +138,7 @@ mod tests {
                 assert_eq!(rb.v(i), i64::from(vb[(ya + 1) * 64 + xa + 1]));
             }
             seen += 1;
-            Ok(())
+            Ok::<(), Error>(())
         })
         .unwrap();
         assert_eq!(seen, 40);

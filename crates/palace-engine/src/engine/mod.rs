@@ -465,10 +465,16 @@ impl<'a> Sweep<'a> {
         sweep::run(self.k, self.window, &self.opts, self.opts.narrow(), output, self.progress, resume)
     }
 
-    /// Feeds the window's rows, top first, to `sink` on the calling thread.
-    pub fn rows(self, sink: &mut dyn RowSink) -> Result<SweepReport> {
+    /// Feeds the window's rows, top first, to `sink` on the calling thread. A sink's error
+    /// stops the sweep and comes back as it was.
+    pub fn rows<S: RowSink + ?Sized>(self, sink: &mut S) -> std::result::Result<SweepReport, S::Error> {
         self.check("Sweep::rows", false, false, false)?;
-        self.run(sweep::Output::Rows(sink)).map(|r| r.0)
+        let mut keeps = sink::Keeps { sink, failed: None };
+        let r = self.run(sweep::Output::Rows(&mut keeps)).map(|r| r.0);
+        match keeps.failed {
+            Some(e) => Err(e),
+            None => Ok(r?),
+        }
     }
 
     /// Shows every finished tile that meets the window to `visitor`, on the worker threads, in
@@ -826,13 +832,13 @@ mod tests {
         }
         // One game alone is a sweep of one lane.
         Sweep::new(5, w).lanes(&NoLanes).unwrap();
-        let e = lockstep::lockstep(&[], &opts, &Silent, |_| Ok(())).unwrap_err();
+        let e = lockstep::lockstep(&[], &opts, &Silent, |_| Ok::<(), Error>(())).unwrap_err();
         assert!(matches!(e, Error::InvalidArgument { argument: "lanes", .. }), "{e}");
         let lanes = [
             lockstep::Lane { k: 5, window: Window::new(0, 0, 4, 4) },
             lockstep::Lane { k: 6, window: Window::new(0, 0, 5, 4) },
         ];
-        let e = lockstep::lockstep(&lanes, &opts, &Silent, |_| Ok(())).unwrap_err();
+        let e = lockstep::lockstep(&lanes, &opts, &Silent, |_| Ok::<(), Error>(())).unwrap_err();
         assert!(e.to_string().contains("one size"), "{e}");
     }
 
@@ -880,6 +886,8 @@ mod tests {
         use crate::error::Error;
         struct CancelAfterFirstRow(Cancel);
         impl RowSink for CancelAfterFirstRow {
+            type Error = Error;
+
             fn row(&mut self, _row: &Row<'_>) -> Result<()> {
                 self.0.cancel();
                 Ok(())

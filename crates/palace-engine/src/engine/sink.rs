@@ -7,7 +7,7 @@
 //! statistics, the `.npy` writer and the analyses are all sinks, so each new analysis plugs
 //! into the same sweep.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::rule::{hood_len, hood_value};
 
 /// One finished row of the window.
@@ -85,9 +85,13 @@ impl RowParts<'_> {
 
 /// A consumer of the rows of one sweep.
 pub trait RowSink {
+    /// What the sink fails with (the layer's own error type, into which the engine's
+    /// converts): a sweep that a sink stops ends with the sink's error, unchanged.
+    type Error: From<Error>;
+
     /// Receives the next row of the window (rows arrive in order, top first). `row.x0` is the
     /// column of `row.cells[0]`.
-    fn row(&mut self, row: &Row<'_>) -> Result<()>;
+    fn row(&mut self, row: &Row<'_>) -> Result<(), Self::Error>;
 
     /// Asked before each band of rows `y0 .. y0 + rows`: the columns `[x0, x1)` this sink
     /// needs from them (clamped to the window). `None`, the default, means the whole window;
@@ -106,14 +110,16 @@ pub trait RowSink {
 
     /// Receives the next row in pieces (only called when [`RowSink::takes_parts`] says so).
     /// The default assembles the row and passes it to [`RowSink::row`].
-    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<(), Self::Error> {
         let cells = row.parts.concat();
         self.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells })
     }
 }
 
 impl<S: RowSink + ?Sized> RowSink for &mut S {
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+    type Error = S::Error;
+
+    fn row(&mut self, row: &Row<'_>) -> Result<(), S::Error> {
         (**self).row(row)
     }
 
@@ -125,7 +131,7 @@ impl<S: RowSink + ?Sized> RowSink for &mut S {
         (**self).takes_parts()
     }
 
-    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<(), S::Error> {
         (**self).row_parts(row)
     }
 }
@@ -143,10 +149,51 @@ pub struct Collect {
 }
 
 impl RowSink for Collect {
+    type Error = Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         self.values.extend((0..row.cells.len()).map(|i| row.v(i)));
         self.rows += 1;
         self.ys.push(row.y);
         Ok(())
+    }
+}
+
+/// A sink of another layer seen by the sweep as a sink of the engine's errors: its first
+/// error is kept, and the sweep is stopped with [`Error::Aborted`] in its place, so that
+/// [`Sweep::rows`](crate::engine::Sweep::rows) hands the sink's own error back.
+pub(crate) struct Keeps<'s, S: RowSink + ?Sized> {
+    pub(crate) sink: &'s mut S,
+    pub(crate) failed: Option<S::Error>,
+}
+
+impl<S: RowSink + ?Sized> Keeps<'_, S> {
+    fn keep(&mut self, r: Result<(), S::Error>) -> Result<()> {
+        r.map_err(|e| {
+            self.failed = Some(e);
+            Error::Aborted
+        })
+    }
+}
+
+impl<S: RowSink + ?Sized> RowSink for Keeps<'_, S> {
+    type Error = Error;
+
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let r = self.sink.row(row);
+        self.keep(r)
+    }
+
+    fn columns(&mut self, y0: u32, rows: u32) -> Option<(u32, u32)> {
+        self.sink.columns(y0, rows)
+    }
+
+    fn takes_parts(&self) -> bool {
+        self.sink.takes_parts()
+    }
+
+    fn row_parts(&mut self, row: &RowParts<'_>) -> Result<()> {
+        let r = self.sink.row_parts(row);
+        self.keep(r)
     }
 }

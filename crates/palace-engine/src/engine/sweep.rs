@@ -504,7 +504,7 @@ fn wait_spinning<T>(cell: &OnceLock<T>) -> &T {
 /// Where the sweep's results go.
 pub(crate) enum Output<'a> {
     /// The window's rows, in order, to a sink on the calling thread.
-    Rows(&'a mut dyn RowSink),
+    Rows(&'a mut dyn RowSink<Error = Error>),
     /// Every finished tile that meets the window, to a visitor on the worker threads.
     Tiles(&'a dyn TileVisitor),
     /// Counter sweep (the window starts at the origin): every tile's palaces, to a visitor on
@@ -561,7 +561,12 @@ pub(crate) fn run(
     );
     if let Some(f) = resume.start {
         if let Some(why) = f.unfit(k, window.x1, window.y1) {
-            return Err(Error::Usage(format!("cannot resume this sweep: {why}")));
+            return Err(Error::InvalidArgument {
+                function: "Sweep::resume",
+                argument: "start",
+                value: why,
+                expected: "the frontier of a paused sweep of this game, board and tiling",
+            });
         }
         layout = Layout::new(k, window.x1, window.y1, f.tile_width, f.band_height);
     }
@@ -774,7 +779,7 @@ fn consume(
     shared: &Shared,
     window: Window,
     bands: Receiver<Arc<Band>>,
-    sink: &mut dyn RowSink,
+    sink: &mut dyn RowSink<Error = Error>,
     progress: &dyn Progress,
 ) -> Result<()> {
     let layout = &shared.layout;

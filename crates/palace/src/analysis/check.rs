@@ -126,6 +126,8 @@ struct WythoffRows {
 }
 
 impl RowSink for WythoffRows {
+    type Error = crate::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let y = row.y;
         for i in 0..row.cells.len() {

@@ -210,7 +210,11 @@ fn panel_tile_body(
 /// The three games `k0, k0 + 1, k0 + 2`, ordered by class `k mod 3`, once `size` is checked.
 fn panel_games(k0: u32, size: u32) -> Result<Vec<u32>> {
     if size == 0 || size > 8192 {
-        return Err(crate::error::ParameterError::PanelSize { size, max: 8192 }.into());
+        use crate::error::{Bound, Param, ParameterError};
+        return Err(ParameterError::new(Param::Size, size)
+            .bound(Bound::Between(1, 8192))
+            .text(": the panels are held in memory; use 1..=8192")
+            .into());
     }
     let mut ks: Vec<u32> = (k0..k0 + 3).collect();
     ks.sort_by_key(|k| k % 3);

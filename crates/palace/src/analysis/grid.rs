@@ -190,7 +190,7 @@ pub fn correlation_with(
 }
 
 /// [`correlation_with`] for a run that `cancel` stops: every shift looks at the token first,
-/// and a cancelled run ends with [`Error::Interrupted`](crate::Error::Interrupted) (a window's map of a large reach
+/// and a cancelled run ends with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) (a window's map of a large reach
 /// takes seconds).
 pub fn correlation_until(
     pattern: &BitGrid,
@@ -492,7 +492,13 @@ pub fn run(
     at.sort_unstable();
     at.dedup();
     if at.is_empty() {
-        return Err(crate::error::ParameterError::NoGridWindow { k }.into());
+        use crate::error::{Param, ParameterError};
+        return Err(ParameterError::new(Param::K, k)
+            .text(": no window of the fabric fits between the nose and 1.25 k; use a larger ")
+            .name(Param::K)
+            .text(" or give ")
+            .name(Param::At)
+            .into());
     }
     let windows: Vec<Window> = at.iter().map(|&d| window_at(k, d, side)).collect();
     let x1 = windows.iter().map(|w| w.x1).max().expect("windows");
@@ -696,7 +702,9 @@ mod tests {
         let cancel = Cancel::new();
         assert!(correlation_until(&p, &m, 12, pair_count, &cancel).is_ok());
         cancel.cancel();
-        assert!(matches!(correlation_until(&p, &m, 12, pair_count, &cancel), Err(crate::Error::Interrupted)));
+        assert!(
+            matches!(correlation_until(&p, &m, 12, pair_count, &cancel), Err(ref e) if e.is_interrupted())
+        );
     }
 
     /// A pattern set exactly on a lattice with basis `a`, `b`: the lattice vectors correlate

@@ -35,8 +35,7 @@ pub mod threads;
 /// fits after a sweep.
 pub(crate) fn pool(workers: usize) -> crate::error::Result<rayon::ThreadPool> {
     let workers = workers.max(1);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .map_err(|source| crate::error::Error::ThreadPool { threads: workers, source })
+    rayon::ThreadPoolBuilder::new().num_threads(workers).build().map_err(|source| {
+        crate::error::Error::Engine(crate::error::EngineError::ThreadPool { threads: workers, source })
+    })
 }

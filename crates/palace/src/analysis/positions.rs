@@ -241,6 +241,8 @@ impl<'a> Lister<'a> {
 }
 
 impl RowSink for Lister<'_> {
+    type Error = crate::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         self.row.clear();
         // Hood cells hold a negative stand-in: every palace is negative.
@@ -514,11 +516,14 @@ mod tests {
     fn the_line_counter_refuses_large_games_and_stops_when_cancelled() {
         let opts = EngineOptions::default();
         let e = positions(256, 10, None, Method::Lines, &opts, &mut |_, _| Ok(()), &Silent).unwrap_err();
-        assert!(matches!(e, Error::InvalidArgument { argument: "k", .. }), "{e}");
+        assert!(
+            matches!(e, Error::Engine(crate::error::EngineError::InvalidArgument { argument: "k", .. })),
+            "{e}"
+        );
         assert_eq!(Method::default_for(255), Method::Lines);
         assert_eq!(Method::default_for(256), Method::Sweep);
         opts.cancel.cancel();
         let e = positions(7, 5000, None, Method::Lines, &opts, &mut |_, _| Ok(()), &Silent).unwrap_err();
-        assert!(matches!(e, Error::Interrupted), "{e}");
+        assert!(e.is_interrupted(), "{e}");
     }
 }

@@ -78,14 +78,24 @@ pub fn search(
     progress: &dyn Progress,
 ) -> Result<RegionSearchReport> {
     if radius > MAX_RADIUS {
-        return Err(crate::error::ParameterError::RegionRadius { radius, max: MAX_RADIUS }.into());
+        return Err(crate::error::ParameterError::new(crate::error::Param::RegionRadius, radius)
+            .bound(crate::error::Bound::AtMost(i64::from(MAX_RADIUS)))
+            .text(format!(
+                ": at most {MAX_RADIUS} ({} comparisons); use a smaller radius",
+                (2 * u64::from(MAX_RADIUS) + 1).pow(2)
+            ))
+            .into());
     }
     let all = shifts(c.shift, radius);
     let (fx, fy) = (c.shift.0.saturating_add(radius), c.shift.1.saturating_add(radius));
     if u64::from(window.x1) + u64::from(fx) > u64::from(MAX_SIDE)
         || u64::from(window.y1) + u64::from(fy) > u64::from(MAX_SIDE)
     {
-        return Err(crate::error::ParameterError::RegionPastSide { radius, max: MAX_SIDE }.into());
+        return Err(crate::error::ParameterError::new(crate::error::Param::RegionRadius, radius)
+            .text(format!(
+                ": the shifted window reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller radius or shift"
+            ))
+            .into());
     }
     let mut best: Vec<Option<RegionBest>> = vec![None; ALL.len()];
     for &shift in &all {
@@ -170,12 +180,7 @@ mod tests {
         let c = Comparison { a: 9, b: 9, shift: (0, 0), offset: 0 };
         let e = search(c, Window::new(0, 0, 30, 30), MAX_RADIUS + 1, &EngineOptions::default(), &Silent)
             .unwrap_err();
-        assert!(
-            matches!(
-                e,
-                crate::Error::Parameter(crate::error::ParameterError::RegionRadius { radius: 11, .. })
-            ),
-            "{e}"
-        );
+        let p = e.parameter().expect("a parameter error");
+        assert_eq!((p.param, &p.value), (crate::error::Param::RegionRadius, &11u32.into()), "{e}");
     }
 }

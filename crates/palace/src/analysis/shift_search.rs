@@ -18,7 +18,7 @@
 
 use crate::engine::sink::Collect;
 use crate::engine::{EngineOptions, Progress, Sweep};
-use crate::error::{Error, Result};
+use crate::error::{Bound, Error, Param, ParameterError, Result};
 use crate::labels::{self, Region};
 use crate::model::geometry::{MAX_SIDE, Window};
 use serde::Serialize;
@@ -102,35 +102,40 @@ pub fn search(
     let r = i64::from(radius);
     let side = i64::from(MAX_SIDE);
     if centre.0.abs() > side || centre.1.abs() > side {
-        return Err(
-            crate::error::ParameterError::ShiftTooFar { dx: centre.0, dy: centre.1, max: MAX_SIDE }.into()
-        );
+        return Err(ParameterError::new(Param::Shift, centre)
+            .bound(Bound::Between(-side, side))
+            .text(format!(": a shift lies within {MAX_SIDE} (2^30) of 0; use a smaller shift"))
+            .into());
     }
     // Every shift keeps the shifted window on the board: x0 + dx >= 0, y0 + dy >= 0.
     let (x_lo, y_lo) = ((centre.0 - r).max(-i64::from(window.x0)), (centre.1 - r).max(-i64::from(window.y0)));
     let (x_hi, y_hi) = (centre.0 + r, centre.1 + r);
     if x_lo > x_hi || y_lo > y_hi {
-        return Err(crate::error::ParameterError::ShiftsOffBoard {
-            dx: centre.0,
-            dy: centre.1,
-            radius,
-            window,
-        }
-        .into());
+        return Err(ParameterError::new(Param::Shift, centre)
+            .text(" ")
+            .set(Param::ShiftRadius, radius.to_string())
+            .text(": every shift searched moves the window ")
+            .value(window)
+            .text(" off the board (left of column 0 or above row 0); use a larger shift or radius")
+            .into());
     }
     let shifts = (x_hi - x_lo + 1) as u64 * (y_hi - y_lo + 1) as u64;
     let cells = u64::from(window.width()) * u64::from(window.height());
     if shifts.saturating_mul(cells) > MAX_WORK {
-        return Err(
-            crate::error::ParameterError::SearchTooLarge { radius, shifts, cells, max: MAX_WORK }.into()
-        );
+        return Err(ParameterError::new(Param::ShiftRadius, radius)
+            .text(format!(
+                ": {shifts} shifts of a window of {cells} cells is more than {MAX_WORK} comparisons; use a smaller radius or window"
+            ))
+            .into());
     }
-    let far = |v: u32, d: i64| {
-        u32::try_from(i64::from(v) + d)
-            .ok()
-            .filter(|&s| s <= MAX_SIDE)
-            .ok_or_else(|| Error::from(crate::error::ParameterError::ShiftPastSide { radius, max: MAX_SIDE }))
-    };
+    let far =
+        |v: u32, d: i64| {
+            u32::try_from(i64::from(v) + d).ok().filter(|&s| s <= MAX_SIDE).ok_or_else(|| {
+                Error::from(ParameterError::new(Param::ShiftRadius, radius).text(format!(
+                    ": the shifted window reaches past {MAX_SIDE}; use a smaller radius or shift"
+                )))
+            })
+        };
     let bw = Window::new(
         far(window.x0, x_lo)?,
         far(window.y0, y_lo)?,
@@ -159,12 +164,12 @@ pub fn search(
         .collect();
     let cells = pairs.len() as u64;
     if cells == 0 {
-        return Err(crate::error::ParameterError::NoRegionCell {
-            window,
-            k: a,
-            regions: names(only.unwrap_or_default()),
-        }
-        .into());
+        return Err(ParameterError::about(Param::SearchRegions, names(only.unwrap_or_default()))
+            .name(Param::SearchRegions)
+            .text(": no cell of the window ")
+            .value(window)
+            .text(format!(" of game {a} lies in {}; use another window", names(only.unwrap_or_default())))
+            .into());
     }
     let mut counter = Counter::new(&na, &nb);
     let mut all = Vec::with_capacity(shifts as usize);
@@ -322,7 +327,6 @@ mod tests {
     use super::*;
     use crate::analysis::compare::{Comparison, run};
     use crate::engine::Silent;
-    use crate::error::ParameterError;
     use crate::model::reference::direct_values;
 
     /// Game 497 against 500 (the paper's Fig. 4: shift (1, 1), offset +3 in the hood, the
@@ -461,21 +465,20 @@ mod tests {
         let opts = EngineOptions::default();
         let w = Window::new(10, 10, 20, 20);
         let e = search(90, 90, w, (-40, 0), 5, None, &opts, &Silent).unwrap_err();
-        assert!(
-            matches!(e, Error::Parameter(ParameterError::ShiftsOffBoard { dx: -40, dy: 0, radius: 5, .. })),
-            "{e}"
-        );
+        let p = e.parameter().expect("a parameter error");
+        assert_eq!((p.param, &p.value), (Param::Shift, &(-40i64, 0i64).into()), "{e}");
+        assert!(p.params().contains(&Param::ShiftRadius) && e.to_string().contains("off the board"), "{e}");
         let e = search(90, 90, w, (0, 0), 1, Some(&[Region::InnerSector]), &opts, &Silent).unwrap_err();
-        assert!(
-            matches!(&e, Error::Parameter(ParameterError::NoRegionCell { regions, .. }) if regions.contains("inner sector")),
-            "{e}"
-        );
+        let p = e.parameter().expect("a parameter error");
+        assert_eq!(p.param, Param::SearchRegions, "{e}");
+        assert!(matches!(&p.value, crate::error::Value::Text(t) if t.contains("inner sector")), "{e}");
     }
 
     #[test]
     fn too_much_work_is_refused() {
         let w = Window::new(0, 0, 1000, 1000);
         let e = search(90, 90, w, (5000, 5000), 1000, None, &EngineOptions::default(), &Silent).unwrap_err();
-        assert!(matches!(e, Error::Parameter(ParameterError::SearchTooLarge { radius: 1000, .. })), "{e}");
+        let p = e.parameter().expect("a parameter error");
+        assert_eq!((p.param, &p.value), (Param::ShiftRadius, &1000u32.into()), "{e}");
     }
 }

@@ -409,6 +409,8 @@ impl StatsSink {
 }
 
 impl RowSink for StatsSink {
+    type Error = crate::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         self.acc.add_segment(u64::from(row.y), u64::from(row.x0), row.cells);
         Ok(())

@@ -582,7 +582,7 @@ pub fn boards_at_once(threads: usize, ks: usize) -> (usize, usize) {
 /// Runs the survey on `threads` threads (0: one per core): one k per worker at a time, the
 /// largest k first, and when there are more threads than k, each k's sweeps on several of
 /// them; `progress` counts the k done. Cancelling `opts.cancel` stops it with
-/// [`Error::Interrupted`]; a board that fails cancels that token too, to stop the others, and
+/// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted); a board that fails cancels that token too, to stop the others, and
 /// its error is returned. Rows come back in ascending k.
 pub fn survey(
     so: &SurveyOptions,
@@ -617,7 +617,7 @@ pub(crate) fn survey_on(
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&k) = ks.len().checked_sub(i + 1).map(|j| &ks[j]) else { break };
                     let r = if one.cancel.is_cancelled() {
-                        Err(Error::Interrupted)
+                        Err(Error::INTERRUPTED)
                     } else {
                         let detail = (k - so.from).is_multiple_of(so.detail_step.max(1));
                         survey_k_on(k, so.factor, detail, so.skin, &one, sweeps)
@@ -641,12 +641,12 @@ pub(crate) fn survey_on(
     for r in results {
         match r {
             Ok(row) => rows.push(row),
-            Err(Error::Interrupted) => interrupted = true,
+            Err(e) if e.is_interrupted() => interrupted = true,
             Err(e) => return Err(e),
         }
     }
     if interrupted {
-        return Err(Error::Interrupted);
+        return Err(Error::INTERRUPTED);
     }
     rows.sort_by_key(|r| r.k);
     Ok(rows)

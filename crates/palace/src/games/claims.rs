@@ -597,7 +597,7 @@ pub fn black_hole(e: &mut EmptyBoard, to: u64) -> Vec<Claim> {
     black_hole_watched(e, to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`black_hole`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`black_hole`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled (the loops over positions look at it row by row).
 ///
 /// # Panics

@@ -59,7 +59,7 @@ pub fn solve(to: usize) -> Outcomes {
     solve_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`solve`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`solve`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts piles.
 pub fn solve_watched(to: usize, watch: &Watch<'_>) -> Result<Outcomes> {
     let t = thresholds(to);
@@ -129,7 +129,7 @@ pub fn grundy(max: usize) -> GrundyTable {
     grundy_watched(max, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`grundy`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`grundy`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts rows `n`.
 ///
 /// # Panics

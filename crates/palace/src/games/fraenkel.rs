@@ -564,7 +564,7 @@ pub fn sweep(to: u64, progress: &(dyn Fn(u64) + Sync)) -> Sweep {
     sweep_watched(to, &Watch::reporting(&call)).expect("an unwatched run is never cancelled")
 }
 
-/// [`sweep`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`sweep`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress is the current first entry, out of `to`.
 pub fn sweep_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Sweep> {
     let start = std::time::Instant::now();
@@ -645,7 +645,7 @@ pub fn beatty_split(to: u64) -> Option<u64> {
     beatty_split_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`beatty_split`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// [`beatty_split`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled.
 pub fn beatty_split_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Option<u64>> {
     let (mut n, mut m) = (1u64, 1u64);

@@ -500,7 +500,7 @@ pub fn solve_squares(
         .expect("an unwatched run is never cancelled")
 }
 
-/// [`solve_squares`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// [`solve_squares`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled; its progress counts masks, out of `2^squares`.
 pub fn solve_squares_watched(
     squares: u32,
@@ -622,7 +622,7 @@ pub fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolutio
     solve_sum_watched(max_sum, two, claimed, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`solve_sum`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`solve_sum`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts the sums done.
 pub fn solve_sum_watched(
     max_sum: u32,

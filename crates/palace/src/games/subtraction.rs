@@ -338,7 +338,7 @@ pub fn solve(members: &[u64], to: u64) -> Grundy {
     solve_watched(members, to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`solve`], stopping with [`Error::Interrupted`] when `watch` is cancelled; its progress
+/// [`solve`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled; its progress
 /// counts piles.
 pub fn solve_watched(members: &[u64], to: u64, watch: &Watch<'_>) -> Result<Grundy> {
     let members: Vec<u64> = members.iter().copied().filter(|&s| s <= to).collect();
@@ -441,7 +441,7 @@ pub fn solve_bytes(members: &[u64], to: u64, prefix: Vec<u8>) -> Grundy {
     solve_bytes_watched(members, to, prefix, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`solve_bytes`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+/// [`solve_bytes`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled.
 fn solve_bytes_watched(members: &[u64], to: u64, prefix: Vec<u8>, watch: &Watch<'_>) -> Result<Grundy> {
     let start = prefix.len();
     let switched_at = (start > 0).then_some(start as u64);
@@ -494,7 +494,7 @@ pub fn find_period(g: &Grundy, bound: u64) -> (Option<Period>, u64) {
     find_period_watched(g, bound, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`find_period`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+/// [`find_period`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled.
 pub fn find_period_watched(g: &Grundy, bound: u64, watch: &Watch<'_>) -> Result<(Option<Period>, u64)> {
     let h = g.to / 2;
     let span = g.to - h + 1;
@@ -632,7 +632,7 @@ pub fn wythoff_classes(g: &Grundy) -> Classes {
     wythoff_classes_watched(g, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`wythoff_classes`], stopping with [`Error::Interrupted`] when `watch` is cancelled.
+/// [`wythoff_classes`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled.
 pub fn wythoff_classes_watched(g: &Grundy, watch: &Watch<'_>) -> Result<Classes> {
     const CHUNK_WORDS: usize = 1 << 14;
     let to = g.to;

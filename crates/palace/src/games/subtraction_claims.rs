@@ -159,7 +159,7 @@ pub fn paper(g: &Grundy, members: &[u64], period: Option<Period>, bound: u64) ->
     paper_watched(g, members, period, bound, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`paper`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`paper`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled.
 pub fn paper_watched(
     g: &Grundy,

@@ -4,7 +4,7 @@
 //! unit they name.
 //!
 //! The solvers print nothing and know no command line: a cancelled run ends with
-//! [`Error::Interrupted`](crate::error::Error::Interrupted), and the caller decides what to say. [`Watch::NONE`] watches nothing;
+//! [`EngineError::Interrupted`](crate::error::EngineError::Interrupted), and the caller decides what to say. [`Watch::NONE`] watches nothing;
 //! the solvers' plain entry points (`solve`, `wins`, ...) run under it.
 
 use crate::engine::{Cancel, Progress, Silent};
@@ -42,9 +42,9 @@ impl<'a> Watch<'a> {
         self.cancel.is_some_and(Cancel::is_cancelled)
     }
 
-    /// `Err(Error::Interrupted)` once the run was asked to stop.
+    /// `Err(Error::INTERRUPTED)` (see [`Error::is_interrupted`]) once the run was asked to stop.
     pub fn check(&self) -> Result<()> {
-        self.cancel.map_or(Ok(()), Cancel::check)
+        self.cancel.map_or(Ok(()), |c| Ok(c.check()?))
     }
 
     /// Where progress goes.
@@ -56,7 +56,6 @@ impl<'a> Watch<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
 
     #[test]
     fn a_watch_reports_its_tokens_cancel() {
@@ -64,7 +63,7 @@ mod tests {
         let w = Watch::new(&c, &Silent);
         assert!(w.check().is_ok());
         c.cancel();
-        assert!(matches!(w.check(), Err(Error::Interrupted)));
+        assert!(matches!(w.check(), Err(ref e) if e.is_interrupted()));
         assert!(Watch::NONE.check().is_ok());
     }
 
@@ -76,7 +75,7 @@ mod tests {
         let stopped = Cancel::new();
         stopped.cancel();
         let w = Watch::new(&stopped, &Silent);
-        let interrupted = |r: Result<()>| assert!(matches!(r, Err(Error::Interrupted)));
+        let interrupted = |r: Result<()>| assert!(matches!(r, Err(ref e) if e.is_interrupted()));
         interrupted(fibonacci_nim::solve_watched(1000, &w).map(drop));
         interrupted(fibonacci_nim::grundy_watched(1000, &w).map(drop));
         interrupted(zeckendorf::original_range_watched(20, false, &w).map(drop));

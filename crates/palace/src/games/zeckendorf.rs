@@ -293,7 +293,7 @@ impl Solver {
         self.wins_watched(root, &Watch::NONE).expect("an unwatched search is never cancelled")
     }
 
-    /// [`Solver::wins`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+    /// [`Solver::wins`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
     /// when `watch` is cancelled (polled when a search starts and every [`POLL`] steps of it). A
     /// stopped search leaves the memo as it was before the unfinished positions: the solver
     /// stays usable.
@@ -389,7 +389,7 @@ pub fn original(n: u64, census: bool) -> OriginalRow {
     original_watched(n, census, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`original`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`original`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled.
 pub fn original_watched(n: u64, census: bool, watch: &Watch<'_>) -> Result<OriginalRow> {
     let start = std::time::Instant::now();
@@ -446,7 +446,7 @@ pub fn original_range(to: u64, census: bool) -> Vec<OriginalRow> {
     original_range_watched(to, census, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`original_range`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted)
+/// [`original_range`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled; its progress counts the piles solved.
 pub fn original_range_watched(to: u64, census: bool, watch: &Watch<'_>) -> Result<Vec<OriginalRow>> {
     watch.progress().set_length(to);
@@ -497,7 +497,7 @@ pub fn empty_board(m: usize, to: u64) -> EmptyBoard {
     empty_board_watched(m, to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`empty_board`], stopping with [`Error::Interrupted`](crate::error::Error::Interrupted) when
+/// [`empty_board`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts the piles whose setups are solved.
 pub fn empty_board_watched(m: usize, to: u64, watch: &Watch<'_>) -> Result<EmptyBoard> {
     let mut solver = Solver::new(Rules::black_hole(m), 0, to);
@@ -540,7 +540,7 @@ pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
 }
 
 /// [`placing_phase_bits`], stopping with
-/// [`Error::Interrupted`](crate::error::Error::Interrupted) when `watch` is cancelled.
+/// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled.
 pub fn placing_phase_bits_watched(n: u64, w: u64, setup_wins: &BitSet, watch: &Watch<'_>) -> Result<bool> {
     assert!(w >= 2);
     let (n, w) = (n as usize, w as usize);

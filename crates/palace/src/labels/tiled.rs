@@ -717,7 +717,7 @@ pub fn label_rows(
         let swept = sweep.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         match failed {
             Some(e) => Err(e),
-            None if opts.cancel.is_cancelled() => Err(crate::error::Error::Interrupted),
+            None if opts.cancel.is_cancelled() => Err(crate::error::Error::INTERRUPTED),
             None => swept,
         }
     })

@@ -63,7 +63,7 @@ impl AtomicOutput {
     }
 
     /// [`AtomicOutput::create`] for a run that `cancel` stops: waiting for a FIFO's reader
-    /// ends with [`Error::Interrupted`] once it is cancelled, and so does
+    /// ends with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once it is cancelled, and so does
     /// [`AtomicOutput::commit`] (the output does not take its name after a signal, however
     /// far the run got).
     pub fn create_cancellable(path: &Path, name: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
@@ -74,9 +74,9 @@ impl AtomicOutput {
 
     fn open_checked(path: &Path, name: &str, cancel: &crate::engine::Cancel) -> Result<Self> {
         let shown = path.display();
-        let usage = |why: String| Error::Usage(format!("{name} {shown}: {why}"));
+        let usage = |why: String| Error::OutputPath(format!("{name} {shown}: {why}"));
         if path.as_os_str().is_empty() {
-            return Err(Error::Usage(format!("{name} is empty; give a file name such as out.png")));
+            return Err(Error::OutputPath(format!("{name} is empty; give a file name such as out.png")));
         }
         if path.as_os_str() == "-" {
             return Self::stdout(name);
@@ -152,7 +152,7 @@ impl AtomicOutput {
         use std::os::fd::AsFd;
         let out = std::io::stdout();
         if out.is_terminal() {
-            return Err(Error::Usage(format!(
+            return Err(Error::OutputPath(format!(
                 "{name} -: standard output is a terminal; redirect it to a file or a pipe (... {name} - > out)"
             )));
         }
@@ -167,7 +167,7 @@ impl AtomicOutput {
     /// Standard output is not supported here.
     #[cfg(not(unix))]
     fn stdout(name: &str) -> Result<Self> {
-        Err(Error::Usage(format!(
+        Err(Error::OutputPath(format!(
             "{name} -: writing to standard output needs a Unix system; give a file name"
         )))
     }
@@ -222,7 +222,7 @@ impl AtomicOutput {
     /// the replaced file's permissions). Returns the path as given.
     pub fn commit(self) -> Result<PathBuf> {
         if self.cancel.as_ref().is_some_and(crate::engine::Cancel::is_cancelled) {
-            return Err(Error::Interrupted);
+            return Err(Error::INTERRUPTED);
         }
         let path = self.path;
         match self.how {
@@ -266,9 +266,9 @@ impl AtomicDir {
     /// earlier output of the same kind holds.
     pub fn create(path: &Path, name: &str, marker: &str) -> Result<Self> {
         let shown = path.display();
-        let usage = |why: String| Error::Usage(format!("{name} {shown}: {why}"));
+        let usage = |why: String| Error::OutputPath(format!("{name} {shown}: {why}"));
         if path.as_os_str().is_empty() {
-            return Err(Error::Usage(format!("{name} is empty; give a folder name such as tiles")));
+            return Err(Error::OutputPath(format!("{name} is empty; give a folder name such as tiles")));
         }
         let Some(name) = path.file_name() else {
             return Err(usage("has no folder name; give one such as tiles".into()));
@@ -359,7 +359,7 @@ fn own(tmp: tempfile::TempPath) -> Result<PathBuf> {
 /// Opens a device, FIFO or socket for writing in place. A FIFO without a reader would block
 /// the open until one comes, deaf to the run's cancellation: it is opened without blocking,
 /// again every 20 ms while it has no reader, until `cancel` says stop
-/// ([`Error::Interrupted`]); then the file is made blocking again for the writes.
+/// ([`EngineError::Interrupted`](crate::error::EngineError::Interrupted)); then the file is made blocking again for the writes.
 fn open_in_place(target: &Path, cancel: &crate::engine::Cancel) -> Result<File> {
     #[cfg(unix)]
     {

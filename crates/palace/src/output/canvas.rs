@@ -45,10 +45,8 @@ pub fn draw_on(
     draw: impl FnOnce(&Area<'_>) -> Drawn,
 ) -> Result<()> {
     register();
-    let fail = |e: Box<dyn std::error::Error>| Error::Plot {
-        path: path.to_path_buf(),
-        source: e.to_string().into(),
-    };
+    let fail =
+        |e: Box<dyn std::error::Error>| Error::Plot { path: path.to_path_buf(), message: e.to_string() };
     let root = BitMapBackend::with_buffer(rgb, (w, h)).into_drawing_area();
     draw(&root).map_err(fail)?;
     root.present().map_err(|e| fail(e.into()))

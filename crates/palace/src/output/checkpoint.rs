@@ -38,7 +38,7 @@ pub fn write_bytes(path: &Path, flag: &str, bytes: &[u8]) -> Result<()> {
         )));
     }
     let mut out = AtomicOutput::create(path, flag).map_err(|e| match e {
-        Error::Usage(why) => failed(why),
+        Error::OutputPath(why) => failed(why),
         e => e,
     })?;
     out.file().write_all(bytes).map_err(|e| Error::io(path, e))?;

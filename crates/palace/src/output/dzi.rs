@@ -338,7 +338,12 @@ impl DziWriter {
     /// The encoders' error, once they have stopped.
     fn failure(&mut self) -> Error {
         self.join();
-        self.shared.error.lock().expect("error slot").take().unwrap_or(Error::Aborted)
+        self.shared
+            .error
+            .lock()
+            .expect("error slot")
+            .take()
+            .unwrap_or(Error::Engine(crate::error::EngineError::Aborted))
     }
 
     fn join(&mut self) {
@@ -393,6 +398,8 @@ impl Drop for DziWriter {
 }
 
 impl RowSink for DziWriter {
+    type Error = crate::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         self.push_deepest(|out| palette::indices(row.cells, row.hood_cells(), out))
     }
@@ -563,6 +570,8 @@ mod tests {
             /// Hands the engine's rows over assembled, whatever the writer prefers.
             struct Assembled<'a>(&'a mut DziWriter);
             impl RowSink for Assembled<'_> {
+                type Error = crate::Error;
+
                 fn row(&mut self, row: &Row<'_>) -> Result<()> {
                     self.0.row(row)
                 }

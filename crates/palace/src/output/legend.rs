@@ -265,7 +265,7 @@ fn copy_map(mut drawn: AtomicOutput, lay: &Layout, png: &mut PngStream, opts: &E
     let path = drawn.path().to_path_buf();
     let file = drawn.file();
     file.seek(SeekFrom::Start(0)).map_err(|e| Error::io(&path, e))?;
-    let dec_err = |e: png::DecodingError| Error::PngDecode { path: path.clone(), source: e.into() };
+    let dec_err = |e: png::DecodingError| Error::PngDecode { path: path.clone(), source: e };
     let mut reader =
         png::Decoder::new(BufReader::with_capacity(1 << 20, file)).read_info().map_err(dec_err)?;
     let depth = reader.info().bit_depth as u8;
@@ -274,7 +274,7 @@ fn copy_map(mut drawn: AtomicOutput, lay: &Layout, png: &mut PngStream, opts: &E
     let mut marks = lay.overlay.iter().peekable();
     for y in 0..h {
         if y % 1024 == 0 && opts.cancel.is_cancelled() {
-            return Err(Error::Interrupted);
+            return Err(Error::INTERRUPTED);
         }
         let row = reader.next_row().map_err(dec_err)?.ok_or_else(|| {
             Error::Analysis(format!("{}: the map's scratch file ended after {y} of {h} rows", path.display()))

@@ -64,7 +64,7 @@ impl NpyWriter {
         Ok(NpyWriter { out, values, buf, cancel: crate::engine::Cancel::new() })
     }
 
-    /// Stops writing a row with [`Error::Interrupted`] once `cancel` is cancelled (a row of a
+    /// Stops writing a row with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled (a row of a
     /// very wide window takes long).
     pub fn with_cancel(mut self, cancel: crate::engine::Cancel) -> Self {
         self.cancel = cancel;
@@ -78,6 +78,8 @@ impl NpyWriter {
 }
 
 impl RowSink for NpyWriter {
+    type Error = crate::Error;
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let shift = match self.values {
             Values::Ca => 0,

@@ -352,6 +352,8 @@ impl PngWriter {
 }
 
 impl RowSink for PngWriter {
+    type Error = crate::Error;
+
     fn takes_parts(&self) -> bool {
         self.stream.takes_parts()
             && !self.strip.pads()

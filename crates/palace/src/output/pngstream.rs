@@ -178,7 +178,7 @@ impl PngStream {
         let sent = self.tx.as_ref().expect("stream open").send(full);
         if sent.is_err() {
             // The encoder stopped: report its error.
-            return Err(self.join().err().unwrap_or(Error::Aborted));
+            return Err(self.join().err().unwrap_or(Error::Engine(crate::error::EngineError::Aborted)));
         }
         Ok(())
     }
@@ -212,7 +212,7 @@ fn encode(
     recycle: SyncSender<Vec<u8>>,
 ) -> Result<AtomicOutput> {
     let path = out.path().to_path_buf();
-    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), source: e.into() };
+    let png_err = |e: png::EncodingError| Error::Png { path: path.clone(), source: e };
     {
         let file = BufWriter::with_capacity(1 << 20, out.file());
         let mut enc = png::Encoder::new(file, width, height);

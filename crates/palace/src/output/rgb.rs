@@ -17,9 +17,9 @@ pub fn write_rgb(mut out: AtomicOutput, w: u32, h: u32, rgb: &[u8]) -> Result<()
         let mut enc = png::Encoder::new(BufWriter::new(out.file()), w, h);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e.into() })?;
-        wr.write_image_data(rgb).map_err(|e| Error::Png { path: path.clone(), source: e.into() })?;
-        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e.into() })?;
+        let mut wr = enc.write_header().map_err(|e| Error::Png { path: path.clone(), source: e })?;
+        wr.write_image_data(rgb).map_err(|e| Error::Png { path: path.clone(), source: e })?;
+        wr.finish().map_err(|e| Error::Png { path: path.clone(), source: e })?;
     }
     out.commit()?;
     Ok(())

@@ -225,6 +225,8 @@ fn the_workers_profile_accounts_for_their_time() {
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
     struct Drop;
     impl palace::engine::sink::RowSink for Drop {
+        type Error = palace::Error;
+
         fn row(&mut self, _: &palace::engine::sink::Row<'_>) -> palace::Result<()> {
             Ok(())
         }

@@ -1,10 +1,10 @@
 //! What the games' commands share: a worker pool of `--threads` threads, a progress bar, and
 //! the printing of a text's checks.
 
+use crate::app::error::Result;
 use crate::app::flags::RunConfig;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::progress;
-use palace::error::Result;
 
 /// Runs a game's command on a worker pool of `--threads` threads (every core by default): the
 /// games' parallel solvers use the pool they run in.
@@ -13,7 +13,7 @@ pub fn in_pool(run: &RunConfig, f: impl FnOnce() -> Result<ExitCode> + Send) -> 
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|source| palace::error::Error::ThreadPool { threads, source })?
+        .map_err(|source| palace::error::EngineError::ThreadPool { threads, source })?
         .install(f)
 }
 

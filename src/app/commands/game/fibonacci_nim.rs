@@ -2,13 +2,13 @@
 //! first move), its Grundy table, or the checks of the notes.
 
 use super::common::{game_bar, in_pool};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{ReportArgs, RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
-use palace::error::{Error, Result};
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;

@@ -3,13 +3,13 @@
 //! text's statements about it.
 
 use super::common::{game_bar, in_pool};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
-use palace::error::{Error, Result};
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;

@@ -1,11 +1,11 @@
 //! `palace game fraenkel-u`: the representation of numbers over Fraenkel's ternary numeration
 //! system U.
 
+use crate::app::error::{Error, Result};
 use crate::app::flags::RunArgs;
 use crate::app::print::{ExitCode, out_text};
 use crate::app::request::{Context, Request};
 use clap::Args;
-use palace::error::{Error, Result};
 
 /// `palace game fraenkel-u`.
 #[derive(Debug, Args)]

@@ -2,12 +2,12 @@
 //! checked, or every checkable statement of the text under both readings of type II moves.
 
 use super::common::{game_bar, in_pool};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{RunArgs, RunConfig};
 use crate::app::print::{ExitCode, out_text};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
-use palace::error::{Error, Result};
 use palace::games::watch::Watch;
 
 /// Largest `--squares` of `game frankenstein` (2^N positions).

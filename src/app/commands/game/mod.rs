@@ -1,10 +1,10 @@
 //! `palace game`: the games lab's games, one module each, solved exactly by exhaustive search;
 //! what they share (a worker pool, a progress bar, the table of a text's checks) in `common`.
 
+use crate::app::error::Result;
 use crate::app::print::ExitCode;
 use crate::app::request::Context;
 use clap::{Args, Subcommand};
-use palace::error::Result;
 
 mod common;
 pub mod fibonacci_nim;

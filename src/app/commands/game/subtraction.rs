@@ -2,13 +2,13 @@
 //! default), their file, or the paper's checks.
 
 use super::common::{game_bar, in_pool, print_claims};
+use crate::app::error::{Error, Result};
 use crate::app::flags::{ReportArgs, RunArgs, RunConfig};
 use crate::app::outputs::Outputs;
 use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
-use palace::error::{Error, Result};
 use palace::games::subtraction::SubtractionSet;
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;

@@ -181,7 +181,7 @@ impl BeamSummary {
     }
 
     /// [`BeamSummary::of`], stopped with
-    /// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
+    /// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
     /// (the search for the nearest quadratic irrational can take a second or more).
     pub fn measure(
         beam: &Beam,

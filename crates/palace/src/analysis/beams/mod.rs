@@ -127,7 +127,7 @@ pub struct BeamsReport {
 
 impl BeamsReport {
     /// Measures what the tracers found in `window` of game `k`, the beams on `workers` threads;
-    /// stops with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled
+    /// stops with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
     /// (polled before each beam's fits and each upper beam's search for its mirror).
     pub fn new(
         k: u32,
@@ -442,14 +442,16 @@ pub fn picture_pixels(window: Window, scale: u32) -> Result<(u32, u32)> {
     let (w, h) = crate::output::png::picture_size(window, scale);
     if u64::from(w) * u64::from(h) > MAX_PICTURE_PIXELS {
         let side = (window.width().max(window.height()) as u64).div_ceil(1 << 14);
-        return Err(crate::error::ParameterError::PictureTooLarge {
-            scale,
-            width: w,
-            height: h,
-            max: MAX_PICTURE_PIXELS,
-            min_scale: side,
-        }
-        .into());
+        use crate::error::{Bound, Param, ParameterError};
+        return Err(ParameterError::new(Param::Scale, scale)
+            .bound(Bound::AtLeast(side as i64))
+            .text(format!(
+                ": the beams picture of the window would be {w} x {h} pixels, more than the {MAX_PICTURE_PIXELS} it keeps in memory; use "
+            ))
+            .name(Param::Scale)
+            .text(format!(" {side} or more, or a smaller "))
+            .name(Param::Window)
+            .into());
     }
     Ok((w, h))
 }

@@ -151,7 +151,7 @@ impl ClassMap {
 /// Classifies every map cell of the planes: the autocorrelation at [`SHIFTS`] over the window
 /// of `w x w` map cells centred on it (`w` odd), its [`Scores`] and [`Texture`] under
 /// `threshold`. Map cells less than half fabric get [`NO_DATA`]. Stops with
-/// [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled.
+/// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled.
 pub fn classify(p: &Planes, w: usize, threshold: f32, cancel: &Cancel) -> Result<ClassMap> {
     let geometry = p.map_geometry();
     let n = geometry.mw * geometry.mh;

@@ -149,7 +149,7 @@ pub struct TextureLattice {
 }
 
 /// The pooled autocorrelation of each texture's map cells (see [`TextureLattice`]); stops
-/// with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled (polled before each texture).
+/// with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled (polled before each texture).
 pub fn texture_lattices(planes: &Planes, map: &ClassMap, cancel: &Cancel) -> Result<Vec<TextureLattice>> {
     let shifts: Vec<(i64, i64)> =
         (0..=POOL_REACH).flat_map(|dy| (-POOL_REACH..=POOL_REACH).map(move |dx| (dx, dy))).collect();
@@ -241,7 +241,14 @@ pub fn run(
     let planes = gather(k, window, opts, progress)?.trimmed();
     opts.cancel.check()?;
     if planes.fabric_cells() == 0 {
-        return Err(crate::error::ParameterError::NoFabric { window, nose: (k - 1) / 3 }.into());
+        let n = (k - 1) / 3;
+        return Err(crate::error::ParameterError::new(crate::error::Param::Window, window)
+            .text(format!(
+                ": no cell of it is labelled fabric above the diagonal; the fabric lies along the diagonal from the nose ({n}, {n}) to about 1.6 k (give a window that reaches it, or a larger "
+            ))
+            .name(crate::error::Param::Size)
+            .text(")")
+            .into());
     }
     progress.message("classifying");
     let cancel = &opts.cancel;
@@ -277,7 +284,7 @@ pub fn zone_start(per: &[[usize; 5]]) -> usize {
 }
 
 /// The report from the classified map (see [`run`]), but for the textures' lattices
-/// ([`texture_lattices`]); stops with [`Error::Interrupted`](crate::Error::Interrupted) once `cancel` is cancelled
+/// ([`texture_lattices`]); stops with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
 /// (polled before each texture's tracking).
 pub fn analyse(
     k: u32,
@@ -729,11 +736,11 @@ mod tests {
         let stopped = Cancel::new();
         stopped.cancel();
         let r = classify::classify(&p, params.w, params.threshold, &stopped);
-        assert!(matches!(r, Err(crate::Error::Interrupted)), "classify");
+        assert!(matches!(r, Err(ref e) if e.is_interrupted()), "classify");
         let map = classify::classify(&p, params.w, params.threshold, &Cancel::new()).unwrap();
         let r = analyse(1000, &p, &map, &params, &stopped);
-        assert!(matches!(r, Err(crate::Error::Interrupted)), "analyse");
-        assert!(matches!(texture_lattices(&p, &map, &stopped), Err(crate::Error::Interrupted)), "pooling");
+        assert!(matches!(r, Err(ref e) if e.is_interrupted()), "analyse");
+        assert!(matches!(texture_lattices(&p, &map, &stopped), Err(ref e) if e.is_interrupted()), "pooling");
     }
 
     /// Each texture's pooled lattice is the lattice it was built from: a basis of it (two of

@@ -394,7 +394,7 @@ const CHUNK: usize = 64;
 
 /// The correlations of [`correlations`], handed to `sink` map row by map row in order (`j`,
 /// `r` of the row's map cells at each shift, the row's fabric cells per map cell), so that the
-/// whole map need not be held. Stops with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
+/// whole map need not be held. Stops with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
 /// (polled every 64 map rows).
 pub fn rows(
     p: &Planes,

@@ -939,12 +939,25 @@ pub const MIN_K: u32 = 3;
 /// Refuses a game without a skin and a `to` the skin cannot be followed to.
 pub(crate) fn check_to(k: u32, to: u64) -> Result<()> {
     if k < MIN_K {
-        return Err(crate::error::ParameterError::NoArm { k, min: MIN_K }.into());
+        use crate::error::{Bound, Param, ParameterError};
+        return Err(ParameterError::new(Param::K, k)
+            .bound(Bound::AtLeast(i64::from(MIN_K)))
+            .text(": games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use ")
+            .name(Param::K)
+            .text(format!(" {MIN_K} or more"))
+            .into());
     }
     if to <= u64::from(k) || to > u64::from(crate::model::geometry::MAX_SIDE) {
-        return Err(
-            crate::error::ParameterError::SkinEnd { to, k, max: crate::model::geometry::MAX_SIDE }.into()
-        );
+        use crate::error::{Bound, Param, ParameterError};
+        let max = crate::model::geometry::MAX_SIDE;
+        return Err(ParameterError::new(Param::To, to)
+            .bound(Bound::Between(i64::from(k) + 1, i64::from(max)))
+            .text(format!(
+                ": the skin starts at the shoulder (k, 0) = ({k}, 0) and columns stop at {max}; use {k} < "
+            ))
+            .name(Param::To)
+            .text(format!(" <= {max}"))
+            .into());
     }
     Ok(())
 }

@@ -14,6 +14,8 @@ use crate::model::geometry::Window;
 struct Sink(SkinState);
 
 impl RowSink for Sink {
+    type Error = crate::Error;
+
     fn columns(&mut self, _y0: u32, rows: u32) -> Option<(u32, u32)> {
         let (lo, hi) = self.0.columns(rows);
         let max = u64::from(u32::MAX);

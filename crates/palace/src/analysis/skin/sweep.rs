@@ -504,7 +504,7 @@ impl<'a> Part<'a> {
 /// Follows the skin of game `k` from the shoulder to column `to` (exclusive, `> k`) through a
 /// counter sweep, in one run (see [`Follower`] for runs in segments). Returns the report, the
 /// columns and the engine's report. Cancelling `opts.cancel` stops it with
-/// [`Error::Interrupted`].
+/// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted).
 pub fn follow(
     k: u32,
     to: u64,
@@ -514,7 +514,7 @@ pub fn follow(
     let f = Follower::new(k, to, opts, progress)?;
     let (report, frontier) = f.segment(None, &|| opts.cancel.is_cancelled())?;
     if frontier.is_some() {
-        return Err(Error::Interrupted);
+        return Err(Error::INTERRUPTED);
     }
     let (skin, cols) = f.finish()?;
     Ok((skin, cols, report))

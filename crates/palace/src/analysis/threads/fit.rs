@@ -281,7 +281,7 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
     nearest_quadratic_until(value, bound, tol, &Cancel::new()).expect("a fresh token is never cancelled")
 }
 
-/// [`nearest_quadratic`], stopped with [`Error::Interrupted`](crate::error::Error::Interrupted) once `cancel` is cancelled
+/// [`nearest_quadratic`], stopped with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
 /// (polled for each leading coefficient). The polynomials and their roots do not depend on
 /// `value`: they are listed once per bound (and kept for the next call) and each
 /// search runs down the list, in the order and with the arithmetic of

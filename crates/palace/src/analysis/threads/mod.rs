@@ -98,7 +98,7 @@ pub struct ThreadSummary {
 }
 
 impl ThreadSummary {
-    /// [`ThreadSummary::of`], or [`Error::Interrupted`] once `cancel` is cancelled: the run's
+    /// [`ThreadSummary::of`], or [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled: the run's
     /// measuring polls its token before each thread (a thread's fits take at most a fraction
     /// of a second).
     fn checked(t: &Thread, quadratic: bool, cancel: &Cancel) -> Result<Self> {
@@ -236,7 +236,7 @@ pub struct ThreadsReport {
 impl ThreadsReport {
     /// Measures what `traced` found in `window` of game `k`, the threads' fits on `workers`
     /// threads; stops with
-    /// [`Error::Interrupted`] once `cancel` is cancelled (the fits of the long threads take
+    /// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled (the fits of the long threads take
     /// seconds on a large window).
     pub fn new(
         k: u32,
@@ -533,7 +533,7 @@ impl std::fmt::Display for ThreadsReport {
 }
 
 /// The measurements of every thread of `traced`, in its order, for [`write_csv`]; stops with
-/// [`Error::Interrupted`] once `cancel` is cancelled.
+/// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled.
 pub fn summaries(traced: &Traced, workers: usize, cancel: &Cancel) -> Result<Vec<ThreadSummary>> {
     let all: Vec<&Thread> = traced.threads.iter().collect();
     measure(&all, false, &super::pool(workers)?, cancel)
@@ -709,7 +709,6 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
 
     /// One straight thread open at the window's foot, with a tail long enough to be measured.
     fn one_long_thread() -> Traced {
@@ -731,7 +730,7 @@ mod tests {
         let stopped = Cancel::new();
         stopped.cancel();
         let r = ThreadsReport::new(1, window, trace::REACH, &traced, 2, &stopped);
-        assert!(matches!(r, Err(Error::Interrupted)), "{r:?}");
-        assert!(matches!(summaries(&traced, 2, &stopped), Err(Error::Interrupted)));
+        assert!(matches!(r, Err(ref e) if e.is_interrupted()), "{r:?}");
+        assert!(matches!(summaries(&traced, 2, &stopped), Err(ref e) if e.is_interrupted()));
     }
 }
