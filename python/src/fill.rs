@@ -20,7 +20,7 @@ pub enum Dtype {
 /// `max(x, y) + 2 min(x, y) - k` grows with `x` and `y`. Returns that value when it does not
 /// fit `int8`.
 pub fn too_low_for_i8(k: u32, window: Window) -> Option<i64> {
-    let (x, y) = (u64::from(window.x0), u64::from(window.y0));
+    let (x, y) = (u64::from(window.x0()), u64::from(window.y0()));
     let v = if in_hood(k, x, y) { hood_value(k, x, y) } else { 0 };
     (v < i64::from(i8::MIN)).then_some(v)
 }
@@ -73,7 +73,7 @@ impl<T: Cell> Fill<T> {
     /// A buffer for `window`.
     pub fn new(window: Window) -> Self {
         let n = usize::try_from(window.cells()).expect("the window fits the address space");
-        Fill { cells: vec![T::default(); n], width: window.width() as usize, y0: window.y0 }
+        Fill { cells: vec![T::default(); n], width: window.width() as usize, y0: window.y0() }
     }
 
     fn row_slice(&mut self, y: u32) -> &mut [T] {

@@ -27,7 +27,7 @@ fn engine(threads: usize, cancel: &palace::engine::Cancel) -> EngineOptions {
 
 /// The window as a tuple `(x0, y0, x1, y1)`.
 fn corners(w: Window) -> (u32, u32, u32, u32) {
-    (w.x0, w.y0, w.x1, w.y1)
+    (w.x0(), w.y0(), w.x1(), w.y1())
 }
 
 /// What [`plan`] returns: `(k, width, height, (x0, y0, x1, y1), dtype)`.
@@ -47,11 +47,11 @@ fn plan(
     dtype: Option<&str>,
 ) -> PyResult<Plan> {
     let (b, w) = board(k, size, width, height, window)?;
-    let d = match dtype_of(b.k, w, dtype)? {
+    let d = match dtype_of(b.k(), w, dtype)? {
         Dtype::I8 => "int8",
         Dtype::I32 => "int32",
     };
-    Ok((b.k, b.width, b.height, corners(w), d))
+    Ok((b.k(), b.width(), b.height(), corners(w), d))
 }
 
 fn dtype_of(k: u32, w: Window, dtype: Option<&str>) -> PyResult<Dtype> {
@@ -61,7 +61,8 @@ fn dtype_of(k: u32, w: Window, dtype: Option<&str>) -> PyResult<Dtype> {
         (None, Some(_)) | (Some("int32"), _) => Ok(Dtype::I32),
         (Some("int8"), Some(v)) => Err(value_error(format!(
             "dtype = int8 cannot hold this window: v = {v} at its corner ({}, {}) in the hood; use dtype = int32 or None",
-            w.x0, w.y0
+            w.x0(),
+            w.y0()
         ))),
         (Some(other), _) => Err(value_error(format!("dtype = {other}: dtype is int8, int32 or None"))),
     }
@@ -85,13 +86,13 @@ fn values<'py>(
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     let shape = (w.height() as usize, w.width() as usize);
-    Ok(match dtype_of(b.k, w, dtype)? {
+    Ok(match dtype_of(b.k(), w, dtype)? {
         Dtype::I8 => {
-            let cells = fill::<i8>(py, progress, b.k, w, threads)?;
+            let cells = fill::<i8>(py, progress, b.k(), w, threads)?;
             array(py, shape, cells)?.into_any()
         }
         Dtype::I32 => {
-            let cells = fill::<i32>(py, progress, b.k, w, threads)?;
+            let cells = fill::<i32>(py, progress, b.k(), w, threads)?;
             array(py, shape, cells)?.into_any()
         }
     })
@@ -112,7 +113,7 @@ fn palaces<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (b, w) = board(k, size, width, height, window)?;
-    let cells = fill::<bool>(py, progress, b.k, w, threads_arg(threads)?)?;
+    let cells = fill::<bool>(py, progress, b.k(), w, threads_arg(threads)?)?;
     Ok(array(py, (w.height() as usize, w.width() as usize), cells)?.into_any())
 }
 
@@ -160,15 +161,18 @@ fn stats(
     use palace::analysis::stats as st;
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
-    let corner = w.x0 == 0 && w.y0 == 0;
+    let corner = w.x0() == 0 && w.y0() == 0;
     if (palaces_only || by_counters) && !corner {
         let what = if palaces_only { "palaces_only" } else { "by_counters" };
         return Err(value_error(format!(
             "{what} counts boards from the corner; window = ({}, {}, {}, {}) does not start at (0, 0): give the board with size or width and height",
-            w.x0, w.y0, w.x1, w.y1
+            w.x0(),
+            w.y0(),
+            w.x1(),
+            w.y1()
         )));
     }
-    let (k, width, height) = (b.k, w.x1, w.y1);
+    let (k, width, height) = (b.k(), w.x1(), w.y1());
     if backend_arg(backend)? {
         return gpu_stats(py, progress, k, w, palaces_only);
     }
@@ -201,7 +205,7 @@ fn gpu_stats(
     run::run(py, progress, move |cancel, pb| {
         let device = Gpu::open().map_err(palace::Error::Gpu)?;
         let v = if palaces_only {
-            let (count, run) = gpu::palace_count(&device, k, w.x1, w.y1, Shape::default(), pb, cancel)?;
+            let (count, run) = gpu::palace_count(&device, k, w.x1(), w.y1(), Shape::default(), pb, cancel)?;
             serde_json::json!({ "palaces": count, "engine": { "adapter": run.adapter, "elapsed": run.elapsed.as_secs_f64() } })
         } else {
             let (stats, run) = gpu::stats(&device, k, w, Shape::default(), pb, cancel)?;
@@ -342,9 +346,9 @@ fn compare(
     let b = k_arg(k2)
         .and_then(|b| palace::Board::new(b, 1, 1).map_err(to_py))
         .map_err(|e| rename_k(py, e, "k2"))?
-        .k;
+        .k();
     let shift = (u32_arg("shift[0]", shift.0, 0)?, u32_arg("shift[1]", shift.1, 0)?);
-    let c = cmp::Comparison { a: board_a.k, b, shift, offset };
+    let c = cmp::Comparison { a: board_a.k(), b, shift, offset };
     let threads = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
         let (report, _) = cmp::run(c, w, 1, None, &engine(threads, cancel), pb)?;
@@ -378,7 +382,7 @@ fn regions(
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
-        let (report, _) = palace::analysis::regions::run(b.k, w, 1, None, &engine(threads, cancel), pb)?;
+        let (report, _) = palace::analysis::regions::run(b.k(), w, 1, None, &engine(threads, cancel), pb)?;
         Ok(serde_json::to_string(&report).expect("serialisable"))
     })
 }
@@ -459,10 +463,10 @@ fn threads(
     let (b, w) = board(k, size, width, height, window)?;
     // The region labels play game k + 3 too.
     let max = palace::model::rule::MAX_K - 3;
-    if b.k > max {
+    if b.k() > max {
         return Err(value_error(format!(
             "k = {}: threads labels the regions, which also plays k + 3; k <= {max}",
-            b.k
+            b.k()
         )));
     }
     let reach = u32_arg("reach", reach, 1)?;
@@ -472,12 +476,12 @@ fn threads(
     let workers = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(workers, cancel);
-        let (traced, _) = th::run(b.k, w, reach, 1, None, false, &opts, pb)?;
+        let (traced, _) = th::run(b.k(), w, reach, 1, None, false, &opts, pb)?;
         let summaries = th::summaries(&traced, opts.resolved_threads(), cancel)?;
         let mut csv = Vec::new();
         th::write_csv(&traced, &summaries, &mut csv).expect("writing to memory");
         let report = th::ThreadsReport::from_summaries(
-            b.k,
+            b.k(),
             w,
             reach,
             &traced,
@@ -547,7 +551,7 @@ fn render<'py>(
     }
     let threads = threads_arg(threads)?;
     let opts = PngOptions { scale, aggregate, zoom, scheme, threads, legend };
-    let k = b.k;
+    let k = b.k();
     let scratch = match &path {
         Some(_) => None,
         None => Some(tempfile::tempdir().map_err(|e| to_py(palace::Error::io(std::env::temp_dir(), e)))?),

@@ -202,8 +202,9 @@ mod tests {
     use super::*;
     use crate::app::commands::{bench::MAX_BENCH_SIDE, check::MAX_WYTHOFF_SIDE, dump::MAX_DUMP_CELLS};
     use crate::app::commands::{grid::MAX_GRID_SIDE, render::MAX_ZOOM, survey::MAX_SIZE_FACTOR};
-    use crate::app::flags::{MAX_PICTURE_SIDE, MAX_THREADS};
+    use crate::app::flags::MAX_PICTURE_SIDE;
     use clap::CommandFactory;
+    use palace::model::bounds::MAX_THREADS;
     use palace::model::geometry::MAX_SIDE;
 
     /// Validates a parsed command line (its outputs checked too) without running it.
@@ -317,7 +318,10 @@ mod tests {
         let parse = |args: &[&str]| {
             crate::app::errors::message(&validate(Cli::try_parse_from(args).unwrap()).unwrap_err())
         };
-        assert!(parse(&["palace", "render", "--k", "0", "--size", "5", "-o", "x.png"]).contains("--k 0"));
+        // A game out of range is refused by --k's parser, in the flag's words.
+        let e =
+            Cli::try_parse_from(["palace", "render", "--k", "0", "--size", "5", "-o", "x.png"]).unwrap_err();
+        assert!(e.to_string().contains("--k 0 is not a game"), "{e}");
         assert!(parse(&["palace", "render", "--k", "3", "--size", "0", "-o", "x.png"]).contains("--size 0"));
         assert!(
             parse(&["palace", "render", "--k", "3", "--size", "5", "--scale", "0", "-o", "x.png"])

@@ -3,10 +3,12 @@
 //! in its module under [`crate::app::commands`], which flattens these groups in.
 
 use crate::app::error::{Error, Result};
+use crate::app::errors::Flags;
 use clap::Args;
 use palace::engine::{Cancel, EngineOptions};
+use palace::error::Param;
 use palace::kernel::KernelChoice;
-use palace::model::geometry::{Board, MAX_SIDE, Window};
+use palace::model::geometry::{Board, Corners, MAX_SIDE, Window};
 use palace::output::png::Aggregate;
 
 /// Declares the command line's copy of a library enum: the same variants, whose doc comments
@@ -90,34 +92,40 @@ pub const MAX_PICTURE_SIDE: u64 = 1 << 20;
 /// Largest picture `render` draws and `tiles` writes at its deepest level, in pixels (a 4-bit
 /// PNG of 2^36 pixels is over 30 GB).
 pub const MAX_PICTURE_PIXELS: u64 = 1 << 36;
-/// Most worker threads.
-pub const MAX_THREADS: usize = 1024;
-
-/// Parses `--k` and `--k2`: a whole number, at least 1 (0 is left to the board's own check,
-/// which explains it), at most [`MAX_K`](palace::model::rule::MAX_K).
-pub fn parse_k(s: &str) -> std::result::Result<u32, String> {
-    let max = palace::model::rule::MAX_K;
-    match s.trim().parse::<i128>() {
-        Ok(n) if n < 0 => Err(format!("k is at least 1 (k = 1 is classical Wythoff Nim); use 1..={max}")),
-        Ok(n) if n > i128::from(max) => {
-            Err(format!("palace numbers reach 3k and must fit int32; use k <= {max}"))
+/// A whole number as typed, for the library's bounds to judge: beyond `i64` it saturates, so
+/// that a huge value is refused as too large rather than as not a number.
+fn whole(s: &str) -> std::result::Result<i64, String> {
+    let t = s.trim();
+    match t.parse::<i128>() {
+        Ok(n) => Ok(n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64),
+        Err(_) if !t.is_empty() && t.trim_start_matches(['-', '+']).bytes().all(|b| b.is_ascii_digit()) => {
+            Ok(if t.starts_with('-') { i64::MIN } else { i64::MAX })
         }
-        Ok(n) => Ok(n as u32),
-        Err(_) => Err(format!("not a whole number; k is a whole number from 1 to {max}")),
+        Err(_) => Err(format!("{t:?} is not a whole number")),
     }
 }
 
+/// Parses `--k`: a whole number within the library's bounds
+/// ([`check_k`](palace::model::bounds::check_k)), refused in the flag's words.
+pub fn parse_k(s: &str) -> std::result::Result<u32, String> {
+    palace::model::bounds::check_k(Param::K, whole(s)?).map_err(|e| e.render(&Flags))
+}
+
+/// Parses `--k2`, as [`parse_k`].
+pub fn parse_k2(s: &str) -> std::result::Result<u32, String> {
+    palace::model::bounds::check_k(Param::K2, whole(s)?).map_err(|e| e.render(&Flags))
+}
+
 /// Parses a board side (`--size`, `--width`, `--height`): a whole number, at most
-/// [`MAX_SIDE`] (0 is left to the board's own check).
+/// [`MAX_SIDE`]; 0 and other values below 1 are left to [`BoardArgs::resolve`], which names
+/// the flag given.
 pub fn parse_side(s: &str) -> std::result::Result<u32, String> {
-    match s.trim().parse::<i128>() {
-        Ok(n) if n < 0 => Err(format!("a board side is at least 1; use 1..={MAX_SIDE}")),
-        Ok(n) if n > i128::from(MAX_SIDE) => {
-            Err(format!("a board side is at most {MAX_SIDE} (2^30); use 1..={MAX_SIDE}"))
-        }
-        Ok(n) => Ok(n as u32),
-        Err(_) => Err(format!("not a whole number; a board side is a whole number from 1 to {MAX_SIDE}")),
+    let n = whole(s)?;
+    if n <= 0 {
+        return Ok(0);
     }
+    palace::model::bounds::check_side(Param::Size, n)
+        .map_err(|_| format!("a board side is at most {MAX_SIDE} (2^30); use 1..={MAX_SIDE}"))
 }
 
 /// Which game and which part of its board.
@@ -137,7 +145,7 @@ pub struct BoardArgs {
     pub height: Option<u32>,
     /// Only this half-open window x0,y0,x1,y1 of the board (default: all of it).
     #[arg(long, value_name = "x0,y0,x1,y1")]
-    pub window: Option<Window>,
+    pub window: Option<Corners>,
 }
 
 /// `--json`: the report as JSON, for the commands whose report is otherwise a table.
@@ -299,12 +307,7 @@ pub struct RunConfig {
 impl RunArgs {
     /// The engine settings, validated; the engine stops when `cancel` is cancelled.
     pub fn resolve(&self, cancel: &Cancel) -> Result<RunConfig> {
-        if self.threads > MAX_THREADS {
-            return Err(Error::Usage(format!(
-                "--threads {} is more than {MAX_THREADS}; use fewer",
-                self.threads
-            )));
-        }
+        palace::model::bounds::check_threads(self.threads as i64)?;
         let cores = palace::engine::available_cores();
         if self.threads > cores {
             eprintln!(
@@ -360,21 +363,19 @@ impl BoardArgs {
                 return Err(Error::Usage("give the board as --size N or as --width W --height H".into()));
             }
         };
-        if w == 0 || h == 0 {
-            let flag = if self.size.is_some() {
-                "--size"
-            } else if w == 0 {
-                "--width"
-            } else {
-                "--height"
-            };
-            return Err(Error::Usage(format!(
-                "{flag} 0: the board needs at least one cell; use {flag} 1 or more"
-            )));
+        // A side below 1 is refused in the words of the flag that gave it.
+        let sides = match self.size {
+            Some(_) => [(Param::Size, w)].to_vec(),
+            None => vec![(Param::Width, w), (Param::Height, h)],
+        };
+        for (param, v) in sides {
+            palace::model::bounds::check_side(param, i64::from(v))?;
         }
         let board = Board::new(self.k, w, h)?;
-        let window = self.window.unwrap_or(board.full());
-        board.check_window(&window)?;
+        let window = match self.window {
+            Some(c) => board.window(c)?,
+            None => board.full(),
+        };
         Ok((board, window))
     }
 }

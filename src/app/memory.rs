@@ -23,14 +23,14 @@ pub const BOARD_FIX: &str = "use a narrower board or a --window with a smaller x
 /// What a sweep of `window` is called in a refusal: the columns it sweeps, and the flags that
 /// set them.
 pub fn board_what(window: &palace::model::geometry::Window) -> String {
-    format!("sweeping {} columns (the --size or --width, or the --window's x1)", window.x1)
+    format!("sweeping {} columns (the --size or --width, or the --window's x1)", window.x1())
 }
 
 /// What a sweep of `window` by `threads` workers doing `work` holds, in the words of the board
 /// commands.
 pub fn board_need(work: Work, window: &palace::model::geometry::Window, threads: usize) -> Need {
     Need {
-        footprint: footprint(work, u64::from(window.x1), threads),
+        footprint: footprint(work, u64::from(window.x1()), threads),
         what: board_what(window),
         fix: BOARD_FIX,
     }

@@ -48,7 +48,7 @@ fn same_regions(k: u32, window: Window, scale: u32, o: &EngineOptions) {
     same_outputs(&fast, reference, &what);
     // On a square board from the corner the labels are symmetric: each region has as many
     // cells as its mirror image.
-    if window.x0 == 0 && window.y0 == 0 && window.x1 == window.y1 {
+    if window.x0() == 0 && window.y0() == 0 && window.x1() == window.y1() {
         for (r, s) in &fast.0.regions {
             let m = fast.0.regions.iter().find(|(q, _)| *q == r.mirror()).unwrap();
             assert_eq!(s.cells, m.1.cells, "{what}: {r:?} against its mirror");
@@ -105,12 +105,12 @@ fn regions_of_the_papers_boards() {
     for k in [1u32, 2, 3, 5, 30, 100, 150, 500] {
         let n = (3 * k).clamp(40, 1500);
         for threads in [1, 2, 3] {
-            same_regions(k, Window::new(0, 0, n, n), 1, &opts(threads, None));
+            same_regions(k, Window::new(0, 0, n, n).unwrap(), 1, &opts(threads, None));
         }
     }
     // Borders between tiles: small tiles, so that most borders cross many tiles.
-    same_regions(150, Window::new(0, 0, 464, 464), 1, &opts(3, Some((24, 16))));
-    same_regions(500, Window::new(0, 0, 1500, 1500), 3, &opts(2, None));
+    same_regions(150, Window::new(0, 0, 464, 464).unwrap(), 1, &opts(3, Some((24, 16))));
+    same_regions(500, Window::new(0, 0, 1500, 1500).unwrap(), 3, &opts(2, None));
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn compare_of_the_papers_cases() {
         (30, 31, (0, 1), 1),
     ] {
         let c = Comparison { a, b, shift, offset };
-        same_compare(c, Window::new(0, 0, 1500, 1500), 1, &opts(2, None));
+        same_compare(c, Window::new(0, 0, 1500, 1500).unwrap(), 1, &opts(2, None));
     }
 }
 
@@ -163,14 +163,14 @@ fn same_rows(k: u32, window: Window, o: &EngineOptions) {
     let mut got = Vec::new();
     labels::label_rows(k, window, o, &Silent, |r| {
         let palaces: Vec<u32> =
-            (window.x0..window.x1).filter(|&x| r.label(x).is_rest() && r.cells[x as usize] < 0).collect();
+            (window.x0()..window.x1()).filter(|&x| r.label(x).is_rest() && r.cells[x as usize] < 0).collect();
         assert_eq!(
             r.rest_palaces(),
             palaces,
             "k = {k}, window {window}, {o:?}: palaces of the rest in row {}",
             r.y
         );
-        assert!((0..window.x1).all(|x| r.is_rest(x) == r.label(x).is_rest()));
+        assert!((0..window.x1()).all(|x| r.is_rest(x) == r.label(x).is_rest()));
         got.push((r.y, r.labels(), r.cells.to_vec()));
         Ok(())
     })
@@ -188,10 +188,16 @@ fn same_rows(k: u32, window: Window, o: &EngineOptions) {
 fn labelled_rows_stop_where_the_consumer_fails() {
     // The error of the row consumer comes back, and no row after the failing one is seen.
     let mut seen = 0;
-    let e = labels::label_rows(300, Window::new(0, 0, 900, 900), &opts(2, Some((64, 16))), &Silent, |r| {
-        seen += 1;
-        if r.y == 100 { Err(palace::error::Error::Analysis("stop".into())) } else { Ok(()) }
-    })
+    let e = labels::label_rows(
+        300,
+        Window::new(0, 0, 900, 900).unwrap(),
+        &opts(2, Some((64, 16))),
+        &Silent,
+        |r| {
+            seen += 1;
+            if r.y == 100 { Err(palace::error::Error::Analysis("stop".into())) } else { Ok(()) }
+        },
+    )
     .unwrap_err();
     assert!(e.to_string().contains("stop"), "{e}");
     assert_eq!(seen, 101);
@@ -202,7 +208,7 @@ fn window(n: u32, f: [f64; 4]) -> Window {
     let at = |f: f64| ((f * f64::from(n)) as u32).min(n - 1);
     let (xa, xb) = (at(f[0]).min(at(f[1])), at(f[0]).max(at(f[1])) + 1);
     let (ya, yb) = (at(f[2]).min(at(f[3])), at(f[2]).max(at(f[3])) + 1);
-    Window::new(xa, ya, xb, yb)
+    Window::new(xa, ya, xb, yb).unwrap()
 }
 
 proptest! {
@@ -253,7 +259,7 @@ proptest! {
 #[test]
 fn compare_narrow_window() {
     let c = Comparison { a: 38, b: 38, shift: (0, 0), offset: 0 };
-    same_compare(c, Window::new(0, 24, 1, 77), 1, &opts(1, Some((2, 2))));
+    same_compare(c, Window::new(0, 24, 1, 77).unwrap(), 1, &opts(1, Some((2, 2))));
 }
 
 /// The hidden `--reference` flag runs the reference implementation: the commands print the

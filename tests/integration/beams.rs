@@ -100,7 +100,7 @@ fn candidates(cells: &BTreeSet<Cell>) -> BTreeSet<Cell> {
 }
 
 fn summary(t: &Tracked, i: usize) -> BeamSummary {
-    BeamSummary::of(&t.beams[i], i as u32, "upper", Window::new(0, 0, 100_000, 100_000), 64, 28)
+    BeamSummary::of(&t.beams[i], i as u32, "upper", Window::new(0, 0, 100_000, 100_000).unwrap(), 64, 28)
 }
 
 /// A digital line of 2.146 columns a row, every cell moved by up to 6 columns: every cell a
@@ -216,7 +216,7 @@ fn a_thread_and_a_crossing_line_are_not_glued_in() {
 /// The palaces of the rest in both halves of a board of game `k` by the direct definition,
 /// traced by hand: each half's candidates and what its tracker finds.
 fn hand_traced(k: u32, n: u32) -> ([BTreeSet<Cell>; 2], Tracked, Tracked) {
-    let w = Window::new(0, 0, n, n);
+    let w = Window::new(0, 0, n, n).unwrap();
     let v = direct_values(k, n as usize, n as usize);
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
     let (mut su, mut sl) = (Selector::default(), Selector::default());
@@ -269,7 +269,7 @@ fn run_traces_the_lone_palaces_of_a_board() {
     assert!(!cu.is_empty());
     assert_eq!(cu, mirrored, "candidates of the two halves are mirror images");
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
-    let w = Window::new(0, 0, n, n);
+    let w = Window::new(0, 0, n, n).unwrap();
     let (found, _) = beams::run(k, w, Params::default(), 1, None, false, &opts, &Silent).unwrap();
     assert_eq!(found.upper.beams, tu.beams);
     assert_eq!(found.lower.beams, tl.beams);

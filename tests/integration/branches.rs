@@ -114,7 +114,7 @@ fn a_cells_region_is_the_boards_label() {
     let mut board = vec![Region::Hood; (side * side) as usize];
     label(
         k,
-        Window::new(0, 0, side, side),
+        Window::new(0, 0, side, side).unwrap(),
         &EngineOptions::default(),
         &Silent,
         &[],

@@ -32,7 +32,7 @@ fn render_tiny_board_decodes_to_the_palette_indices() {
     let (w, h, plte, px) = decode_png(&out);
     assert_eq!((w, h), (23, 17));
     assert_eq!(plte, palace::output::palette::plte());
-    let vals = direct_window(5, Window::new(0, 0, 23, 17));
+    let vals = direct_window(5, Window::new(0, 0, 23, 17).unwrap());
     for y in 0..17 {
         for x in 0..23 {
             let i = (y * 23 + x) as usize;
@@ -108,7 +108,7 @@ fn render_window_and_scale() {
         .success();
     let (w, h, _, px) = decode_png(&out);
     assert_eq!((w, h), (25, 19));
-    let win = Window::new(10, 20, 110, 95);
+    let win = Window::new(10, 20, 110, 95).unwrap();
     let vals = direct_window(40, win);
     let block = |bx: u32, by: u32| -> Vec<u8> {
         let mut b = Vec::new();
@@ -181,7 +181,7 @@ fn large_render_uses_the_parallel_encoder_correctly() {
         .success();
     let (pw, ph, _, px) = decode_png(&out);
     assert_eq!((pw, ph), (w, h));
-    let vals = direct_window(300, Window::new(0, 0, w, h));
+    let vals = direct_window(300, Window::new(0, 0, w, h).unwrap());
     for (i, (&p, &v)) in px.iter().zip(&vals).enumerate() {
         let (x, y) = (i as u32 % w, i as u32 / w);
         assert_eq!(p, expected_index(300, x, y, v), "({x},{y})");
@@ -219,7 +219,7 @@ fn render_legend_keeps_the_picture() {
 #[test]
 fn dump_round_trips_both_value_kinds() {
     let dir = tempfile::tempdir().unwrap();
-    let win = Window::new(3, 4, 61, 50);
+    let win = Window::new(3, 4, 61, 50).unwrap();
     let want = direct_window(17, win);
     for (kind, shift) in [("ca", 0i64), ("palace", 17)] {
         let out = dir.path().join(format!("{kind}.npy"));
@@ -270,7 +270,7 @@ fn numpy_loads_the_dump_unchanged() {
         .arg(&out)
         .assert()
         .success();
-    let want = direct_window(9, Window::new(0, 0, 41, 30));
+    let want = direct_window(9, Window::new(0, 0, 41, 30).unwrap());
     let sum: i64 = want.iter().sum();
     let script = format!(
         "import numpy as np; a = np.load({:?}); assert a.dtype == np.dtype('<i4'), a.dtype; \
@@ -321,7 +321,7 @@ fn stats_json_counts() {
     let o = palace().args(["stats", "--k", "20", "--size", "90", "--json", "-q"]).output().unwrap();
     assert!(o.status.success());
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let want = direct_window(20, Window::new(0, 0, 90, 90));
+    let want = direct_window(20, Window::new(0, 0, 90, 90).unwrap());
     let palaces = want.iter().filter(|&&v| v < 0).count() as u64;
     assert_eq!(j["stats"]["total"]["cells"], 8100);
     assert_eq!(j["stats"]["total"]["palaces"], palaces);
@@ -421,7 +421,8 @@ fn bad_inputs_exit_2_and_write_nothing() {
 #[test]
 fn stats_palaces_only_counts_the_palaces() {
     for (k, w, h) in [(1u32, 50u32, 50u32), (37, 300, 200), (200, 700, 650)] {
-        let want = direct_window(k, Window::new(0, 0, w, h)).iter().filter(|&&v| v < 0).count() as u64;
+        let want =
+            direct_window(k, Window::new(0, 0, w, h).unwrap()).iter().filter(|&&v| v < 0).count() as u64;
         for kernel in ["auto", "wide", "portable"] {
             let out = palace()
                 .args(["stats", "--palaces-only", "--json", "-q", "--kernel", kernel, "--k", &k.to_string()])

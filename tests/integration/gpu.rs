@@ -70,7 +70,7 @@ mod with_the_feature {
             let y0 = (corner.1 * f64::from(h)) as u32;
             let x1 = x0 + 1 + (far.0 * f64::from(w - x0 - 1)) as u32;
             let y1 = y0 + 1 + (far.1 * f64::from(h - y0 - 1)) as u32;
-            let window = Window::new(x0, y0, x1, y1);
+            let window = Window::new(x0, y0, x1, y1).unwrap();
             let shape = Shape { lanes: shape.0, rows: shape.1, width: shape.2 };
             let (got, _) = gpu::stats(g, k, window, shape, &Silent, &Cancel::new()).unwrap();
             prop_assert_eq!(got, cpu_stats(k, window), "k {} window {:?} shape {}", k, window, shape);
@@ -387,7 +387,7 @@ mod with_the_feature {
     fn boards_of_the_paper_equal_the_cpu_engine() {
         let Some(g) = gpu() else { return };
         for (k, side) in [(1, 300), (2, 300), (100, 300), (500, 1500), (997, 2100), (2000, 6200)] {
-            let w = Window::new(0, 0, side, side);
+            let w = Window::new(0, 0, side, side).unwrap();
             let (got, _) = gpu::stats(g, k, w, Shape::default(), &Silent, &Cancel::new()).unwrap();
             assert_eq!(got, cpu_stats(k, w), "k {k} side {side}");
             let (count, run) =

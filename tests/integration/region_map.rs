@@ -77,8 +77,8 @@ fn check(k: u32, window: Window, scale: u32) {
         .iter()
         .map(|j| {
             (
-                ((j.x - u64::from(window.x0)) / u64::from(scale)) as usize,
-                ((j.y - u64::from(window.y0)) / u64::from(scale)) as usize,
+                ((j.x - u64::from(window.x0())) / u64::from(scale)) as usize,
+                ((j.y - u64::from(window.y0())) / u64::from(scale)) as usize,
             )
         })
         .collect();
@@ -177,15 +177,15 @@ fn check(k: u32, window: Window, scale: u32) {
 /// The whole board at one pixel per cell: every region, every junction.
 #[test]
 fn legend_and_markers_on_a_whole_board() {
-    check(120, Window::new(0, 0, 400, 400), 1);
+    check(120, Window::new(0, 0, 400, 400).unwrap(), 1);
 }
 
 /// A window off the corner, at scale 3: the junctions in it land on their scaled pixels; a
 /// narrow map is padded to the legend's width.
 #[test]
 fn legend_and_markers_on_a_scaled_window() {
-    check(150, Window::new(21, 9, 420, 330), 3);
-    check(60, Window::new(0, 0, 150, 60), 2);
+    check(150, Window::new(21, 9, 420, 330).unwrap(), 3);
+    check(60, Window::new(0, 0, 150, 60).unwrap(), 2);
 }
 
 #[test]
@@ -221,7 +221,7 @@ fn binary_draws_the_legend_unless_told_not_to() {
 #[test]
 fn legend_on_a_map_from_the_parallel_encoder() {
     const { assert!(4100u64 * 4100 > palace::output::png::PARALLEL_PIXELS) };
-    check(1000, Window::new(0, 0, 4100, 4100), 1);
+    check(1000, Window::new(0, 0, 4100, 4100).unwrap(), 1);
 }
 
 /// Ctrl-C during the sweep of a map with a legend removes both the scratch file and the
@@ -262,7 +262,9 @@ fn compare_pictures_carry_a_legend_of_their_colours() {
     let dir = tempfile::tempdir().unwrap();
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
     let c = Comparison { a: 47, b: 50, shift: (1, 1), offset: 3 };
-    for (window, scale) in [(Window::new(0, 0, 150, 150), 1), (Window::new(10, 20, 300, 250), 3)] {
+    for (window, scale) in
+        [(Window::new(0, 0, 150, 150).unwrap(), 1), (Window::new(10, 20, 300, 250).unwrap(), 3)]
+    {
         let what = format!("window {window}, scale {scale}");
         let out = |name: &str, legend: bool| {
             Some(MapOutput::new(AtomicOutput::create(&dir.path().join(name), "--output").unwrap(), legend))

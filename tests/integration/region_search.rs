@@ -20,7 +20,7 @@ fn opts() -> EngineOptions {
 /// Game A's labels on the window from the corner, row-major.
 fn labels(k: u32, w: usize, h: usize) -> Vec<Region> {
     let mut out = vec![Region::Hood; w * h];
-    let win = Window::new(0, 0, w as u32, h as u32);
+    let win = Window::new(0, 0, w as u32, h as u32).unwrap();
     labels::label(
         k,
         win,
@@ -69,8 +69,14 @@ fn each_regions_best_shift_is_the_direct_definitions() {
             })
             .collect();
         let c = Comparison { a, b, shift: centre, offset };
-        let r = region_search::search(c, Window::new(0, 0, w as u32, h as u32), radius, &opts(), &Silent)
-            .unwrap();
+        let r = region_search::search(
+            c,
+            Window::new(0, 0, w as u32, h as u32).unwrap(),
+            radius,
+            &opts(),
+            &Silent,
+        )
+        .unwrap();
         assert_eq!(r.shifts, all.len() as u64);
         let centre_at = all.iter().position(|&s| s == centre).unwrap();
         for (i, got) in r.per_region.iter().enumerate() {
@@ -98,7 +104,7 @@ fn each_regions_best_shift_is_the_direct_definitions() {
 /// comparison).
 #[test]
 fn a_game_matches_itself_in_place_and_game_k_plus_3_at_one_one() {
-    let win = Window::new(0, 0, 150, 150);
+    let win = Window::new(0, 0, 150, 150).unwrap();
     let c = Comparison { a: 50, b: 50, shift: (0, 0), offset: 0 };
     let r = region_search::search(c, win, 2, &opts(), &Silent).unwrap();
     assert_eq!(r.shifts, 9);
@@ -106,7 +112,7 @@ fn a_game_matches_itself_in_place_and_game_k_plus_3_at_one_one() {
         assert_eq!((g.best_shift, g.best_matched, g.centre_matched), ((0, 0), g.cells, g.cells), "{:?}", g);
     }
     let c = Comparison { a: 60, b: 63, shift: (1, 1), offset: 3 };
-    let r = region_search::search(c, Window::new(0, 0, 180, 180), 1, &opts(), &Silent).unwrap();
+    let r = region_search::search(c, Window::new(0, 0, 180, 180).unwrap(), 1, &opts(), &Silent).unwrap();
     for region in [Region::Hood, Region::EpauletteUpper, Region::EpauletteLower] {
         let g = r.per_region.iter().find(|g| g.region == region).unwrap();
         assert!(g.cells > 0, "{region:?}");

@@ -85,7 +85,7 @@ fn from_whole_labels(k: u32, n: u32, hx: u64, hy: u64) -> (Region, Option<u64>) 
     let mut own = None;
     labels::label(
         k,
-        Window::new(0, 0, n, n),
+        Window::new(0, 0, n, n).unwrap(),
         &one(),
         &Silent,
         &[],
@@ -114,7 +114,7 @@ fn from_whole_labels(k: u32, n: u32, hx: u64, hy: u64) -> (Region, Option<u64>) 
 }
 
 fn prism_of_regions(k: u32, n: u32) -> Option<u64> {
-    let (rep, _) = regions::run(k, Window::new(0, 0, n, n), 1, None, &one(), &Silent).unwrap();
+    let (rep, _) = regions::run(k, Window::new(0, 0, n, n).unwrap(), 1, None, &one(), &Silent).unwrap();
     rep.junctions.iter().find(|j| j.name == "prism").map(|j| j.x)
 }
 

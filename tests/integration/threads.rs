@@ -189,7 +189,8 @@ fn built_merge_adds() {
     assert_eq!(out.thickness.len(), 1, "constant thickness after the merge: {:?}", out.thickness);
     assert_eq!(out.end, End::Open);
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 1000, 160), REACH, &traced, 2, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 1000, 160).unwrap(), REACH, &traced, 2, &Cancel::new())
+            .unwrap();
     assert_eq!(report.merge_kinds.len(), 1);
     assert!(report.merge_kinds[0].adds && report.merge_kinds[0].count == 1);
     assert_eq!(report.fibonacci, (3, 3));
@@ -213,7 +214,8 @@ fn built_long_merge_is_counted_by_kind() {
     let (traced, _) = trace_bitmap(&bitmap);
     assert_eq!(traced.merges.len(), 1, "{:?}", traced.merges);
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, 2, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 3000, rows).unwrap(), REACH, &traced, 2, &Cancel::new())
+            .unwrap();
     assert_eq!(report.merges_by_life.last(), Some(&(300, 1, 1)));
     // Three threads of more than 300 rows (2 and 3 before the merge, 5 after it).
     assert_eq!(report.fibonacci_long, (3, 3));
@@ -225,7 +227,8 @@ fn built_long_merge_is_counted_by_kind() {
     let short = bitmap[200..500].to_vec();
     let (traced, _) = trace_bitmap(&short);
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 3000, 300), REACH, &traced, 2, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 3000, 300).unwrap(), REACH, &traced, 2, &Cancel::new())
+            .unwrap();
     assert_eq!(report.merge_kinds.len(), 1, "{:?}", report.merge_kinds);
     assert!(report.long_merge_kinds.is_empty(), "{:?}", report.long_merge_kinds);
 }
@@ -288,7 +291,8 @@ fn built_threads_at_the_edge_are_classified() {
     let (traced, _) = trace_bitmap(&bitmap);
     assert_eq!(traced.threads.len(), 3, "{:?}", traced.threads.len());
     let report =
-        ThreadsReport::new(1, Window::new(0, 0, 3000, rows), REACH, &traced, 2, &Cancel::new()).unwrap();
+        ThreadsReport::new(1, Window::new(0, 0, 3000, rows).unwrap(), REACH, &traced, 2, &Cancel::new())
+            .unwrap();
     assert_eq!(report.at_edge, (3, 3, 1, 1));
     let listed: Vec<u32> = report.non_periodic.iter().map(|s| s.x.0).collect();
     assert_eq!(listed, [2000 + hash[0]]);
@@ -301,7 +305,7 @@ fn built_threads_at_the_edge_are_classified() {
     let all = threads::summaries(&traced, 2, &Cancel::new()).unwrap();
     let from = ThreadsReport::from_summaries(
         1,
-        Window::new(0, 0, 3000, rows),
+        Window::new(0, 0, 3000, rows).unwrap(),
         REACH,
         &traced,
         &all,
@@ -318,7 +322,7 @@ fn built_threads_at_the_edge_are_classified() {
 #[test]
 fn run_traces_the_labelled_palaces() {
     let (k, n) = (100u32, 320u32);
-    let w = Window::new(0, 0, n, n);
+    let w = Window::new(0, 0, n, n).unwrap();
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
     let (traced, _) = threads::run(k, w, REACH, 1, None, false, &opts, &Silent).unwrap();
     let v = direct_values(k, n as usize, n as usize);

@@ -107,7 +107,7 @@ fn png(c: &mut Criterion) {
     use palace::engine::sink::Collect;
     use palace::engine::{EngineOptions, Sweep};
     let (k, w, h) = (500u32, 2048u32, 1024u32);
-    let window = palace::Window::new(0, 700, w, 700 + h);
+    let window = palace::Window::new(0, 700, w, 700 + h).expect("a valid window");
     let mut rows = Collect::default();
     Sweep::new(k, window).options(&EngineOptions::default()).rows(&mut rows).expect("sweep");
     let cells: Vec<i8> = rows.values.iter().map(|&v| v.clamp(-128, 127) as i8).collect();

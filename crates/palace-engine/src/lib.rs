@@ -34,4 +34,4 @@ pub mod simd;
 pub mod testing;
 
 pub use error::{Error, Result};
-pub use model::geometry::{Board, Window};
+pub use model::geometry::{Board, Corners, Window};

@@ -13,7 +13,7 @@
 //! use palace::Window;
 //!
 //! let gpu = Gpu::open().map_err(palace::Error::Gpu)?;
-//! let (stats, run) = gpu::stats(&gpu, 500, Window::new(0, 0, 1500, 1500), Shape::default(), &Silent, &Cancel::new())?;
+//! let (stats, run) = gpu::stats(&gpu, 500, Window::new(0, 0, 1500, 1500)?, Shape::default(), &Silent, &Cancel::new())?;
 //! println!("{stats}on {} in {:?}", run.adapter, run.elapsed);
 //! # Ok::<(), palace::Error>(())
 //! ```
@@ -104,7 +104,7 @@ fn tally(
 ) -> Result<(Stats, GpuRun, Tiles)> {
     let job = palace_gpu::Job {
         k,
-        window: [window.x0, window.y0, window.x1, window.y1],
+        window: [window.x0(), window.y0(), window.x1(), window.y1()],
         limit: 128,
         shape,
         skip: true,
@@ -154,7 +154,7 @@ struct GpuSweeps<'a> {
 
 impl BoardSweeps for GpuSweeps<'_> {
     fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<survey::Board> {
-        let window = Window::new(0, 0, n, n);
+        let window = Window::new(0, 0, n, n)?;
         let (stats, _, max_tiles) = tally(self.gpu, k, window, self.shape, &Silent, &opts.cancel)?;
         let top = stats.rest.max.filter(|m| m.v >= i64::from(survey::HOT_FLOOR)).map(|m| m.v as i8);
         let mut wanted = band_tiles(self.shape, 0, n);
@@ -276,7 +276,7 @@ pub fn palace_count(
     progress: &dyn Progress,
     cancel: &Cancel,
 ) -> Result<(PalaceCount, GpuRun)> {
-    let (s, run) = stats(gpu, k, Window::new(0, 0, width, height), shape, progress, cancel)?;
+    let (s, run) = stats(gpu, k, Window::new(0, 0, width, height)?, shape, progress, cancel)?;
     Ok((PalaceCount { k, width, height, cells: s.total.cells, palaces: s.total.palaces }, run))
 }
 

@@ -10,7 +10,7 @@
 //! // Statistics of the 1500 x 1500 board of game k = 500 (the README's picture), on every core:
 //! // cells, palaces, the extreme values and where they first occur, the values' histogram.
 //! let opts = EngineOptions::default();
-//! let (s, _report) = stats::stats(500, Window::new(0, 0, 1500, 1500), &opts, &Silent)?;
+//! let (s, _report) = stats::stats(500, Window::new(0, 0, 1500, 1500)?, &opts, &Silent)?;
 //! // The three-counter form counts the same palaces without computing the values.
 //! let (count, _report) = stats::palaces(500, 1500, 1500, &opts, &Silent)?;
 //! assert_eq!(s.total.palaces, count.palaces);

@@ -68,7 +68,7 @@ struct Beams {
 pub fn run(a: BeamsArgs, ctx: &Context) -> Result<ExitCode> {
     let (board, window) = a.board.resolve()?;
     check_scale(a.scale)?;
-    check_k_plus_3(board.k, "beams labels the regions, which also plays k + 3")?;
+    check_k_plus_3(board.k(), "beams labels the regions, which also plays k + 3")?;
     if a.gap == 0 || a.gap > 4096 {
         return Err(Error::Usage(format!("--gap {}: use 1..=4096 rows", a.gap)));
     }
@@ -118,7 +118,7 @@ impl Request for Beams {
         let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
         let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
         let pb = progress::bar(run.quiet, "beams", "rows");
-        let (found, picture) = beams::run(board.k, window, params, scale, out, legend, &run.engine, &pb)?;
+        let (found, picture) = beams::run(board.k(), window, params, scale, out, legend, &run.engine, &pb)?;
         // Measuring takes seconds on a large window and heeds the signals too; the outputs
         // are committed only once everything is computed.
         pb.message("measuring the beams");
@@ -129,8 +129,14 @@ impl Request for Beams {
             }
             None => None,
         };
-        let report =
-            beams::BeamsReport::new(board.k, window, params, &found, run.engine.resolved_threads(), cancel)?;
+        let report = beams::BeamsReport::new(
+            board.k(),
+            window,
+            params,
+            &found,
+            run.engine.resolved_threads(),
+            cancel,
+        )?;
         pb.finish_and_clear();
         csv.map(AtomicOutput::commit).transpose()?;
         let path = picture.map(AtomicOutput::commit).transpose()?;

@@ -236,7 +236,7 @@ fn gpu_bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> R
     use palace::analysis::stats;
     let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
     let cancel = &run.engine.cancel;
-    let window = Window::new(0, 0, size, size);
+    let window = Window::new(0, 0, size, size)?;
     let cells = u64::from(size) * u64::from(size);
     let threads = run.engine.resolved_threads();
     let (on_gpu, g) = timed("gpu", 1, cells, repeat, || {
@@ -418,7 +418,7 @@ pub struct AnalysesBench {
 fn analyses(k: u32, size: u32, opts: &EngineOptions, repeat: usize) -> Result<[Run; 4]> {
     use palace::analysis::{compare, fabric, regions};
     use palace::labels;
-    let window = palace::model::geometry::Window::new(0, 0, size, size);
+    let window = palace::model::geometry::Window::new(0, 0, size, size)?;
     let cells = u64::from(size) * u64::from(size);
     let quiet = palace::engine::Silent;
     let (_, r) = timed("regions", opts.threads, cells, repeat, || {
@@ -504,7 +504,7 @@ fn baseline_rows(k: u32, size: u32, cancel: &Cancel, mut f: impl FnMut(u64, &[i8
 pub fn baseline(k: u32, size: u32, cancel: &Cancel) -> Result<Stats> {
     let mut acc = StatsAcc::new(k);
     baseline_rows(k, size, cancel, |y, row| acc.add_segment(y, 0, row))?;
-    Ok(acc.finish(Window::new(0, 0, size, size)))
+    Ok(acc.finish(Window::new(0, 0, size, size)?))
 }
 
 /// The baseline's digest of every cell.
@@ -532,7 +532,7 @@ pub fn palaces(k: u32, size: u32, opts: &EngineOptions) -> Result<(u64, SweepRep
 
 /// The fast engine, statistics on the workers.
 pub fn fast(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, SweepReport)> {
-    Ok(palace::analysis::stats::stats(k, Window::new(0, 0, size, size), opts, &Silent)?)
+    Ok(palace::analysis::stats::stats(k, Window::new(0, 0, size, size)?, opts, &Silent)?)
 }
 
 /// The statistics by a counter sweep (the kernels' tally).
@@ -542,7 +542,7 @@ pub fn fast_counters(k: u32, size: u32, opts: &EngineOptions) -> Result<(Stats, 
 
 /// The fast engine's digest of every cell.
 pub fn fast_digest(k: u32, size: u32, opts: &EngineOptions) -> Result<u64> {
-    let window = Window::new(0, 0, size, size);
+    let window = Window::new(0, 0, size, size)?;
     let visitor = DigestVisitor { digests: (0..opts.resolved_threads()).map(|_| Mutex::new(0)).collect() };
     Sweep::new(k, window).options(opts).tiles(&visitor)?;
     Ok(visitor.digests.into_iter().fold(0u64, |d, m| d.wrapping_add(m.into_inner().expect("digest lock"))))
@@ -619,7 +619,7 @@ pub fn png(
 
 /// The PNG part on `opts`'s thread count.
 fn png_at(k: u32, size: u32, opts: &EngineOptions, repeat: usize, dir: &std::path::Path) -> Result<PngBench> {
-    let window = Window::new(0, 0, size, size);
+    let window = Window::new(0, 0, size, size)?;
     let cells = u64::from(size) * u64::from(size);
     let threads = opts.resolved_threads();
     let tmp =

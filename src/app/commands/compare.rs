@@ -3,7 +3,7 @@
 
 use crate::app::error::{Error, Result};
 use crate::app::flags::{
-    BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale, parse_k,
+    BoardArgs, ReferenceArgs, ReportArgs, RunArgs, RunConfig, check_k_plus_3, check_scale, parse_k2,
 };
 use crate::app::memory::{self, Need};
 use crate::app::outputs::{Outputs, open};
@@ -13,7 +13,7 @@ use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::compare::{self, Comparison};
 use palace::labels::Region;
-use palace::model::geometry::{Board, MAX_SIDE, Window};
+use palace::model::geometry::{MAX_SIDE, Window};
 use std::path::PathBuf;
 
 /// A shift `dx,dy` between two games' cells (negative coordinates only for `--search-shift`,
@@ -43,7 +43,7 @@ pub struct CompareArgs {
     #[allow(missing_docs)]
     pub board: BoardArgs,
     /// The second game.
-    #[arg(long, value_name = "K2", value_parser = parse_k, allow_negative_numbers = true)]
+    #[arg(long, value_name = "K2", value_parser = parse_k2, allow_negative_numbers = true)]
     pub k2: u32,
     /// Shift dx,dy from a cell of game K to the cell of game K2 it is compared with (>= 0;
     /// with --search-shift the search's centre, which may be negative).
@@ -143,12 +143,9 @@ struct Compare {
 /// Validates and runs `palace compare`.
 pub fn run(a: CompareArgs, ctx: &Context) -> Result<ExitCode> {
     let (board, window) = a.board.resolve()?;
-    Board::new(a.k2, 1, 1).map_err(|_| {
-        Error::Usage(format!("--k2 {} is not a game: use 1 <= k2 <= {}", a.k2, palace::model::rule::MAX_K))
-    })?;
     check_scale(a.scale)?;
     if a.search_region.is_some() {
-        check_k_plus_3(board.k, "--search-region labels game K, which also plays k + 3")?;
+        check_k_plus_3(board.k(), "--search-region labels game K, which also plays k + 3")?;
     }
     let Shift(sx, sy) = a.shift;
     if a.search_shift.is_none() && (sx < 0 || sy < 0) {
@@ -160,20 +157,20 @@ pub fn run(a: CompareArgs, ctx: &Context) -> Result<ExitCode> {
     // one comparison or of a region search.
     let (dx, dy) = (sx.max(0) as u64, sy.max(0) as u64);
     if a.search_shift.is_none()
-        && (u64::from(window.x1) + dx > u64::from(MAX_SIDE)
-            || u64::from(window.y1) + dy > u64::from(MAX_SIDE))
+        && (u64::from(window.x1()) + dx > u64::from(MAX_SIDE)
+            || u64::from(window.y1()) + dy > u64::from(MAX_SIDE))
     {
         return Err(Error::Usage(format!(
             "--shift {dx},{dy}: the shifted window {},{},{},{} of game K2 reaches past the largest coordinate, {MAX_SIDE} (2^30); use a smaller shift",
-            u64::from(window.x0) + dx,
-            u64::from(window.y0) + dy,
-            u64::from(window.x1) + dx,
-            u64::from(window.y1) + dy
+            u64::from(window.x0()) + dx,
+            u64::from(window.y0()) + dy,
+            u64::from(window.x1()) + dx,
+            u64::from(window.y1()) + dy
         )));
     }
     ctx.run(Compare {
         window,
-        comparison: Comparison { a: board.k, b: a.k2, shift: (dx as u32, dy as u32), offset: a.offset },
+        comparison: Comparison { a: board.k(), b: a.k2, shift: (dx as u32, dy as u32), offset: a.offset },
         centre: (sx, sy),
         search_region: a.search_region.map(SearchRegionArg::regions),
         output: a.output,
@@ -195,7 +192,7 @@ impl Request for Compare {
     fn need(&self) -> Option<Need> {
         use palace::analysis::footprint::{Work, footprint};
         let window = &self.window;
-        let (cols, t) = (u64::from(window.x1), self.run.engine.threads);
+        let (cols, t) = (u64::from(window.x1()), self.run.engine.threads);
         let fp = if let Some(r) = self.search_shift {
             // Both windows are swept into memory (8 bytes a cell), B's widened by the
             // radius each way.

@@ -88,7 +88,7 @@ impl Request for Dump {
         let out = open(&output, "--output", "npy", &ctx.cancel)?;
         let mut writer = NpyWriter::create(out, window, values)?.with_cancel(ctx.cancel.clone());
         let pb = progress::bar(run.quiet, "dump", "rows");
-        let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
+        let report = Sweep::new(board.k(), window).options(&run.engine).progress(&pb).rows(&mut writer)?;
         let path = writer.finish()?;
         pb.finish_and_clear();
         let msg = format!(

@@ -55,10 +55,10 @@ pub struct GlidersArgs {
 pub fn run(a: GlidersArgs, ctx: &Context) -> Result<ExitCode> {
     use palace::analysis::gliders::{self as gl, plot, texture::CELL};
     let (board, window) = a.board.resolve()?;
-    if board.k < 4 || board.k > palace::model::rule::MAX_K - 3 {
+    if board.k() < 4 || board.k() > palace::model::rule::MAX_K - 3 {
         return Err(Error::Usage(format!(
             "--k {}: gliders labels the fabric, which also plays k + 3; use 4 <= k <= {}",
-            board.k,
+            board.k(),
             palace::model::rule::MAX_K - 3
         )));
     }
@@ -135,7 +135,7 @@ impl Request for Gliders {
         let out = output.as_deref().map(|p| open(p, "--output", "png", &ctx.cancel)).transpose()?;
         let pb = progress::bar(run.quiet, "gliders", "rows");
         let (report, picture) =
-            gliders::run(board.k, window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
+            gliders::run(board.k(), window, &params, out.map(|o| (o, scale, legend)), &run.engine, &pb)?;
         pb.finish_and_clear();
         if let Some(mut o) = csv_out {
             write_into(&mut o, |f| gliders::write_csv(&report, std::io::BufWriter::new(f)))?;

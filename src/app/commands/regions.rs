@@ -59,7 +59,7 @@ struct Regions {
 pub fn run(a: RegionsArgs, ctx: &Context) -> Result<ExitCode> {
     let (board, window) = a.board.resolve()?;
     check_scale(a.scale)?;
-    check_k_plus_3(board.k, "regions also plays k + 3")?;
+    check_k_plus_3(board.k(), "regions also plays k + 3")?;
     ctx.run(Regions {
         board,
         window,
@@ -88,7 +88,7 @@ impl Request for Regions {
         let out = out.map(|o| palace::output::legend::MapOutput::new(o, legend));
         let pb = progress::bar(run.quiet, "regions", "rows");
         let go = if reference { regions::run_reference } else { regions::run };
-        let (report, path) = go(board.k, window, scale, out, &run.engine, &pb)?;
+        let (report, path) = go(board.k(), window, scale, out, &run.engine, &pb)?;
         pb.finish_and_clear();
         print_report(json, &report)?;
         wrote(path, run.quiet);

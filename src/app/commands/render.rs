@@ -136,9 +136,9 @@ impl Request for Render {
     fn run(self, ctx: &Context) -> Result<ExitCode> {
         let Render { board, window, png, output, run } = self;
         let out = open(&output, "--output", "png", &ctx.cancel)?;
-        let mut writer = PngWriter::create(out, board.k, window, png)?;
+        let mut writer = PngWriter::create(out, board.k(), window, png)?;
         let pb = progress::bar(run.quiet, "render", "rows");
-        let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
+        let report = Sweep::new(board.k(), window).options(&run.engine).progress(&pb).rows(&mut writer)?;
         let (fw, fh) = writer.size();
         let path = writer.finish()?;
         pb.finish_and_clear();

@@ -2,7 +2,7 @@
 //! §3.4): its thicknesses, levels, periods and steps.
 
 use crate::app::checkpoint::{CheckpointArgs, Checkpointing, SaveEvery, resumable};
-use crate::app::error::{Error, Result};
+use crate::app::error::Result;
 use crate::app::flags::{Backend, BackendArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
@@ -11,7 +11,6 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::skin;
-use palace::model::geometry::{Board, MAX_SIDE};
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
 
@@ -83,20 +82,8 @@ struct Skin {
 
 /// Validates and runs `palace skin`.
 pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
-    Board::new(a.k, 1, 1)?;
-    let min_k = skin::MIN_K;
-    if a.k < min_k {
-        return Err(Error::Usage(format!(
-            "--k {}: games k = 1 and 2 have no arm (outer space is not a prefix of row 1), so no skin to follow; use --k {min_k} or more",
-            a.k
-        )));
-    }
-    if a.to <= u64::from(a.k) || a.to > u64::from(MAX_SIDE) {
-        return Err(Error::Usage(format!(
-            "--to {}: the skin starts at the shoulder ({}, 0) and columns stop at 2^30; use {} < X <= {}",
-            a.to, a.k, a.k, MAX_SIDE
-        )));
-    }
+    // The game was checked by --k's parser; whether it has a skin to follow to --to, here.
+    skin::check_to(a.k, a.to)?;
     let (checkpoint, resume) = a.checkpoint.resolve()?;
     let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?.whole_words("the skin's tiles")?;
     ctx.run(Skin {
@@ -214,7 +201,7 @@ fn gpu_skin(
     )?;
     let mut owned = crate::app::checkpoint::owns(resume, save);
     if let Some(path) = resume {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = std::fs::read(path).map_err(|e| crate::app::error::Error::io(path, e))?;
         g.restore(&bytes).map_err(|why| palace::Error::BadInput {
             path: path.to_path_buf(),
             reason: format!(
@@ -229,7 +216,7 @@ fn gpu_skin(
             break;
         }
         let Some((path, _)) = save else {
-            return Err(Error::INTERRUPTED);
+            return Err(crate::app::error::Error::INTERRUPTED);
         };
         palace::output::checkpoint::write_bytes(path, "--checkpoint", &g.encode())?;
         owned = true;

@@ -98,7 +98,7 @@ pub fn run(a: StatsArgs, ctx: &Context) -> Result<ExitCode> {
         window,
         backend,
         palaces_only: a.palaces_only,
-        by_counters: !a.ca && window.x0 == 0 && window.y0 == 0,
+        by_counters: !a.ca && window.x0() == 0 && window.y0() == 0,
         checkpoint,
         resume,
         json: a.report.json,
@@ -128,16 +128,16 @@ impl Request for Stats {
         let Stats { board, window, palaces_only, by_counters, backend, checkpoint, resume, json, run } = self;
         #[cfg(feature = "gpu")]
         if let Backend::Gpu(shape) = backend {
-            return gpu_stats(board.k, window, palaces_only, shape, json, &run, &ctx.cancel);
+            return gpu_stats(board.k(), window, palaces_only, shape, json, &run, &ctx.cancel);
         }
         #[cfg(not(feature = "gpu"))]
         let _ = backend;
         let cancel = &ctx.cancel;
         if palaces_only {
             let pb = progress::bar(run.quiet, "palaces", "rows");
-            let tag = format!("stats --palaces-only k={} {}x{}", board.k, window.x1, window.y1);
+            let tag = format!("stats --palaces-only k={} {}x{}", board.k(), window.x1(), window.y1());
             let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
-            let (count, report) = palaces_resumable(board.k, window, &c, &run, cancel, &pb)?;
+            let (count, report) = palaces_resumable(board.k(), window, &c, &run, cancel, &pb)?;
             pb.finish_and_clear();
             print_with_engine(json, "palaces", &count, &run, &report)?;
             return Ok(0);
@@ -146,17 +146,17 @@ impl Request for Stats {
         // The form is in the tag: the two sweeps' frontiers differ.
         let tag = format!(
             "stats k={} {}x{} window {},{},{},{}{}",
-            board.k,
-            board.width,
-            board.height,
-            window.x0,
-            window.y0,
-            window.x1,
-            window.y1,
+            board.k(),
+            board.width(),
+            board.height(),
+            window.x0(),
+            window.y0(),
+            window.x1(),
+            window.y1(),
             if by_counters { " by counters" } else { "" }
         );
         let c = Checkpointing { save: checkpoint.as_ref(), resume: resume.as_deref(), tag };
-        let (stats, report) = stats_resumable(board.k, window, by_counters, &c, &run, cancel, &pb)?;
+        let (stats, report) = stats_resumable(board.k(), window, by_counters, &c, &run, cancel, &pb)?;
         pb.finish_and_clear();
         print_with_engine(json, "stats", &stats, &run, &report)?;
         Ok(0)
@@ -172,7 +172,7 @@ fn palaces_resumable(
     cancel: &Cancel,
     progress: &dyn Progress,
 ) -> Result<(stats::PalaceCount, SweepReport)> {
-    let (w, h) = (window.x1, window.y1);
+    let (w, h) = (window.x1(), window.y1());
     let sum = stats::PalaceSum::default();
     let engine = c.engine(&run.engine);
     let report = resumable(
@@ -190,7 +190,7 @@ fn palaces_resumable(
         },
         &|| sum.total().to_le_bytes().to_vec(),
         &mut |start, pause| {
-            palace::engine::Sweep::new(k, Window::new(0, 0, w, h))
+            palace::engine::Sweep::new(k, Window::new(0, 0, w, h)?)
                 .options(&engine)
                 .progress(progress)
                 .resume(start)
@@ -218,14 +218,14 @@ fn stats_resumable(
     let engine = c.engine(&run.engine);
     let report = resumable(
         c,
-        window.y1,
+        window.y1(),
         cancel,
         &mut |bytes, frontier| visitor.restore(bytes, window, frontier.rows_done()),
         &|| visitor.encode(),
         &mut |start, pause| {
             if by_counters {
-                let (w, h) = (window.x1, window.y1);
-                palace::engine::Sweep::new(k, Window::new(0, 0, w, h))
+                let (w, h) = (window.x1(), window.y1());
+                palace::engine::Sweep::new(k, Window::new(0, 0, w, h)?)
                     .options(&engine)
                     .progress(progress)
                     .resume(start)
@@ -261,7 +261,7 @@ fn gpu_stats(
     let (gpu, shape) = Backend::open_gpu(shape, Default::default())?;
     let pb = progress::bar(run.quiet, if palaces_only { "palaces" } else { "stats" }, "tiles");
     let (text, value, g) = if palaces_only {
-        let (count, g) = palace::gpu::palace_count(&gpu, k, window.x1, window.y1, shape, &pb, cancel)?;
+        let (count, g) = palace::gpu::palace_count(&gpu, k, window.x1(), window.y1(), shape, &pb, cancel)?;
         (count.to_string(), serde_json::json!({ "palaces": count }), g)
     } else {
         let (stats, g) = palace::gpu::stats(&gpu, k, window, shape, &pb, cancel)?;

@@ -64,7 +64,7 @@ struct Threads {
 pub fn run(a: ThreadsArgs, ctx: &Context) -> Result<ExitCode> {
     let (board, window) = a.board.resolve()?;
     check_scale(a.scale)?;
-    check_k_plus_3(board.k, "threads labels the regions, which also plays k + 3")?;
+    check_k_plus_3(board.k(), "threads labels the regions, which also plays k + 3")?;
     if a.reach == 0 || a.reach > 64 {
         return Err(Error::Usage(format!("--reach {}: use 1..=64 columns", a.reach)));
     }
@@ -97,7 +97,7 @@ impl Request for Threads {
         let csv_out = csv.as_deref().map(|p| open(p, "--csv", "csv", cancel)).transpose()?;
         let out = output.as_deref().map(|p| open(p, "--output", "png", cancel)).transpose()?;
         let pb = progress::bar(run.quiet, "threads", "rows");
-        let (traced, picture) = threads::run(board.k, window, reach, scale, out, legend, &run.engine, &pb)?;
+        let (traced, picture) = threads::run(board.k(), window, reach, scale, out, legend, &run.engine, &pb)?;
         // Measuring takes seconds on a large window and heeds the signals too; the outputs
         // are committed only once everything is computed.
         pb.message("measuring the threads");
@@ -108,11 +108,17 @@ impl Request for Threads {
                 let summaries = threads::summaries(&traced, workers, cancel)?;
                 write_into(&mut o, |f| threads::write_csv(&traced, &summaries, std::io::BufWriter::new(f)))?;
                 let report = threads::ThreadsReport::from_summaries(
-                    board.k, window, reach, &traced, &summaries, workers, cancel,
+                    board.k(),
+                    window,
+                    reach,
+                    &traced,
+                    &summaries,
+                    workers,
+                    cancel,
                 )?;
                 (Some(o), report)
             }
-            None => (None, threads::ThreadsReport::new(board.k, window, reach, &traced, workers, cancel)?),
+            None => (None, threads::ThreadsReport::new(board.k(), window, reach, &traced, workers, cancel)?),
         };
         pb.finish_and_clear();
         csv.map(AtomicOutput::commit).transpose()?;

@@ -114,10 +114,10 @@ impl Request for Tiles {
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
         let Tiles { board, window, tiles, output, run } = self;
         let out = AtomicDir::create(&output, "--output", dzi::DZI_NAME)?;
-        let mut writer = DziWriter::create(out, board.k, window, tiles)?;
+        let mut writer = DziWriter::create(out, board.k(), window, tiles)?;
         let pyramid = writer.pyramid();
         let pb = progress::bar(run.quiet, "tiles", "rows");
-        let report = Sweep::new(board.k, window).options(&run.engine).progress(&pb).rows(&mut writer)?;
+        let report = Sweep::new(board.k(), window).options(&run.engine).progress(&pb).rows(&mut writer)?;
         let (path, made) = writer.finish()?;
         pb.finish_and_clear();
         let page = std::path::absolute(path.join("index.html")).unwrap_or_else(|_| path.join("index.html"));

@@ -123,8 +123,8 @@ mod tests {
 
     #[test]
     fn lockstep_rows_line_up() {
-        let a = Lane { k: 17, window: Window::new(3, 5, 63, 45) };
-        let b = Lane { k: 20, window: Window::new(4, 6, 64, 46) };
+        let a = Lane { k: 17, window: Window::new(3, 5, 63, 45).unwrap() };
+        let b = Lane { k: 20, window: Window::new(4, 6, 64, 46).unwrap() };
         let va = direct_values(17, 63, 45);
         let vb = direct_values(20, 64, 46);
         let mut seen = 0;

@@ -282,28 +282,18 @@ impl SweepReport {
     }
 }
 
-/// Refuses what the engine cannot sweep, with a typed error instead of a panic: game 0 or one
-/// beyond [`MAX_K`](crate::model::rule::MAX_K), an empty window, a window reaching past
-/// [`MAX_SIDE`](crate::model::geometry::MAX_SIDE), a kernel this CPU lacks.
-fn check_request(function: &'static str, k: u32, window: Window, opts: &EngineOptions) -> Result<()> {
-    let refuse = |argument, value: String, expected| {
-        Err(Error::InvalidArgument { function, argument, value, expected })
-    };
-    if k == 0 || k > crate::model::rule::MAX_K {
-        return refuse("k", k.to_string(), "a game from 1 to MAX_K (700000000)");
-    }
-    if window.x0 >= window.x1 || window.y0 >= window.y1 {
-        return refuse("window", window.to_string(), "a window of at least one cell (x0 < x1, y0 < y1)");
-    }
-    if window.x1 > crate::model::geometry::MAX_SIDE || window.y1 > crate::model::geometry::MAX_SIDE {
-        return refuse("window", window.to_string(), "a window within MAX_SIDE (2^30) columns and rows");
-    }
+/// Refuses what the engine cannot sweep, with a typed error instead of a panic: a game out of
+/// range ([`check_k`](crate::model::bounds::check_k)), a kernel this CPU lacks. The window is
+/// valid by its type.
+fn check_request(function: &'static str, k: u32, opts: &EngineOptions) -> Result<()> {
+    crate::model::bounds::check_k(crate::error::Param::K, i64::from(k))?;
     if !opts.kernel.available() {
-        return refuse(
-            "opts.kernel",
-            opts.kernel.name().to_string(),
-            "a kernel this CPU supports (KernelChoice::available)",
-        );
+        return Err(Error::InvalidArgument {
+            function,
+            argument: "opts.kernel",
+            value: opts.kernel.name().to_string(),
+            expected: "a kernel this CPU supports (KernelChoice::available)",
+        });
     }
     Ok(())
 }
@@ -323,7 +313,7 @@ pub(crate) fn check_lanes(
         });
     };
     for l in lanes {
-        check_request(function, l.k, l.window, opts)?;
+        check_request(function, l.k, opts)?;
         if (l.window.width(), l.window.height()) != (first.window.width(), first.window.height()) {
             return Err(Error::InvalidArgument {
                 function,
@@ -353,7 +343,7 @@ pub(crate) fn check_lanes(
 /// // The 300 x 200 corner of game k = 7 on two workers: its values v = N - k, row by row,
 /// // are those of the game's definition.
 /// let mut rows = Collect::default();
-/// let report = Sweep::new(7, Window::new(0, 0, 300, 200)).threads(2).rows(&mut rows)?;
+/// let report = Sweep::new(7, Window::new(0, 0, 300, 200)?).threads(2).rows(&mut rows)?;
 /// let direct: Vec<i64> = direct_values(7, 300, 200).into_iter().map(i64::from).collect();
 /// assert_eq!(rows.values, direct);
 /// assert_eq!(report.computed() + report.filled(), 300 * 200);
@@ -391,7 +381,9 @@ impl<'a> Sweep<'a> {
     /// are the sweep's; the lanes' windows must have one size, and the first must start at the
     /// origin.
     pub fn together(lanes: &'a [Lane]) -> Self {
-        let first = lanes.first().copied().unwrap_or(Lane { k: 0, window: Window::new(0, 0, 0, 0) });
+        // No lanes: a placeholder that the mode's check refuses before anything runs.
+        let first =
+            lanes.first().copied().unwrap_or(Lane { k: 0, window: Window { x0: 0, y0: 0, x1: 1, y1: 1 } });
         Sweep { lanes: Some(lanes), ..Sweep::new(first.k, first.window) }
     }
 
@@ -456,7 +448,7 @@ impl<'a> Sweep<'a> {
         match self.lanes {
             Some(_) if !lanes => misuse("together", "Sweep::together only with lanes"),
             Some(all) => check_lanes(function, all, &self.opts),
-            None => check_request(function, self.k, self.window, &self.opts),
+            None => check_request(function, self.k, &self.opts),
         }
     }
 
@@ -781,12 +773,19 @@ mod tests {
     fn bad_requests_are_typed_errors() {
         let opts = EngineOptions::default();
         let big = crate::model::geometry::MAX_SIDE + 1;
-        let bad =
-            [(0, Window::new(0, 0, 4, 4)), (5, Window::new(2, 0, 2, 4)), (5, Window::new(0, 0, big, 3))];
-        for (k, w) in bad {
-            let e = Sweep::new(k, w).options(&opts).rows(&mut Collect::default()).unwrap_err();
+        // An empty window or one past MAX_SIDE cannot be made; a game out of range is refused
+        // by the sweep.
+        for (x1, y1) in [(2, 0), (big, 3)] {
+            let e = Window::new(0, 0, x1, y1).unwrap_err();
+            assert_eq!(e.param, crate::error::Param::Window, "{e}");
+        }
+        for k in [0, crate::model::rule::MAX_K + 1] {
+            let e = Sweep::new(k, Window::new(0, 0, 4, 4).unwrap())
+                .options(&opts)
+                .rows(&mut Collect::default())
+                .unwrap_err();
             assert!(
-                matches!(e, Error::InvalidArgument { function: "Sweep::rows", .. }) && e.is_usage(),
+                matches!(&e, Error::Parameter(p) if p.param == crate::error::Param::K) && e.is_usage(),
                 "{e}"
             );
         }
@@ -794,17 +793,17 @@ mod tests {
         impl PalaceVisitor for Nothing {
             fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
         }
-        let e = Sweep::new(5, Window::new(0, 0, 0, 4)).options(&opts).palaces(&Nothing).unwrap_err();
-        assert!(matches!(e, Error::InvalidArgument { .. }), "{e}");
+        let e = Sweep::new(0, Window::new(0, 0, 3, 4).unwrap()).options(&opts).palaces(&Nothing).unwrap_err();
+        assert!(matches!(e, Error::Parameter(_)), "{e}");
         // A mode the sweep was not described for is refused, naming the builder step.
-        let w = Window::new(0, 0, 8, 8);
+        let w = Window::new(0, 0, 8, 8).unwrap();
         let never = || false;
         let f = {
             struct Keep;
             impl PalaceVisitor for Keep {
                 fn visit(&self, _: usize, _: &PalaceTile<'_>) {}
             }
-            let (_, f) = Sweep::new(5, Window::new(0, 0, 64, 600))
+            let (_, f) = Sweep::new(5, Window::new(0, 0, 64, 600).unwrap())
                 .options(&EngineOptions { band_height: Some(16), ..Default::default() })
                 .pause_when(&|| true)
                 .palaces_pausable(&Keep)
@@ -816,7 +815,7 @@ mod tests {
             Sweep::new(5, w).pause_when(&never).rows(&mut Collect::default()).unwrap_err(),
             Sweep::new(5, w).pause_when(&never).palaces(&Nothing).unwrap_err(),
             Sweep::together(&[Lane { k: 5, window: w }]).rows(&mut Collect::default()).unwrap_err(),
-            Sweep::new(5, Window::new(1, 0, 8, 8)).palaces(&Nothing).unwrap_err(),
+            Sweep::new(5, Window::new(1, 0, 8, 8).unwrap()).palaces(&Nothing).unwrap_err(),
             Sweep::together(&[]).lanes(&NoLanes).unwrap_err(),
         ];
         for (e, argument) in
@@ -835,8 +834,8 @@ mod tests {
         let e = lockstep::lockstep(&[], &opts, &Silent, |_| Ok::<(), Error>(())).unwrap_err();
         assert!(matches!(e, Error::InvalidArgument { argument: "lanes", .. }), "{e}");
         let lanes = [
-            lockstep::Lane { k: 5, window: Window::new(0, 0, 4, 4) },
-            lockstep::Lane { k: 6, window: Window::new(0, 0, 5, 4) },
+            lockstep::Lane { k: 5, window: Window::new(0, 0, 4, 4).unwrap() },
+            lockstep::Lane { k: 6, window: Window::new(0, 0, 5, 4).unwrap() },
         ];
         let e = lockstep::lockstep(&lanes, &opts, &Silent, |_| Ok::<(), Error>(())).unwrap_err();
         assert!(e.to_string().contains("one size"), "{e}");
@@ -872,7 +871,7 @@ mod tests {
             let o =
                 EngineOptions { threads, tile_width: Some(64), band_height: Some(32), ..Default::default() };
             let r = std::panic::catch_unwind(|| {
-                Sweep::new(5, Window::new(0, 0, 400, 600)).options(&o).tiles(&Boom)
+                Sweep::new(5, Window::new(0, 0, 400, 600).unwrap()).options(&o).tiles(&Boom)
             });
             assert!(r.is_err(), "threads={threads}: the panic reaches the caller");
         }
@@ -893,7 +892,7 @@ mod tests {
                 Ok(())
             }
         }
-        let w = Window::new(0, 0, 300, 2000);
+        let w = Window::new(0, 0, 300, 2000).unwrap();
         for threads in [1, 2] {
             let cancelled = EngineOptions { threads, band_height: Some(16), ..Default::default() };
             let mut sink = CancelAfterFirstRow(cancelled.cancel.clone());
@@ -938,9 +937,9 @@ mod tests {
                     band_height: Some(bh),
                     ..Default::default()
                 };
-                let win = Window::new(0, 0, wd as u32, ht as u32);
+                let win = Window::new(0, 0, wd as u32, ht as u32).unwrap();
                 assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} tile {tw}x{bh}");
-                let win = Window::new(5, 9, 40, 31);
+                let win = Window::new(5, 9, 40, 31).unwrap();
                 assert_eq!(run(k, win, &opts), window_of(&full, wd, win), "k={k} window");
             }
         }
@@ -959,7 +958,7 @@ mod tests {
         impl TileVisitor for Tiles {
             fn visit(&self, _: usize, _: &TileView<'_>) {}
         }
-        let w = Window::new(0, 0, 900, 700);
+        let w = Window::new(0, 0, 900, 700).unwrap();
         for threads in [1, 3] {
             let asked = EngineOptions {
                 threads,

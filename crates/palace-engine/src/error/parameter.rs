@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn each_vocabulary_words_the_same_message() {
-        let e = ParameterError::new(Param::Window, Window::new(0, 0, 31, 5))
+        let e = ParameterError::new(Param::Window, Window::new(0, 0, 31, 5).unwrap())
             .text(" lies outside the 30 x 20 board; use ")
             .name(Param::Window)
             .text(" with x1 <= 30, or ")

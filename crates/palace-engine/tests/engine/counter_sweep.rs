@@ -61,7 +61,8 @@ impl PalaceVisitor for Tiles {
 /// Sweeps and checks every tile; returns the cells the counter kernels computed.
 fn sweep_and_check(board: &Board, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
     let tiles = Tiles::default();
-    let report = Sweep::new(board.0.k, Window::new(0, 0, w, h)).options(opts).palaces(&tiles).expect("sweep");
+    let report =
+        Sweep::new(board.0.k, Window::new(0, 0, w, h).unwrap()).options(opts).palaces(&tiles).expect("sweep");
     let tiles = tiles.0.into_inner().unwrap();
     let cells: u64 = tiles.iter().map(|t| u64::from(t.x1 - t.x0) * u64::from(t.y1 - t.y0)).sum();
     assert_eq!(cells, u64::from(w) * u64::from(h), "{what}: the tiles cover the board once");
@@ -184,7 +185,7 @@ proptest! {
             let asked = AtomicUsize::new(0);
             let pause = |/* before each band */| asked.fetch_add(1, Ordering::Relaxed) >= after;
             let (_, next) =
-                Sweep::new(k, Window::new(0, 0, w, h)).options(&opts).resume(frontier.as_ref()).pause_when(&pause).palaces_pausable(&tiles).expect("sweep");
+                Sweep::new(k, Window::new(0, 0, w, h).unwrap()).options(&opts).resume(frontier.as_ref()).pause_when(&pause).palaces_pausable(&tiles).expect("sweep");
             frontier = next.map(|f| {
                 let c = Checkpoint { tag: "test".into(), frontier: f, state: vec![] };
                 Checkpoint::decode(&c.encode(), "test", std::path::Path::new("test")).expect("round trip").frontier
@@ -222,7 +223,7 @@ fn a_pause_after_three_bands() {
         let tiles = Tiles::default();
         let asked = AtomicUsize::new(0);
         let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
-        let (_, f) = Sweep::new(k, Window::new(0, 0, w, h))
+        let (_, f) = Sweep::new(k, Window::new(0, 0, w, h).unwrap())
             .options(&opts)
             .pause_when(&pause)
             .palaces_pausable(&tiles)
@@ -231,7 +232,7 @@ fn a_pause_after_three_bands() {
         assert_eq!((f.band, f.rows_done(), f.strips.len()), (3, 192, 5));
         assert!(f.strips.iter().all(|s| s.bottom.len() == 2 * s.c.len() && s.c.len() == s.d_top.len()));
         assert_eq!(tiles.0.lock().unwrap().len(), 3 * 5);
-        let (_, done) = Sweep::new(k, Window::new(0, 0, w, h))
+        let (_, done) = Sweep::new(k, Window::new(0, 0, w, h).unwrap())
             .options(&opts)
             .resume(Some(&f))
             .palaces_pausable(&tiles)
@@ -288,7 +289,7 @@ fn a_resumed_sweep_says_so_to_its_progress() {
     let (fresh, tiles) = (Seen::default(), Tiles::default());
     let asked = AtomicUsize::new(0);
     let pause = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
-    let (_, f) = Sweep::new(50, Window::new(0, 0, 300, 500))
+    let (_, f) = Sweep::new(50, Window::new(0, 0, 300, 500).unwrap())
         .options(&opts)
         .progress(&fresh)
         .pause_when(&pause)
@@ -297,7 +298,7 @@ fn a_resumed_sweep_says_so_to_its_progress() {
     assert!(!fresh.resumed.load(Ordering::Relaxed));
     let f = f.expect("paused after two bands");
     let again = Seen::default();
-    Sweep::new(50, Window::new(0, 0, 300, 500))
+    Sweep::new(50, Window::new(0, 0, 300, 500).unwrap())
         .options(&opts)
         .progress(&again)
         .resume(Some(&f))
@@ -360,7 +361,7 @@ fn tiles_asked_for_come_with_their_values() {
                 ..Default::default()
             };
             let v = Some3(Tiles::default(), Mutex::new(Vec::new()));
-            Sweep::new(k, Window::new(0, 0, n, n)).options(&opts).palaces(&v).unwrap();
+            Sweep::new(k, Window::new(0, 0, n, n).unwrap()).options(&opts).palaces(&v).unwrap();
             let tiles = v.0.0.into_inner().unwrap();
             for t in &tiles {
                 board.check(t, &format!("k={k} {kernel:?}"));

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 fn every_k_up_to_12_on_3k_boards() {
     for k in 1..=12u32 {
         let n = (3 * k).max(64);
-        let win = Window::new(0, 0, n, n);
+        let win = Window::new(0, 0, n, n).unwrap();
         let want = direct_window(k, win);
         for kernel in kernels() {
             for threads in [1, 2, 3] {
@@ -30,7 +30,7 @@ fn every_k_up_to_12_on_3k_boards() {
 fn larger_k_on_3k_boards() {
     for k in [50u32, 100, 333, 500] {
         let n = 3 * k;
-        let win = Window::new(0, 0, n, n);
+        let win = Window::new(0, 0, n, n).unwrap();
         let want = direct_window(k, win);
         for kernel in kernels() {
             for threads in [1, 2, 4] {
@@ -45,7 +45,7 @@ fn larger_k_on_3k_boards() {
 fn fills_agree_with_computation() {
     // With the hood and quiet fills switched off every tile is computed: same answer.
     for k in [1u32, 5, 37, 200] {
-        let win = Window::new(0, 0, 700, 650);
+        let win = Window::new(0, 0, 700, 650).unwrap();
         let want = direct_window(k, win);
         let o = EngineOptions {
             skip: false,
@@ -64,7 +64,7 @@ fn casing_tiles_split_at_every_offset() {
     // Tiles along the casing are split into a wide part and a narrow part; sweep many tile
     // widths and band heights so the split column takes every offset from the tile's edge.
     for k in [40u32, 77, 130] {
-        let win = Window::new(0, 0, 3 * k, 3 * k);
+        let win = Window::new(0, 0, 3 * k, 3 * k).unwrap();
         let want = direct_window(k, win);
         for tile_width in (66..140).step_by(3) {
             for band_height in [2u32, 3, 5, 8, 13] {
@@ -101,7 +101,7 @@ fn reference_ca_equals_direct_definition() {
 fn hood_closed_form_and_symmetry() {
     for k in [1u32, 4, 9, 60, 301] {
         let n = 3 * k + 20;
-        let vals = engine_window(k, Window::new(0, 0, n, n), &opts(2, KernelChoice::Auto));
+        let vals = engine_window(k, Window::new(0, 0, n, n).unwrap(), &opts(2, KernelChoice::Auto));
         let refv = reference_values(k, n as usize, n as usize);
         for y in 0..n as u64 {
             for x in 0..n as u64 {
@@ -139,7 +139,7 @@ impl TileVisitor for Grid {
                     }
                     TileKind::Cells { .. } => i64::from(t.row(y).unwrap()[(x - t.x0) as usize]),
                 };
-                let i = (y - self.win.y0) as usize * w + (x - self.win.x0) as usize;
+                let i = (y - self.win.y0()) as usize * w + (x - self.win.x0()) as usize;
                 assert!(cells[i].is_none(), "cell ({x}, {y}) visited twice");
                 cells[i] = Some(v);
             }
@@ -168,7 +168,7 @@ proptest! {
         threads in 1usize..4,
         kernel_i in 0usize..8,
     ) {
-        let win = Window::new((n as f64 * fx) as u32, (n as f64 * fy) as u32, n, n);
+        let win = Window::new((n as f64 * fx) as u32, (n as f64 * fy) as u32, n, n).unwrap();
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
         let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
@@ -192,7 +192,7 @@ proptest! {
         let y0 = ((h - 1) as f64 * fy) as u32;
         let x1 = x0 + 1 + ((w - x0 - 1) as f64 * fw) as u32;
         let y1 = y0 + 1 + ((h - y0 - 1) as f64 * fh) as u32;
-        let win = Window::new(x0, y0, x1, y1);
+        let win = Window::new(x0, y0, x1, y1).unwrap();
         let ks = kernels();
         let kernel = ks[kernel_i % ks.len()];
         let o = EngineOptions { threads, kernel, skip, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
@@ -218,7 +218,7 @@ proptest! {
     ) {
         let ks: Vec<KernelChoice> = kernels().into_iter().filter(|k| k.name().starts_with("band-")).collect();
         let kernel = ks[kernel_i % ks.len()];
-        let win = Window::new(0, 0, n, n);
+        let win = Window::new(0, 0, n, n).unwrap();
         let o = EngineOptions { threads, kernel, skip: true, tile_width: Some(tile_width), band_height: Some(band_height), ..Default::default() };
         prop_assert_eq!(engine_window(k, win, &o), direct_window(k, win), "{:?}", kernel);
     }
@@ -226,7 +226,7 @@ proptest! {
     /// Every thread count gives the same rows.
     #[test]
     fn thread_count_does_not_matter(k in 1u32..400, n in 50u32..500) {
-        let win = Window::new(0, 0, n, n);
+        let win = Window::new(0, 0, n, n).unwrap();
         let one = engine_window(k, win, &opts(1, KernelChoice::Auto));
         for t in [2, 3, 5, 8] {
             prop_assert_eq!(&engine_window(k, win, &opts(t, KernelChoice::Auto)), &one);

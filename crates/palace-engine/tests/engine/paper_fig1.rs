@@ -51,7 +51,7 @@ fn figure_1_and_its_example_game() {
         assert_eq!(p[i], n < K, "cell ({}, {})", i % SIDE, i / SIDE);
     }
     let direct = direct_palace_numbers(K, SIDE, SIDE);
-    let w = Window::new(0, 0, SIDE as u32, SIDE as u32);
+    let w = Window::new(0, 0, SIDE as u32, SIDE as u32).unwrap();
     let engine: Vec<u32> = common::engine_window(K, w, &EngineOptions::default())
         .iter()
         .map(|&v| u32::try_from(v + i64::from(K)).unwrap())

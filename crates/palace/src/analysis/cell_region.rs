@@ -73,7 +73,7 @@ fn label_on(
 ) -> Result<Region> {
     let found = label_tiles(
         k,
-        Window::new(0, 0, x1, y1),
+        Window::new(0, 0, x1, y1)?,
         opts,
         progress,
         &[],
@@ -136,7 +136,7 @@ mod tests {
         let mut board = vec![Region::Hood; (side * side) as usize];
         label(
             k,
-            Window::new(0, 0, side, side),
+            Window::new(0, 0, side, side).unwrap(),
             &EngineOptions::default(),
             &Silent,
             &[],

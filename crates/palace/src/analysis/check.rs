@@ -82,7 +82,7 @@ pub fn run(
         for h in 1..=max_size {
             for w in 1..=max_size {
                 let mut c = Collect::default();
-                Sweep::new(*k, Window::new(0, 0, w, h)).options(opts).rows(&mut c)?;
+                Sweep::new(*k, Window::new(0, 0, w, h)?).options(opts).rows(&mut c)?;
                 for y in 0..h {
                     for x in 0..w {
                         let v = c.values[(y * w + x) as usize];
@@ -109,7 +109,7 @@ pub fn run(
     // are compared as they arrive, so memory stays bounded by the width.
     let s = wythoff_size;
     let mut against = WythoffRows { side: s, cells: 0, mismatch: None };
-    Sweep::new(1, Window::new(0, 0, s, s)).options(opts).rows(&mut against)?;
+    Sweep::new(1, Window::new(0, 0, s, s)?).options(opts).rows(&mut against)?;
     report.cells_vs_wythoff = against.cells;
     if report.mismatch.is_none() {
         report.mismatch = against.mismatch;

@@ -87,7 +87,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<(CompareReport, Option<PathBuf>)> {
     let (dx, dy) = c.shift;
-    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
+    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1() + dx, window.y1() + dy)? };
     let (picture, map) = match out {
         Some(o) => {
             let (png, map) =
@@ -104,8 +104,8 @@ pub fn run(
         &[b_lane],
         || -> MatchAcc { (vec![(0u64, 0u64); ALL.len()], Vec::new(), Vec::new()) },
         |acc, t| {
-            let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-            let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+            let (xa, xb) = (t.x0.max(window.x0()), t.x1.min(window.x1()));
+            let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
             if xa >= xb || ya >= yb {
                 // Outside the window: nothing to count or draw, but the band's strip is in.
                 if let Some(p) = &picture {
@@ -189,8 +189,8 @@ fn match_tile_body(c: Comparison, window: Window, t: &LabelledTile<'_>, acc: &mu
     let (counts, matched, scratch) = acc;
     let ((dx, dy), (ka, kb)) = (c.shift, (i64::from(c.a), i64::from(c.b)));
     let bv = &t.extra[0];
-    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    let (xa, xb) = (t.x0.max(window.x0()), t.x1.min(window.x1()));
+    let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
     matched.clear();
     let mut zero_ready = false;
     for y in ya..yb {
@@ -263,7 +263,7 @@ fn report(c: Comparison, window: Window, counts: &[(u64, u64)]) -> CompareReport
         b: c.b,
         shift: c.shift,
         offset: c.offset,
-        window: [w.x0, w.y0, w.x1, w.y1],
+        window: [w.x0(), w.y0(), w.x1(), w.y1()],
         cells,
         matched,
         fraction: frac(matched, cells),
@@ -282,7 +282,7 @@ pub fn run_reference(
     progress: &dyn Progress,
 ) -> Result<(CompareReport, Option<PathBuf>)> {
     let (dx, dy) = c.shift;
-    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1 + dx, window.y1 + dy) };
+    let b_lane = Lane { k: c.b, window: Window::new(dx, dy, window.x1() + dx, window.y1() + dy)? };
     let (mut png, map) = match out {
         Some(o) => {
             let (png, map) =
@@ -306,14 +306,14 @@ pub fn run_reference(
                 .collect::<Vec<bool>>()
         },
         |r| {
-            let xs = window.x0 as usize..window.x1 as usize;
+            let xs = window.x0() as usize..window.x1() as usize;
             for x in xs.clone() {
                 let e = &mut counts[r.labels[x].index()];
                 e.0 += 1;
                 e.1 += u64::from(r.extra[x]);
             }
             if let Some(p) = &mut png
-                && (r.y - window.y0).is_multiple_of(scale)
+                && (r.y - window.y0()).is_multiple_of(scale)
             {
                 let row = Row { k: c.a, y: r.y, x0: 0, cells: &r.cells };
                 let hood = row.hood_cells();

@@ -73,31 +73,32 @@ pub fn run(
     let stride = 3 * n + 2 * gap;
     let picture = Mutex::new(vec![palette::MASKED; stride * n]);
     let mut classes = Vec::new();
-    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k, size).y1)).sum();
+    let total: u64 =
+        ks.iter().map(|&k| window_of(k, size).map(|w| u64::from(w.y1()))).sum::<Result<u64>>()?;
     progress.set_length(total);
     let mut done = 0u64;
     for (panel, &k) in ks.iter().enumerate() {
         let nose = (k - 1) / 3;
-        let window = window_of(k, size);
+        let window = window_of(k, size)?;
         let panel_progress = Offset { inner: progress, offset: done };
-        done += u64::from(window.y1);
+        done += u64::from(window.y1());
         let accs = labels::label_tiles(
             k,
             window,
             opts,
             &panel_progress,
-            &prefix_lanes(k, window),
+            &prefix_lanes(k, window)?,
             PanelAcc::default,
             |acc, t| {
                 let Some((xa, ya, yb)) = panel_tile(k, window, acc, t) else {
                     return;
                 };
                 // The tile's part of the panel was drawn apart; into the picture under its lock.
-                let tw = (t.x1.min(window.x1) - xa) as usize;
+                let tw = (t.x1.min(window.x1()) - xa) as usize;
                 let mut pixels = picture.lock().expect("picture lock");
                 for y in ya..yb {
-                    let py = (y - window.y0) as usize;
-                    let px = panel * (n + gap) + (xa - window.x0) as usize;
+                    let py = (y - window.y0()) as usize;
+                    let px = panel * (n + gap) + (xa - window.x0()) as usize;
                     let r = (y - ya) as usize;
                     pixels[py * stride + px..py * stride + px + tw]
                         .copy_from_slice(&acc.pixels[r * tw..(r + 1) * tw]);
@@ -150,8 +151,8 @@ fn panel_tile_body(
     acc: &mut PanelAcc,
     t: &labels::LabelledTile<'_>,
 ) -> Option<(u32, u32, u32)> {
-    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    let (xa, xb) = (t.x0.max(window.x0()), t.x1.min(window.x1()));
+    let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
     if xa >= xb || ya >= yb {
         return None;
     }
@@ -224,29 +225,29 @@ fn panel_games(k0: u32, size: u32) -> Result<Vec<u32>> {
 /// The cells `run` sweeps for the three games from `k0` with windows `size x size`: each
 /// game's labels are computed from the origin to its window's far corner.
 pub fn swept_cells(k0: u32, size: u32) -> Result<u64> {
-    Ok(panel_games(k0, size)?
+    panel_games(k0, size)?
         .iter()
         .map(|&k| {
-            let w = window_of(k, size);
-            u64::from(w.x1) * u64::from(w.y1)
+            let w = window_of(k, size)?;
+            Ok(u64::from(w.x1()) * u64::from(w.y1()))
         })
-        .sum())
+        .sum()
 }
 
 /// The window drawn for game `k`: `size x size` around its nose.
-fn window_of(k: u32, size: u32) -> Window {
+fn window_of(k: u32, size: u32) -> Result<Window> {
     let x0 = ((k - 1) / 3).saturating_sub(size / 8);
-    Window::new(x0, x0, x0 + size, x0 + size)
+    Ok(Window::new(x0, x0, x0 + size, x0 + size)?)
 }
 
 /// The games the prefix claim is tested against, as lanes aligned with `window` from the
 /// origin.
-fn prefix_lanes(k: u32, window: Window) -> Vec<Lane> {
+fn prefix_lanes(k: u32, window: Window) -> Result<Vec<Lane>> {
     PREFIX_STEPS
         .iter()
         .map(|&s| {
             let d = s / 3;
-            Lane { k: k + s, window: Window::new(d, d, window.x1 + d, window.y1 + d) }
+            Ok(Lane { k: k + s, window: Window::new(d, d, window.x1() + d, window.y1() + d)? })
         })
         .collect()
 }
@@ -257,7 +258,7 @@ fn class(k: u32, nose: u32, w: Window, fabric: u64, agree: Vec<u64>, diag_end: O
         k,
         class: k % 3,
         nose,
-        window: [w.x0, w.y0, w.x1, w.y1],
+        window: [w.x0(), w.y0(), w.x1(), w.y1()],
         fabric_cells: fabric,
         fabric_diagonal_end: diag_end,
         prefix_fraction: if fabric > 0 { *agree.last().expect("steps") as f64 / fabric as f64 } else { 0.0 },
@@ -287,15 +288,16 @@ pub fn run_reference(
     let mut picture = vec![palette::MASKED; (3 * n + 2 * gap) * n];
     let mut classes = Vec::new();
     // Each panel's labels are swept from row 0 to the bottom of its window: one bar for all.
-    let total: u64 = ks.iter().map(|&k| u64::from(window_of(k, size).y1)).sum();
+    let total: u64 =
+        ks.iter().map(|&k| window_of(k, size).map(|w| u64::from(w.y1()))).sum::<Result<u64>>()?;
     progress.set_length(total);
     let mut done = 0u64;
     for (panel, &k) in ks.iter().enumerate() {
         let nose = (k - 1) / 3;
-        let window = window_of(k, size);
+        let window = window_of(k, size)?;
         let panel_progress = Offset { inner: progress, offset: done };
-        done += u64::from(window.y1);
-        let extra = prefix_lanes(k, window);
+        done += u64::from(window.y1());
+        let extra = prefix_lanes(k, window)?;
         let mut fabric = 0u64;
         let mut agree = vec![0u64; PREFIX_STEPS.len()];
         let mut diag_end = None;
@@ -320,8 +322,8 @@ pub fn run_reference(
             |r| {
                 let row = Row { k, y: r.y, x0: 0, cells: &r.cells };
                 let hood = row.hood_cells();
-                let py = (r.y - window.y0) as usize;
-                for x in window.x0 as usize..window.x1 as usize {
+                let py = (r.y - window.y0()) as usize;
+                for x in window.x0() as usize..window.x1() as usize {
                     if r.labels[x] == Region::Fabric {
                         fabric += 1;
                         for (a, m) in agree.iter_mut().zip(&r.extra) {
@@ -331,7 +333,7 @@ pub fn run_reference(
                             diag_end = Some(r.y);
                         }
                     }
-                    let px = panel * (n + gap) + (x - window.x0 as usize);
+                    let px = panel * (n + gap) + (x - window.x0() as usize);
                     picture[py * (3 * n + 2 * gap) + px] =
                         if x < hood { palette::HOOD } else { palette::index(r.cells[x]) };
                 }
@@ -343,7 +345,7 @@ pub fn run_reference(
             k,
             class: k % 3,
             nose,
-            window: [w.x0, w.y0, w.x1, w.y1],
+            window: [w.x0(), w.y0(), w.x1(), w.y1()],
             fabric_cells: fabric,
             fabric_diagonal_end: diag_end,
             prefix_fraction: if fabric > 0 {

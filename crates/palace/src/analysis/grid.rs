@@ -461,10 +461,10 @@ pub fn side_at(d: u32, side: u32) -> u32 {
 }
 
 /// The window at distance `d`: above the diagonal, its lower-left corner on it.
-pub fn window_at(k: u32, d: u32, side: u32) -> Window {
+pub fn window_at(k: u32, d: u32, side: u32) -> Result<Window> {
     let nose = (k - 1) / 3;
     let s = side_at(d, side);
-    Window::new(nose + d, nose + d - s, nose + d + s, nose + d)
+    Ok(Window::new(nose + d, nose + d - s, nose + d + s, nose + d)?)
 }
 
 /// The masks of one window, filled tile by tile.
@@ -500,9 +500,9 @@ pub fn run(
             .name(Param::At)
             .into());
     }
-    let windows: Vec<Window> = at.iter().map(|&d| window_at(k, d, side)).collect();
-    let x1 = windows.iter().map(|w| w.x1).max().expect("windows");
-    let y1 = windows.iter().map(|w| w.y1).max().expect("windows");
+    let windows: Vec<Window> = at.iter().map(|&d| window_at(k, d, side)).collect::<Result<_>>()?;
+    let x1 = windows.iter().map(|w| w.x1()).max().expect("windows");
+    let y1 = windows.iter().map(|w| w.y1()).max().expect("windows");
     let bits: Vec<Mutex<Bits>> = windows
         .iter()
         .map(|&w| {
@@ -518,7 +518,7 @@ pub fn run(
     let fab = Region::Fabric.index() as u8;
     labels::label_tiles(
         k,
-        Window::new(0, 0, x1, y1),
+        Window::new(0, 0, x1, y1)?,
         opts,
         progress,
         &[],
@@ -526,8 +526,8 @@ pub fn run(
         |_, t| {
             for b in &bits {
                 let w = b.lock().expect("window lock").window;
-                let (xa, xb) = (t.x0.max(w.x0), t.x1.min(w.x1));
-                let (ya, yb) = (t.y0.max(w.y0), t.y1.min(w.y1));
+                let (xa, xb) = (t.x0.max(w.x0()), t.x1.min(w.x1()));
+                let (ya, yb) = (t.y0.max(w.y0()), t.y1.min(w.y1()));
                 if xa >= xb || ya >= yb {
                     continue;
                 }
@@ -539,7 +539,7 @@ pub fn run(
                         if labels[i] != fab {
                             continue;
                         }
-                        let (cx, cy) = ((x - w.x0) as usize, (y - w.y0) as usize);
+                        let (cx, cy) = ((x - w.x0()) as usize, (y - w.y0()) as usize);
                         b.fabric.set(cx, cy);
                         if cells[i] == 0 {
                             b.black.set(cx, cy);
@@ -572,7 +572,7 @@ pub fn run(
         maps.push(map);
         report.windows.push(GridWindow {
             d,
-            window: [w.x0, w.y0, w.x1, w.y1],
+            window: [w.x0(), w.y0(), w.x1(), w.y1()],
             fabric_cells: b.fabric.count(),
             black,
             palace,
@@ -760,9 +760,9 @@ mod tests {
         let ds = default_distances(1000, 512);
         assert_eq!(ds, vec![128, 192, 256, 384, 512, 768]);
         for &d in &ds {
-            let w = window_at(1000, d, 512);
-            assert!(w.x0 > w.y1 - 1);
-            assert!(w.x1 <= 333 + 1250);
+            let w = window_at(1000, d, 512).unwrap();
+            assert!(w.x0() > w.y1() - 1);
+            assert!(w.x1() <= 333 + 1250);
         }
     }
 }

@@ -284,7 +284,7 @@ pub fn positions(
             lister.finish(lines.columns(), lines.diagonals())?;
         }
         Method::Sweep => {
-            let sweep = Sweep::new(k, Window::new(0, 0, width, rows))
+            let sweep = Sweep::new(k, Window::new(0, 0, width, rows)?)
                 .options(opts)
                 .progress(progress)
                 .rows(&mut lister)?;
@@ -417,7 +417,7 @@ pub fn cell(
         });
     };
     let one = One { x, y, v: std::sync::Mutex::new(None) };
-    let report = Sweep::new(k, Window::new(0, 0, x1, y1)).options(opts).progress(progress).palaces(&one)?;
+    let report = Sweep::new(k, Window::new(0, 0, x1, y1)?).options(opts).progress(progress).palaces(&one)?;
     let v = one.v.into_inner().expect("no visit panicked").expect("the cell's tile is visited with values");
     Ok((v + i64::from(k), report))
 }

@@ -88,8 +88,8 @@ pub fn search(
     }
     let all = shifts(c.shift, radius);
     let (fx, fy) = (c.shift.0.saturating_add(radius), c.shift.1.saturating_add(radius));
-    if u64::from(window.x1) + u64::from(fx) > u64::from(MAX_SIDE)
-        || u64::from(window.y1) + u64::from(fy) > u64::from(MAX_SIDE)
+    if u64::from(window.x1()) + u64::from(fx) > u64::from(MAX_SIDE)
+        || u64::from(window.y1()) + u64::from(fy) > u64::from(MAX_SIDE)
     {
         return Err(crate::error::ParameterError::new(crate::error::Param::RegionRadius, radius)
             .text(format!(
@@ -106,7 +106,7 @@ pub fn search(
         a: c.a,
         b: c.b,
         offset: c.offset,
-        window: [window.x0, window.y0, window.x1, window.y1],
+        window: [window.x0(), window.y0(), window.x1(), window.y1()],
         centre: c.shift,
         radius,
         shifts: all.len() as u64,
@@ -178,8 +178,9 @@ mod tests {
     #[test]
     fn too_large_a_radius_is_refused() {
         let c = Comparison { a: 9, b: 9, shift: (0, 0), offset: 0 };
-        let e = search(c, Window::new(0, 0, 30, 30), MAX_RADIUS + 1, &EngineOptions::default(), &Silent)
-            .unwrap_err();
+        let e =
+            search(c, Window::new(0, 0, 30, 30).unwrap(), MAX_RADIUS + 1, &EngineOptions::default(), &Silent)
+                .unwrap_err();
         let p = e.parameter().expect("a parameter error");
         assert_eq!((p.param, &p.value), (crate::error::Param::RegionRadius, &11u32.into()), "{e}");
     }

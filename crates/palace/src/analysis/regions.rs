@@ -110,7 +110,7 @@ fn add_rift(cols: &mut RiftColumns, x: u64, y: u64) {
 /// window's last (the window then cuts the rift, and where it ends is not known).
 fn rift_end(cols: &RiftColumns, window: Window) -> Option<(u64, u64)> {
     let (&x, &(_, _, y)) = cols.last_key_value()?;
-    (x + 1 < u64::from(window.x1) && y + 1 < u64::from(window.y1)).then_some((x, y))
+    (x + 1 < u64::from(window.x1()) && y + 1 < u64::from(window.y1())).then_some((x, y))
 }
 
 /// Merges the rift columns `b` into `a`.
@@ -242,17 +242,17 @@ impl RegionAcc {
 
     /// Adds a labelled row (cells from column 0); only its part inside the window counts.
     pub fn add<E>(&mut self, r: &LabelledRow<E>) {
-        if !(self.window.y0..self.window.y1).contains(&r.y) {
+        if !(self.window.y0()..self.window.y1()).contains(&r.y) {
             return;
         }
         let y = u64::from(r.y);
         let row = Row { k: self.k, y: r.y, x0: 0, cells: &r.cells };
         let hood = row.hood_cells();
-        let (x0, x1) = (self.window.x0 as usize, self.window.x1 as usize);
+        let (x0, x1) = (self.window.x0() as usize, self.window.x1() as usize);
         // The borders: the row's labels against its own and the previous row's.
         self.row.clear();
         self.row.extend(r.labels[x0..x1].iter().map(|&l| l.index() as u8));
-        let above = (r.y > self.window.y0).then_some(&self.prev[..]);
+        let above = (r.y > self.window.y0()).then_some(&self.prev[..]);
         self.borders.add_row(y, x0 as u64, &self.row, NONE, above, NONE);
         std::mem::swap(&mut self.prev, &mut self.row);
         if x0 < hood {
@@ -376,7 +376,7 @@ impl RegionAcc {
         let borders = self.borders.borders();
         RegionsReport {
             k,
-            window: [w.x0, w.y0, w.x1, w.y1],
+            window: [w.x0(), w.y0(), w.x1(), w.y1()],
             block: BLOCK,
             regions,
             junctions,
@@ -511,11 +511,11 @@ pub fn run_reference(
         |r| {
             acc.add(r);
             if let Some(p) = &mut png
-                && (r.y - window.y0).is_multiple_of(scale)
+                && (r.y - window.y0()).is_multiple_of(scale)
             {
                 line.clear();
                 line.extend(
-                    (window.x0..window.x1)
+                    (window.x0()..window.x1())
                         .step_by(scale as usize)
                         .map(|x| r.labels[x as usize].index() as u8),
                 );
@@ -539,13 +539,13 @@ palace_engine::avx2_version! {
 /// left and upper neighbours in the window, from the tile or from its neighbours' labels.
 #[inline(always)]
 fn add_tile_borders(window: Window, acc: &mut BorderAcc, t: &LabelledTile<'_>) {
-    let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+    let (xa, xb) = (t.x0.max(window.x0()), t.x1.min(window.x1()));
+    let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
     if xa >= xb {
         return;
     }
     let (ia, ib) = ((xa - t.x0) as usize, (xb - t.x0) as usize);
-    let has_left = xa > window.x0;
+    let has_left = xa > window.x0();
     for y in ya..yb {
         let r = (y - t.y0) as usize;
         // The row with the cell left of it: from the tile, or the left neighbour's last column.
@@ -559,7 +559,7 @@ fn add_tile_borders(window: Window, acc: &mut BorderAcc, t: &LabelledTile<'_>) {
             }
         });
         let l = left(row, r);
-        let (above, above_left) = if y == window.y0 {
+        let (above, above_left) = if y == window.y0() {
             (None, NONE)
         } else if y > t.y0 {
             let up = t.labels(y - 1);
@@ -590,12 +590,12 @@ impl RegionAcc {
     /// Adds a labelled tile: its cells inside the window.
     #[inline(always)]
     fn add_tile_body(k: u32, window: Window, acc: &mut TileAcc, t: &LabelledTile<'_>) {
-        let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+        let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
         add_tile_borders(window, &mut acc.borders, t);
         for y in ya..yb {
             let yy = u64::from(y);
-            let hood = hood_len(k, yy).min(u64::from(window.x1)) as u32;
-            let (xa, xb) = (t.x0.max(window.x0).max(hood), t.x1.min(window.x1));
+            let hood = hood_len(k, yy).min(u64::from(window.x1())) as u32;
+            let (xa, xb) = (t.x0.max(window.x0()).max(hood), t.x1.min(window.x1()));
             if xa >= xb {
                 continue;
             }
@@ -682,12 +682,12 @@ impl RegionAcc {
                 acc.prism = Some(y);
             }
         }
-        for y in window.y0..window.y1 {
+        for y in window.y0()..window.y1() {
             let yy = u64::from(y);
-            let hood = hood_len(k, yy).min(u64::from(window.x1));
-            let x0 = u64::from(window.x0);
+            let hood = hood_len(k, yy).min(u64::from(window.x1()));
+            let x0 = u64::from(window.x0());
             if x0 < hood {
-                let end = hood.min(u64::from(window.x1));
+                let end = hood.min(u64::from(window.x1()));
                 let (a, b) = (hood_value(k, x0, yy), hood_value(k, end - 1, yy));
                 acc.hood_cells += end - x0;
                 acc.hood_range = Some(acc.hood_range.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));

@@ -108,7 +108,8 @@ pub fn search(
             .into());
     }
     // Every shift keeps the shifted window on the board: x0 + dx >= 0, y0 + dy >= 0.
-    let (x_lo, y_lo) = ((centre.0 - r).max(-i64::from(window.x0)), (centre.1 - r).max(-i64::from(window.y0)));
+    let (x_lo, y_lo) =
+        ((centre.0 - r).max(-i64::from(window.x0())), (centre.1 - r).max(-i64::from(window.y0())));
     let (x_hi, y_hi) = (centre.0 + r, centre.1 + r);
     if x_lo > x_hi || y_lo > y_hi {
         return Err(ParameterError::new(Param::Shift, centre)
@@ -137,11 +138,11 @@ pub fn search(
             })
         };
     let bw = Window::new(
-        far(window.x0, x_lo)?,
-        far(window.y0, y_lo)?,
-        far(window.x1, x_hi)?,
-        far(window.y1, y_hi)?,
-    );
+        far(window.x0(), x_lo)?,
+        far(window.y0(), y_lo)?,
+        far(window.x1(), x_hi)?,
+        far(window.y1(), y_hi)?,
+    )?;
     let values = |k: u32, w: Window| -> Result<Vec<i64>> {
         let mut c = Collect::default();
         Sweep::new(k, w).options(opts).progress(progress).rows(&mut c)?;
@@ -189,7 +190,7 @@ pub fn search(
     Ok(SearchReport {
         a,
         b,
-        window: [window.x0, window.y0, window.x1, window.y1],
+        window: [window.x0(), window.y0(), window.x1(), window.y1()],
         centre,
         radius,
         shifts,
@@ -218,7 +219,7 @@ fn scored_cells(
         &[],
         |_| (),
         |row| {
-            let labels = &row.labels[window.x0 as usize..window.x1 as usize];
+            let labels = &row.labels[window.x0() as usize..window.x1() as usize];
             mask.extend(labels.iter().map(|r| set.contains(r)));
             Ok(())
         },
@@ -335,7 +336,7 @@ mod tests {
     #[test]
     fn finds_fig_4s_shift_and_agrees_with_compare() {
         let opts = EngineOptions::default();
-        let w = Window::new(150, 150, 230, 230);
+        let w = Window::new(150, 150, 230, 230).unwrap();
         let r = search(497, 500, w, (3, 3), 3, None, &opts, &Silent).unwrap();
         assert_eq!(r.shifts, 49);
         let best = &r.best[0];
@@ -356,7 +357,7 @@ mod tests {
     /// within 4 of it, negative ones included, does (the window holds the hood's casing).
     #[test]
     fn a_game_matches_itself_only_in_place() {
-        let w = Window::new(20, 20, 60, 60);
+        let w = Window::new(20, 20, 60, 60).unwrap();
         let r = search(90, 90, w, (0, 0), 4, None, &EngineOptions::default(), &Silent).unwrap();
         assert_eq!(r.shifts, 81, "negative shifts too: the window leaves room");
         assert_eq!((r.best[0].shift, r.best[0].offset, r.best[0].matched), ((0, 0), 0, 1600));
@@ -369,12 +370,12 @@ mod tests {
     #[test]
     fn a_negative_shift_is_the_other_game_seen_from_the_first() {
         let opts = EngineOptions::default();
-        let w = Window::new(151, 151, 231, 231);
+        let w = Window::new(151, 151, 231, 231).unwrap();
         let r = search(500, 497, w, (-3, -3), 3, None, &opts, &Silent).unwrap();
         assert_eq!(r.shifts, 49);
         assert_eq!((r.best[0].shift, r.best[0].offset), ((-1, -1), -3));
         let c = Comparison { a: 497, b: 500, shift: (1, 1), offset: 3 };
-        let (report, _) = run(c, Window::new(150, 150, 230, 230), 1, None, &opts, &Silent).unwrap();
+        let (report, _) = run(c, Window::new(150, 150, 230, 230).unwrap(), 1, None, &opts, &Silent).unwrap();
         assert_eq!(r.best[0].matched, report.matched);
     }
 
@@ -383,7 +384,7 @@ mod tests {
     /// itself there on every cell, as at (0, 0), and at no other shift within 2 of (1, -2).
     #[test]
     fn the_lower_epaulettes_period_of_both_signs_is_found() {
-        let w = Window::new(100, 300, 130, 330);
+        let w = Window::new(100, 300, 130, 330).unwrap();
         let r = search(500, 500, w, (1, -2), 2, None, &EngineOptions::default(), &Silent).unwrap();
         let full: Vec<_> = r.best.iter().filter(|c| c.matched == 900).map(|c| (c.shift, c.offset)).collect();
         assert_eq!(full, vec![((0, 0), 0), ((1, -2), 0), ((2, -4), 0)]);
@@ -399,7 +400,7 @@ mod tests {
         let (a, b, n) = (20u32, 23u32, 48usize);
         let (va, vb) = (direct_values(a, n, n), direct_values(b, n, n));
         let at = |v: &[i32], k: u32, x: i64, y: i64| i64::from(v[y as usize * n + x as usize]) + i64::from(k);
-        let w = Window::new(3, 10, 19, 22);
+        let w = Window::new(3, 10, 19, 22).unwrap();
         let hood = |x: u32, y: u32| x.max(y) + 2 * x.min(y) < a;
         for only in [None, Some(&[Region::Hood][..])] {
             let r = search(a, b, w, (-2, 4), 6, only, &EngineOptions::default(), &Silent).unwrap();
@@ -407,8 +408,8 @@ mod tests {
             for dy in -2..=10i64 {
                 for dx in -3..=4i64 {
                     let mut hist = std::collections::BTreeMap::new();
-                    for y in w.y0..w.y1 {
-                        for x in w.x0..w.x1 {
+                    for y in w.y0()..w.y1() {
+                        for x in w.x0()..w.x1() {
                             if only.is_some() && !hood(x, y) {
                                 continue;
                             }
@@ -427,8 +428,8 @@ mod tests {
             assert_eq!(
                 r.cells,
                 if only.is_some() {
-                    (w.x0..w.x1)
-                        .flat_map(|x| (w.y0..w.y1).map(move |y| (x, y)))
+                    (w.x0()..w.x1())
+                        .flat_map(|x| (w.y0()..w.y1()).map(move |y| (x, y)))
                         .filter(|&(x, y)| hood(x, y))
                         .count() as u64
                 } else {
@@ -463,7 +464,7 @@ mod tests {
     #[test]
     fn shifts_off_the_board_or_regions_without_cells_are_refused() {
         let opts = EngineOptions::default();
-        let w = Window::new(10, 10, 20, 20);
+        let w = Window::new(10, 10, 20, 20).unwrap();
         let e = search(90, 90, w, (-40, 0), 5, None, &opts, &Silent).unwrap_err();
         let p = e.parameter().expect("a parameter error");
         assert_eq!((p.param, &p.value), (Param::Shift, &(-40i64, 0i64).into()), "{e}");
@@ -476,7 +477,7 @@ mod tests {
 
     #[test]
     fn too_much_work_is_refused() {
-        let w = Window::new(0, 0, 1000, 1000);
+        let w = Window::new(0, 0, 1000, 1000).unwrap();
         let e = search(90, 90, w, (5000, 5000), 1000, None, &EngineOptions::default(), &Silent).unwrap_err();
         let p = e.parameter().expect("a parameter error");
         assert_eq!((p.param, &p.value), (Param::ShiftRadius, &1000u32.into()), "{e}");

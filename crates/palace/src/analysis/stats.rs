@@ -203,8 +203,8 @@ impl StatsAcc {
 
     /// Adds the hood cells of `window`, by the closed form.
     pub fn add_hood_of(&mut self, window: Window) {
-        let (x0, x1) = (u64::from(window.x0), u64::from(window.x1));
-        for y in u64::from(window.y0)..u64::from(window.y1).min(u64::from(self.k)) {
+        let (x0, x1) = (u64::from(window.x0()), u64::from(window.x1()));
+        for y in u64::from(window.y0())..u64::from(window.y1()).min(u64::from(self.k)) {
             self.add_hood_run(y, x0, hood_len(self.k, y).clamp(x0, x1) - x0);
         }
     }
@@ -326,8 +326,8 @@ impl StatsAcc {
     /// totals.
     pub fn impossible(&self, window: Window, rows_done: u32) -> Option<String> {
         let w = window;
-        let (x0, x1, y0) = (u64::from(w.x0), u64::from(w.x1), u64::from(w.y0));
-        let y_end = u64::from(rows_done.min(w.y1)).max(y0);
+        let (x0, x1, y0) = (u64::from(w.x0()), u64::from(w.x1()), u64::from(w.y0()));
+        let y_end = u64::from(rows_done.min(w.y1())).max(y0);
         let cells = (x1 - x0) * (y_end - y0);
         let hood: u64 =
             (y0..y_end.min(u64::from(self.k))).map(|y| hood_len(self.k, y).clamp(x0, x1) - x0).sum();
@@ -386,7 +386,14 @@ impl StatsAcc {
         let mut total = self.hood.clone();
         total.merge(&rest);
         let w = window;
-        Stats { k: self.k, window: [w.x0, w.y0, w.x1, w.y1], total, hood: self.hood.clone(), rest, histogram }
+        Stats {
+            k: self.k,
+            window: [w.x0(), w.y0(), w.x1(), w.y1()],
+            total,
+            hood: self.hood.clone(),
+            rest,
+            histogram,
+        }
     }
 }
 
@@ -546,11 +553,11 @@ pub fn stats_by_counters(
     progress: &dyn Progress,
 ) -> Result<(Stats, SweepReport)> {
     let visitor = StatsVisitor::new(k, opts.resolved_threads());
-    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height))
+    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height)?)
         .options(opts)
         .progress(progress)
         .palaces(&visitor)?;
-    Ok((visitor.finish(Window::new(0, 0, width, height)), report))
+    Ok((visitor.finish(Window::new(0, 0, width, height)?), report))
 }
 
 /// Statistics of `window` of game `k`, computed by the workers in parallel with the sweep.
@@ -627,7 +634,7 @@ pub fn palaces(
     progress: &dyn Progress,
 ) -> Result<(PalaceCount, SweepReport)> {
     let sum = PalaceSum::default();
-    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height))
+    let report = crate::engine::Sweep::new(k, Window::new(0, 0, width, height)?)
         .options(opts)
         .progress(progress)
         .palaces(&sum)?;
@@ -683,15 +690,15 @@ mod tests {
         let (w, h) = (90usize, 83usize);
         for k in [1u32, 9, 20, 31] {
             let vals = direct_values(k, w, h);
-            let win = Window::new(2, 1, 87, 80);
+            let win = Window::new(2, 1, 87, 80).unwrap();
             let mut cells = 0;
             let mut pal = 0;
             let mut hood = 0;
             let mut hist = std::collections::BTreeMap::new();
             let mut min: Option<(i64, u64, u64)> = None;
             let mut max: Option<(i64, u64, u64)> = None;
-            for y in win.y0..win.y1 {
-                for x in win.x0..win.x1 {
+            for y in win.y0()..win.y1() {
+                for x in win.x0()..win.x1() {
                     let v = i64::from(vals[y as usize * w + x as usize]);
                     cells += 1;
                     pal += u64::from(v < 0);
@@ -722,14 +729,14 @@ mod tests {
                 assert_eq!(by_tiles, by_rows, "k={k} tiles {tw}x{bh}, {threads} threads");
             }
             // The counter sweep, on the board from the corner.
-            let corner = Window::new(0, 0, win.x1, win.y1);
+            let corner = Window::new(0, 0, win.x1(), win.y1()).unwrap();
             let mut s = StatsSink::new(k, corner);
             Sweep::new(k, corner).options(&EngineOptions::default()).rows(&mut s).unwrap();
             let want = s.finish();
             for threads in [1, 2, 3] {
                 let o = EngineOptions { threads, ..Default::default() };
                 let (got, _) =
-                    stats_by_counters(k, corner.x1, corner.y1, &o, &crate::engine::Silent).unwrap();
+                    stats_by_counters(k, corner.x1(), corner.y1(), &o, &crate::engine::Silent).unwrap();
                 assert_eq!(got, want, "k={k} counters, {threads} threads");
             }
             let st = by_rows;

@@ -392,7 +392,7 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     let r = ARMPIT_RADIUS;
     let b = BLOCK as u64;
     let end = |c: u64| ((c + r + 1).div_ceil(b) * b).min(u64::from(n)) as u32;
-    let window = Window::new(hx.saturating_sub(r) as u32, hy.saturating_sub(r) as u32, end(hx), end(hy));
+    let window = Window::new(hx.saturating_sub(r) as u32, hy.saturating_sub(r) as u32, end(hx), end(hy))?;
     let kinds = |reg: Region| match reg {
         // The rift lies in the part game k+3 reproduces: it counts with the fabric.
         Region::Fabric | Region::RiftUpper | Region::RiftLower => Some(0),
@@ -405,7 +405,7 @@ fn armpit(k: u32, n: u32, hx: u64, hy: u64, opts: &EngineOptions) -> Result<(Reg
     let mut own = Region::InnerSector;
     labels::label_rows(k, window, opts, &Silent, |row| {
         let y = u64::from(row.y);
-        for x in window.x0..window.x1 {
+        for x in window.x0()..window.x1() {
             let reg = row.label(x);
             let x = u64::from(x);
             if (x, y) == (hx, hy) {
@@ -469,7 +469,7 @@ pub(crate) struct CpuSweeps;
 
 impl BoardSweeps for CpuSweeps {
     fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<Board> {
-        let window = Window::new(0, 0, n, n);
+        let window = Window::new(0, 0, n, n)?;
         let workers = opts.resolved_threads();
         let v = KVisitor {
             stats: stats::StatsVisitor::new(k, workers),
@@ -482,7 +482,7 @@ impl BoardSweeps for CpuSweeps {
 
     fn band_k3(&self, k: u32, m: u32, opts: &EngineOptions) -> Result<Vec<i8>> {
         let band3 = DiagonalBand::new(1, m);
-        Sweep::new(k + 3, Window::new(1, 1, m + 1, m + 1)).options(opts).tiles(&band3)?;
+        Sweep::new(k + 3, Window::new(1, 1, m + 1, m + 1)?).options(opts).tiles(&band3)?;
         Ok(band3.into_cells())
     }
 

@@ -42,7 +42,7 @@ impl<'a> Watch<'a> {
         self.cancel.is_some_and(Cancel::is_cancelled)
     }
 
-    /// `Err(Error::INTERRUPTED)` (see [`Error::is_interrupted`]) once the run was asked to stop.
+    /// `Err(Error::INTERRUPTED)` (see [`Error::is_interrupted`](crate::Error::is_interrupted)) once the run was asked to stop.
     pub fn check(&self) -> Result<()> {
         self.cancel.map_or(Ok(()), |c| Ok(c.check()?))
     }

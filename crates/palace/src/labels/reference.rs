@@ -15,14 +15,14 @@ use crate::model::rule::hood_len;
 
 /// The four games the labels need, over `[0, x1) x [0, y1)`: `k`, `k+1` shifted (1, 0),
 /// `k+1` shifted (0, 1), `k+3` shifted (1, 1).
-pub fn lanes(k: u32, x1: u32, y1: u32) -> [Lane; 4] {
+pub fn lanes(k: u32, x1: u32, y1: u32) -> Result<[Lane; 4]> {
     let w = |dx: u32, dy: u32| Window::new(dx, dy, x1 + dx, y1 + dy);
-    [
-        Lane { k, window: w(0, 0) },
-        Lane { k: k + 1, window: w(1, 0) },
-        Lane { k: k + 1, window: w(0, 1) },
-        Lane { k: k + 3, window: w(1, 1) },
-    ]
+    Ok([
+        Lane { k, window: w(0, 0)? },
+        Lane { k: k + 1, window: w(1, 0)? },
+        Lane { k: k + 1, window: w(0, 1)? },
+        Lane { k: k + 3, window: w(1, 1)? },
+    ])
 }
 
 /// A labelled row of the game `k`, from column 0.
@@ -234,11 +234,11 @@ pub fn label<E>(
     mut extra: impl FnMut(&[Row<'_>]) -> E,
     mut f: impl FnMut(&LabelledRow<E>) -> Result<()>,
 ) -> Result<()> {
-    let mut all: Vec<Lane> = lanes(k, window.x1, window.y1).to_vec();
+    let mut all: Vec<Lane> = lanes(k, window.x1(), window.y1())?.to_vec();
     all.extend_from_slice(extra_lanes);
-    let mut lab = Labeler::new(k, window.x1 as usize);
+    let mut lab = Labeler::new(k, window.x1() as usize);
     let mut emit = |rows: Vec<LabelledRow<E>>| -> Result<()> {
-        for r in rows.iter().filter(|r| r.y >= window.y0) {
+        for r in rows.iter().filter(|r| r.y >= window.y0()) {
             f(r)?;
         }
         Ok(())

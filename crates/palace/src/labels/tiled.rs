@@ -31,9 +31,13 @@ use std::sync::Mutex;
 /// and `k+3` shifted (1, 1). The reference's `k+1` shifted (1, 0) is the second lane one row
 /// up, and `k+1` shifted (0, 1) the second lane one column left: the labeller takes both from
 /// one sweep of `k+1`, with the row above and the column left of a tile from its neighbours.
-fn tile_lanes(k: u32, x1: u32, y1: u32) -> [Lane; 3] {
+fn tile_lanes(k: u32, x1: u32, y1: u32) -> Result<[Lane; 3]> {
     let w = |dx: u32, dy: u32| Window::new(dx, dy, x1 + dx, y1 + dy);
-    [Lane { k, window: w(0, 0) }, Lane { k: k + 1, window: w(1, 1) }, Lane { k: k + 3, window: w(1, 1) }]
+    Ok([
+        Lane { k, window: w(0, 0)? },
+        Lane { k: k + 1, window: w(1, 1)? },
+        Lane { k: k + 3, window: w(1, 1)? },
+    ])
 }
 
 /// A tile of game k with its labels, as [`label_tiles`] shows it.
@@ -643,7 +647,7 @@ pub fn label_rows(
     progress: &dyn Progress,
     mut f: impl FnMut(&RowLabels<'_>) -> Result<()>,
 ) -> Result<()> {
-    let width = window.x1 as usize;
+    let width = window.x1() as usize;
     let (tx, rx) = std::sync::mpsc::sync_channel::<RowBand>(ROW_BANDS_QUEUED);
     let spare = Mutex::new(Vec::new());
     // The sweep stops when the caller cancels or `f` fails: its own token, which the consumer
@@ -662,7 +666,7 @@ pub fn label_rows(
                 &[],
                 || RowBandAcc { tx: tx.clone(), band: RowBand::default(), spare },
                 |acc, t| {
-                    let (ya, yb) = (t.y0.max(window.y0), t.y1.min(window.y1));
+                    let (ya, yb) = (t.y0.max(window.y0()), t.y1.min(window.y1()));
                     if ya >= yb {
                         return;
                     }
@@ -682,8 +686,8 @@ pub fn label_rows(
                         band.cells[r + a..r + b].copy_from_slice(t.cells(y));
                         band.labels[r + a..r + b].copy_from_slice(t.labels(y));
                     }
-                    if t.x1 == window.x1 {
-                        band.find_palaces(width, window.x0 as usize);
+                    if t.x1 == window.x1() {
+                        band.find_palaces(width, window.x0() as usize);
                         // A consumer that stopped takes nothing more; the sweep is being cancelled.
                         let _ = acc.tx.send(std::mem::take(band));
                     }
@@ -739,7 +743,7 @@ pub fn sweep_games_only(k: u32, window: Window, opts: &EngineOptions, progress: 
         band_height: grid(opts.band_height),
         ..opts.clone()
     };
-    crate::engine::Sweep::together(&tile_lanes(k, window.x1, window.y1))
+    crate::engine::Sweep::together(&tile_lanes(k, window.x1(), window.y1())?)
         .options(&opts)
         .progress(progress)
         .lanes(&Nothing)?;
@@ -761,7 +765,7 @@ pub fn label_tiles<A: Send>(
     acc: impl Fn() -> A,
     f: impl Fn(&mut A, &LabelledTile<'_>) + Sync,
 ) -> Result<Vec<A>> {
-    let mut all: Vec<Lane> = tile_lanes(k, window.x1, window.y1).to_vec();
+    let mut all: Vec<Lane> = tile_lanes(k, window.x1(), window.y1())?.to_vec();
     all.extend_from_slice(extra_lanes);
     // Tiles on the block grid: every block in one tile.
     let grid = |v: Option<u32>| v.map(|v| v.max(2).next_multiple_of(BLOCK as u32));

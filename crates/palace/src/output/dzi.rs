@@ -503,8 +503,8 @@ fn page(k: u32, window: Window, pyramid: Pyramid, aggregate: Aggregate) -> Strin
         .collect();
     let config = serde_json::json!({
         "k": k,
-        "x0": window.x0,
-        "y0": window.y0,
+        "x0": window.x0(),
+        "y0": window.y0(),
         "width": pyramid.width,
         "height": pyramid.height,
         "tileSize": pyramid.tile_size,
@@ -549,13 +549,13 @@ mod tests {
     fn pieces_and_rows_draw_the_same_deepest_level() {
         use crate::engine::sink::Collect;
         use crate::engine::{EngineOptions, Sweep};
-        let (k, win) = (37u32, Window::new(13, 5, 300, 211));
+        let (k, win) = (37u32, Window::new(13, 5, 300, 211).unwrap());
         let opts =
             EngineOptions { threads: 2, tile_width: Some(33), band_height: Some(29), ..Default::default() };
         let mut c = Collect::default();
         Sweep::new(k, win).options(&opts).rows(&mut c).unwrap();
-        let want: Vec<u8> = (win.y0..win.y1)
-            .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
+        let want: Vec<u8> = (win.y0()..win.y1())
+            .flat_map(|y| (win.x0()..win.x1()).map(move |x| (x, y)))
             .zip(&c.values)
             .map(|((x, y), &v)| {
                 if crate::model::rule::in_hood(k, u64::from(x), u64::from(y)) {
@@ -615,7 +615,7 @@ mod tests {
     #[test]
     fn the_page_carries_the_pyramid() {
         let p = Pyramid { width: 513, height: 257, tile_size: 256 };
-        let html = page(7, Window::new(0, 0, 513, 257), p, Aggregate::Min);
+        let html = page(7, Window::new(0, 0, 513, 257).unwrap(), p, Aggregate::Min);
         assert!(html.contains("\"maxLevel\":10") && html.contains("\"k\":7"));
         assert!(html.contains("<title>palace: k = 7, 513 x 257 cells"));
         assert!(!html.contains("{{"), "every placeholder filled");

@@ -438,7 +438,7 @@ pub fn layout_sized(
         .iter()
         .map(|&(_, x, y)| {
             let p = |v: u64, v0: u32| (v.saturating_sub(u64::from(v0)) / u64::from(scale)) as u32;
-            (p(x, window.x0), p(y, window.y0))
+            (p(x, window.x0()), p(y, window.y0()))
         })
         .collect();
     let mut put = |x: i64, y: i64, c: u8| {

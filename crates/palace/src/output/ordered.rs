@@ -42,15 +42,15 @@ impl OrderedPicture {
     /// The window's rows in `ya..yb` that have a picture row: `y0, y0 + scale, ...`.
     fn rows(&self, ya: u32, yb: u32) -> impl Iterator<Item = u32> + use<> {
         let (w, s) = (self.window, self.scale);
-        let first = w.y0 + (ya.max(w.y0) - w.y0).next_multiple_of(s);
-        (first..yb.min(w.y1)).step_by(s as usize)
+        let first = w.y0() + (ya.max(w.y0()) - w.y0()).next_multiple_of(s);
+        (first..yb.min(w.y1())).step_by(s as usize)
     }
 
     /// The window's columns `xa..xb` with a pixel, as (column, pixel).
     pub fn columns(&self, xa: u32, xb: u32) -> impl Iterator<Item = (u32, usize)> + use<> {
         let (w, s) = (self.window, self.scale);
-        let first = w.x0 + (xa.max(w.x0) - w.x0).next_multiple_of(s);
-        (first..xb.min(w.x1)).step_by(s as usize).map(move |x| (x, ((x - w.x0) / s) as usize))
+        let first = w.x0() + (xa.max(w.x0()) - w.x0()).next_multiple_of(s);
+        (first..xb.min(w.x1())).step_by(s as usize).map(move |x| (x, ((x - w.x0()) / s) as usize))
     }
 
     /// Tile `strip` of band `band` (of `strips`), covering rows `ya..yb` and columns `xa..xb`,

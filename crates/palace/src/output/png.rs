@@ -509,9 +509,9 @@ mod tests {
         use crate::engine::{EngineOptions, Sweep};
         let dir = tempfile::tempdir().unwrap();
         for (k, win, tile_width, threads) in [
-            (37u32, Window::new(13, 5, 700, 611), 33u32, 2usize),
-            (5, Window::new(0, 0, 301, 300), 64, 1),
-            (120, Window::new(101, 77, 555, 580), 47, 3),
+            (37u32, Window::new(13, 5, 700, 611).unwrap(), 33u32, 2usize),
+            (5, Window::new(0, 0, 301, 300).unwrap(), 64, 1),
+            (120, Window::new(101, 77, 555, 580).unwrap(), 47, 3),
         ] {
             let opts = EngineOptions {
                 threads,
@@ -522,8 +522,8 @@ mod tests {
             let mut c = Collect::default();
             Sweep::new(k, win).options(&opts).rows(&mut c).unwrap();
             // The paper's colouring from the exact values: the hood, else by v.
-            let want: Vec<u8> = (win.y0..win.y1)
-                .flat_map(|y| (win.x0..win.x1).map(move |x| (x, y)))
+            let want: Vec<u8> = (win.y0()..win.y1())
+                .flat_map(|y| (win.x0()..win.x1()).map(move |x| (x, y)))
                 .zip(&c.values)
                 .map(|((x, y), &v)| {
                     if crate::model::rule::in_hood(k, u64::from(x), u64::from(y)) {

@@ -32,7 +32,7 @@ fn compare_counts_matches_like_the_definition() {
         [(47u32, 50u32, (1u32, 1u32), 3i64), (49, 50, (1, 0), 1), (30, 31, (0, 1), 1)]
     {
         let (w, h) = (160usize, 150usize);
-        let win = Window::new(0, 0, w as u32, h as u32);
+        let win = Window::new(0, 0, w as u32, h as u32).unwrap();
         let c = Comparison { a, b, shift, offset };
         let (rep, _) = compare::run(c, win, 1, None, &opts(), &palace::engine::Silent).unwrap();
         let na = game(a, w, h);
@@ -65,8 +65,8 @@ fn compare_counts_matches_like_the_definition() {
 
 /// The region labels of a window from the corner (`win.x0 = win.y0 = 0`), row-major.
 fn labels_of(k: u32, win: Window) -> Vec<Region> {
-    let w = win.x1 as usize;
-    let mut labels = vec![Region::InnerSector; w * win.y1 as usize];
+    let w = win.x1() as usize;
+    let mut labels = vec![Region::InnerSector; w * win.y1() as usize];
     labels::label(
         k,
         win,
@@ -89,7 +89,7 @@ fn labels_of(k: u32, win: Window) -> Vec<Region> {
 fn regions_have_the_papers_properties() {
     let k = 150u32;
     let (w, h) = (464usize, 464usize);
-    let win = Window::new(0, 0, w as u32, h as u32);
+    let win = Window::new(0, 0, w as u32, h as u32).unwrap();
     let labels = labels_of(k, win);
     let n = game(k, w + 2, h + 2);
     let n1 = game(k + 1, w + 2, h + 2);
@@ -231,7 +231,7 @@ fn regions_have_the_papers_properties() {
     }
     // The borders of these labels, counted here cell by cell, against the report's (the tiled
     // labeller's), on the whole board and in a window that cuts every region.
-    for win in [win, Window::new(37, 20, 400, 431)] {
+    for win in [win, Window::new(37, 20, 400, 431).unwrap()] {
         let (rep, _) = regions::run(k, win, 1, None, &opts(), &palace::engine::Silent).unwrap();
         let plain = plain_borders(&labels, w, win);
         let got: BTreeMap<BorderKey, PlainBorder> = rep
@@ -294,7 +294,8 @@ fn plain_borders(labels: &[Region], w: usize, win: Window) -> BTreeMap<BorderKey
     fn entry(out: &mut BTreeMap<BorderKey, PlainBorder>, k: BorderKey) -> &mut PlainBorder {
         out.entry(k).or_insert(PlainBorder { edges: [0; 2], xs: (u64::MAX, 0), ys: (u64::MAX, 0), ends: 0 })
     }
-    let (x0, y0, x1, y1) = (i64::from(win.x0), i64::from(win.y0), i64::from(win.x1), i64::from(win.y1));
+    let (x0, y0, x1, y1) =
+        (i64::from(win.x0()), i64::from(win.y0()), i64::from(win.x1()), i64::from(win.y1()));
     for y in y0..y1 {
         for x in x0..x1 {
             for (dir, p) in [(0, (x + 1, y)), (1, (x, y + 1))] {
@@ -335,8 +336,8 @@ fn fabric_prefix_counts_and_noses() {
         let m = u64::from(c.nose);
         assert!(in_hood(k, m, m) && !in_hood(k, m + 1, m + 1), "nose of k = {k}");
         // Recount the agreement over the fabric cells from the labels and the direct definition.
-        let win = Window::new(c.window[0], c.window[1], c.window[2], c.window[3]);
-        let (w, h) = (win.x1 as usize + 12, win.y1 as usize + 12);
+        let win = Window::new(c.window[0], c.window[1], c.window[2], c.window[3]).unwrap();
+        let (w, h) = (win.x1() as usize + 12, win.y1() as usize + 12);
         let n = game(k, w, h);
         let far: Vec<_> = fabric::PREFIX_STEPS.iter().map(|&s| (s, game(k + s, w, h))).collect();
         let mut fab = 0u64;
@@ -349,7 +350,7 @@ fn fabric_prefix_counts_and_noses() {
             &[],
             |_| (),
             |r| {
-                for x in win.x0 as usize..win.x1 as usize {
+                for x in win.x0() as usize..win.x1() as usize {
                     if r.labels[x] == Region::Fabric {
                         fab += 1;
                         let y = r.y as usize;
@@ -496,7 +497,7 @@ fn fabric_progress_ends_at_its_length() {
 fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
     for k in [150u32, 300, 500] {
         let n = 3 * k as usize;
-        let win = Window::new(0, 0, n as u32, n as u32);
+        let win = Window::new(0, 0, n as u32, n as u32).unwrap();
         let labels = labels_of(k, win);
         let lab = |x: usize, y: usize| labels[y * n + x];
         // The upper rift's last column and its lowest cell there.
@@ -527,7 +528,7 @@ fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
         // The hottest cells are listed apart.
         assert!(rep.hottest.iter().all(|j| j.name.starts_with("hottest")), "{:?}", rep.hottest);
         // A window whose last column cuts the rift (the rift's last column is the window's).
-        let cut = Window::new(0, 0, ax as u32 + 1, n as u32);
+        let cut = Window::new(0, 0, ax as u32 + 1, n as u32).unwrap();
         let (rep, _) = regions::run(k, cut, 1, None, &opts(), &palace::engine::Silent).unwrap();
         assert!(rep.junctions.iter().all(|j| j.name != "armpit (upper)"), "k = {k}: {:?}", rep.junctions);
     }
@@ -540,7 +541,7 @@ fn armpits_are_where_the_rifts_end_and_the_four_regions_meet() {
 fn labels_are_mirror_symmetric() {
     for k in [150u32, 300, 301, 302, 500, 700, 1001] {
         let n = 3 * k as usize;
-        let labels = labels_of(k, Window::new(0, 0, n as u32, n as u32));
+        let labels = labels_of(k, Window::new(0, 0, n as u32, n as u32).unwrap());
         let mut wrong = 0;
         for y in 0..n {
             for x in y..n {

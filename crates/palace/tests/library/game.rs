@@ -16,7 +16,7 @@ fn p_positions_equal_solver_on_every_board_up_to_9x9() {
         let solved = p_positions(k, 9, 9);
         for h in 1..=9u32 {
             for w in 1..=9u32 {
-                let vals = engine_window(k, Window::new(0, 0, w, h), &opts(2, KernelChoice::Auto));
+                let vals = engine_window(k, Window::new(0, 0, w, h).unwrap(), &opts(2, KernelChoice::Auto));
                 for y in 0..h {
                     for x in 0..w {
                         let engine_p = vals[(y * w + x) as usize] < 0;
@@ -39,7 +39,7 @@ fn solver_on_rectangular_boards_restricts_consistently() {
         let a = p_positions(k, 12, 7);
         let b = p_positions(k, 12, 12);
         assert_eq!(a[..], b[..12 * 7], "k={k}");
-        let vals = engine_window(k, Window::new(0, 0, 12, 12), &opts(1, KernelChoice::Auto));
+        let vals = engine_window(k, Window::new(0, 0, 12, 12).unwrap(), &opts(1, KernelChoice::Auto));
         let engine: Vec<bool> = vals.iter().map(|&v| v < 0).collect();
         assert_eq!(engine, b, "k={k} engine vs solver on 12 x 12");
     }
@@ -55,7 +55,7 @@ fn check_command_library_passes() {
 #[test]
 fn k1_palaces_are_the_wythoff_pairs() {
     let n = 2000u32;
-    let vals = engine_window(1, Window::new(0, 0, n, n), &opts(2, KernelChoice::Auto));
+    let vals = engine_window(1, Window::new(0, 0, n, n).unwrap(), &opts(2, KernelChoice::Auto));
     let mut expected = vec![false; (n * n) as usize];
     for m in 0.. {
         let (a, b) = wythoff::pair(m);

@@ -221,7 +221,7 @@ fn the_workers_profile_accounts_for_their_time() {
         assert!(spent <= had, "{threads} threads: {w:?} in {:?}", r.elapsed);
     }
     // Without a visitor (the rows go to a consumer) nothing is spent visiting.
-    let w = palace::Window::new(0, 0, 3000, 3000);
+    let w = palace::Window::new(0, 0, 3000, 3000).unwrap();
     let opts = EngineOptions { threads: 2, ..EngineOptions::default() };
     struct Drop;
     impl palace::engine::sink::RowSink for Drop {

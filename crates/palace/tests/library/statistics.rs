@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 fn both(k: u32, w: u32, h: u32, opts: &EngineOptions, what: &str) -> u64 {
     let ca = EngineOptions { kernel: KernelChoice::Wide, threads: 1, ..Default::default() };
-    let (want, _) = stats(k, Window::new(0, 0, w, h), &ca, &Silent).expect("CA sweep");
+    let (want, _) = stats(k, Window::new(0, 0, w, h).unwrap(), &ca, &Silent).expect("CA sweep");
     let (got, report) = stats_by_counters(k, w, h, opts, &Silent).expect("counter sweep");
     assert_eq!(got, want, "{what}");
     report.counter_computed

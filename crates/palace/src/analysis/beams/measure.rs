@@ -267,8 +267,8 @@ impl BeamSummary {
             start: (first.1, first.0),
             end: (last.1, last.0),
             offset: (off(first), off(last)),
-            at_edge: last.1.saturating_add(tolerance) >= window.x1 - 1
-                || last.0.saturating_add(gap) >= window.y1 - 1,
+            at_edge: last.1.saturating_add(tolerance) >= window.x1() - 1
+                || last.0.saturating_add(gap) >= window.y1() - 1,
             centre: centres[centres.len() / 2],
             per_row: cells.len() as f64 / f64::from(beam.rows()),
             near: beam.near,
@@ -353,7 +353,7 @@ mod tests {
         let cells: Vec<(u32, u32)> =
             (0..2000u32).map(|y| (100 + y, 40 + 5 * (y / 2) + 2 * (y % 2))).collect();
         let beam = Beam { cells, near: [0; 4], pieces: 1 };
-        let s = BeamSummary::of(&beam, 0, "upper", Window::new(0, 0, 4000, 2100), 64, 28);
+        let s = BeamSummary::of(&beam, 0, "upper", Window::new(0, 0, 4000, 2100).unwrap(), 64, 28);
         assert_eq!(s.period, Some(Period { p: 2, shift: 5 }));
         assert_eq!(s.continued_fraction, [0, 2, 2]);
         assert!((s.slope.unwrap() - 0.4).abs() < 1e-3, "{:?}", s.slope);
@@ -365,7 +365,7 @@ mod tests {
         assert_eq!((a.rows, b.rows), ((100, 1099), (1100, 2099)));
         // It ends on row 2099, the window's last: at the edge.
         assert!(s.at_edge);
-        let s = BeamSummary::of(&beam, 0, "upper", Window::new(0, 0, 6000, 3000), 64, 28);
+        let s = BeamSummary::of(&beam, 0, "upper", Window::new(0, 0, 6000, 3000).unwrap(), 64, 28);
         assert!(!s.at_edge);
     }
 }

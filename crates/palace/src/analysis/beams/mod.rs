@@ -199,7 +199,7 @@ impl BeamsReport {
             centermost,
             weft,
             k,
-            window: [window.x0, window.y0, window.x1, window.y1],
+            window: [window.x0(), window.y0(), window.x1(), window.y1()],
             gap: params.gap,
             tolerance: params.tolerance,
             upper,
@@ -487,7 +487,7 @@ pub fn run(
     // The candidates, for the picture (known rows after their row is drawn).
     let mut lone: Vec<(u32, u32)> = Vec::new();
     let drawing = pic.is_some();
-    let mut weft = weft::WeftCounts::new(window.y0);
+    let mut weft = weft::WeftCounts::new(window.y0());
     let mut feed = |t: &mut Tracker, rows: Vec<track::Selected>| {
         for r in rows {
             t.line(r.y, &r.palaces, &r.candidates);
@@ -497,7 +497,7 @@ pub fn run(
         }
     };
     let mut line: Vec<u8> = vec![0; window.width() as usize];
-    let (x0, x1) = (window.x0, window.x1);
+    let (x0, x1) = (window.x0(), window.x1());
     labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
         let palaces = r.rest_palaces();
@@ -537,13 +537,13 @@ pub fn run(
             debug_assert_eq!(at * w, pic.len());
             let (s, h) = (scale as usize, pic.len() / w);
             for &(y, x) in &lone {
-                let p = &mut pic[(y - window.y0) as usize / s * w + (x - x0) as usize / s];
+                let p = &mut pic[(y - window.y0()) as usize / s * w + (x - x0) as usize / s];
                 *p = (*p).min(LONE);
             }
             for (id, _, b) in beams.numbered() {
                 let c = (id as usize % THREAD_RGB.len()) as u8;
                 for &(y, x) in &b.cells {
-                    let (px, py) = ((x - x0) as usize / s, (y - window.y0) as usize / s);
+                    let (px, py) = ((x - x0) as usize / s, (y - window.y0()) as usize / s);
                     for qy in py.saturating_sub(MARK)..(py + MARK + 1).min(h) {
                         for qx in px.saturating_sub(MARK)..(px + MARK + 1).min(w) {
                             let p = &mut pic[qy * w + qx];

@@ -193,7 +193,7 @@ pub(crate) mod tests {
 
     /// All fabric, black exactly on the lattice of `a`, `b`.
     fn lattice_planes(side: u32, a: (i64, i64), b: (i64, i64)) -> Planes {
-        Planes::from_fn(Window::new(0, 0, side, side), |x, y| {
+        Planes::from_fn(Window::new(0, 0, side, side).unwrap(), |x, y| {
             Some(on_lattice(a, b, i64::from(x), i64::from(y)))
         })
     }
@@ -241,7 +241,7 @@ pub(crate) mod tests {
     #[test]
     fn noise_has_neither_grid() {
         // A hash of the cell: black on about 60 % of the cells, with no period.
-        let p = Planes::from_fn(Window::new(0, 0, 320, 320), |x, y| {
+        let p = Planes::from_fn(Window::new(0, 0, 320, 320).unwrap(), |x, y| {
             let h = (u64::from(x) << 32 | u64::from(y)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             Some((h ^ h >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 60 < 10)
         });

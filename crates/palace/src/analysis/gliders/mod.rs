@@ -37,14 +37,14 @@ pub fn gather(k: u32, window: Window, opts: &EngineOptions, progress: &dyn Progr
     let nose = (k - 1) / 3;
     let parts = labels::label_tiles(
         k,
-        Window::new(0, 0, window.x1, window.y1),
+        Window::new(0, 0, window.x1(), window.y1())?,
         opts,
         progress,
         &[],
         || Planes::new(window),
         |planes, t| {
-            let (xa, xb) = (t.x0.max(window.x0), t.x1.min(window.x1));
-            let (ya, yb) = (t.y0.max(window.y0).max(nose), t.y1.min(window.y1));
+            let (xa, xb) = (t.x0.max(window.x0()), t.x1.min(window.x1()));
+            let (ya, yb) = (t.y0.max(window.y0()).max(nose), t.y1.min(window.y1()));
             for y in ya..yb {
                 let (cells, labels) = (t.cells(y), t.labels(y));
                 for x in xa.max(y + 1)..xb {
@@ -397,7 +397,7 @@ pub fn analyse(
     Ok(GlidersReport {
         k,
         nose,
-        window: [planes.window().x0, planes.window().y0, planes.window().x1, planes.window().y1],
+        window: [planes.window().x0(), planes.window().y0(), planes.window().x1(), planes.window().y1()],
         map: [g.x0, g.y0, g.mw as u32, g.mh as u32],
         cell: CELL,
         side: CELL * params.w,
@@ -666,7 +666,7 @@ mod tests {
     /// the small grid moving at velocity `v` from `t0` to `t1`.
     fn moving_patch(side: u32, v: f64, half: f64, t0: u32, t1: u32) -> Planes {
         let t_mid = f64::from(t0 + t1) / 2.0;
-        Planes::from_fn(Window::new(0, 0, side, side), |x, y| {
+        Planes::from_fn(Window::new(0, 0, side, side).unwrap(), |x, y| {
             let (t, u) = (f64::from(x + y), f64::from(x) - f64::from(y));
             let inside = (t0..t1).contains(&(x + y)) && (u - v * (t - t_mid)).abs() <= half;
             let (x, y) = (i64::from(x), i64::from(y));

@@ -82,7 +82,7 @@ pub fn draw(
     }
     let px = CELL / scale as usize;
     let (w, h) = (g.mw * px, g.mh * px);
-    let window = Window::new(g.x0, g.y0, g.x0 + (g.mw * CELL) as u32, g.y0 + (g.mh * CELL) as u32);
+    let window = Window::new(g.x0, g.y0, g.x0 + (g.mw * CELL) as u32, g.y0 + (g.mh * CELL) as u32)?;
     let mut text = vec![(
         "Comment".to_string(),
         format!("palace gliders, k = {}, map window {window}, scale {scale}", report.k),

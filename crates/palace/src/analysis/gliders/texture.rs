@@ -57,9 +57,9 @@ enum Plane {
 impl Planes {
     /// No cells, in `window`.
     pub fn new(window: Window) -> Self {
-        let (x0, y0) = (window.x0 / BLOCK as u32 * BLOCK as u32, window.y0 / BLOCK as u32 * BLOCK as u32);
-        let bw = (window.x1 - x0).div_ceil(BLOCK as u32) as usize;
-        let bh = (window.y1 - y0).div_ceil(BLOCK as u32) as usize;
+        let (x0, y0) = (window.x0() / BLOCK as u32 * BLOCK as u32, window.y0() / BLOCK as u32 * BLOCK as u32);
+        let bw = (window.x1() - x0).div_ceil(BLOCK as u32) as usize;
+        let bh = (window.y1() - y0).div_ceil(BLOCK as u32) as usize;
         Planes { window, x0, y0, bw, bh, blocks: vec![None; bw * bh] }
     }
 
@@ -67,8 +67,8 @@ impl Planes {
     /// for any other.
     pub fn from_fn(window: Window, f: impl Fn(u32, u32) -> Option<bool>) -> Self {
         let mut p = Planes::new(window);
-        for y in window.y0..window.y1 {
-            for x in window.x0..window.x1 {
+        for y in window.y0()..window.y1() {
+            for x in window.x0()..window.x1() {
                 if let Some(black) = f(x, y) {
                     p.set(x, y, black);
                 }
@@ -85,7 +85,7 @@ impl Planes {
     /// Marks `(x, y)` (inside the window) a fabric cell, and black where `black` holds.
     pub fn set(&mut self, x: u32, y: u32, black: bool) {
         let w = self.window;
-        assert!(x >= w.x0 && x < w.x1 && y >= w.y0 && y < w.y1, "cell ({x}, {y}) outside {w}");
+        assert!(x >= w.x0() && x < w.x1() && y >= w.y0() && y < w.y1(), "cell ({x}, {y}) outside {w}");
         let (cx, cy) = ((x - self.x0) as usize, (y - self.y0) as usize);
         let b = self.blocks[cy / BLOCK * self.bw + cx / BLOCK]
             .get_or_insert_with(|| Box::new(Block { mask: [0; BLOCK], black: [0; BLOCK] }));
@@ -180,11 +180,12 @@ impl Planes {
         let b = BLOCK as u32;
         let (x0, y0) = (self.x0 + i0 as u32 * b, self.y0 + j0 as u32 * b);
         let window = Window::new(
-            x0.max(self.window.x0),
-            y0.max(self.window.y0),
-            (self.x0 + (i1 as u32 + 1) * b).min(self.window.x1),
-            (self.y0 + (j1 as u32 + 1) * b).min(self.window.y1),
-        );
+            x0.max(self.window.x0()),
+            y0.max(self.window.y0()),
+            (self.x0 + (i1 as u32 + 1) * b).min(self.window.x1()),
+            (self.y0 + (j1 as u32 + 1) * b).min(self.window.y1()),
+        )
+        .expect("the blocks used lie in the window");
         let (bw, bh) = (i1 - i0 + 1, j1 - j0 + 1);
         let mut blocks = self.blocks;
         let mut out = Vec::with_capacity(bw * bh);
@@ -481,8 +482,8 @@ mod tests {
     /// Random black cells in a wedge-shaped mask, as the fabric's above the diagonal.
     fn random_planes(window: Window, seed: u64) -> Planes {
         let mut s = seed;
-        let cells: Vec<(u32, u32, u64)> = (window.y0..window.y1)
-            .flat_map(|y| (window.x0..window.x1).map(move |x| (x, y)))
+        let cells: Vec<(u32, u32, u64)> = (window.y0()..window.y1())
+            .flat_map(|y| (window.x0()..window.x1()).map(move |x| (x, y)))
             .map(|(x, y)| (x, y, splitmix(&mut s) % 100))
             .collect();
         let mut p = Planes::new(window);
@@ -499,7 +500,7 @@ mod tests {
     /// at shifts of every sign and across several blocks.
     #[test]
     fn bitwise_correlations_equal_the_reference() {
-        let p = random_planes(Window::new(37, 21, 230, 190), 5);
+        let p = random_planes(Window::new(37, 21, 230, 190).unwrap(), 5);
         let shifts = [(13, 9), (-9, 13), (31, -13), (0, 1), (1, 0), (-70, 66), (64, 0), (5, -64)];
         for w in [1, 3, 5] {
             let fast = correlations(&p, &shifts, w);
@@ -517,7 +518,7 @@ mod tests {
     /// Pooled counts equal the plain loop over the map cells' cells.
     #[test]
     fn pooled_counts_equal_a_plain_count() {
-        let p = random_planes(Window::new(10, 0, 200, 150), 9);
+        let p = random_planes(Window::new(10, 0, 200, 150).unwrap(), 9);
         let g = p.map_geometry();
         let cells: Vec<(usize, usize)> =
             (0..g.mh).flat_map(|j| (0..g.mw).map(move |i| (i, j))).step_by(3).collect();
@@ -554,7 +555,7 @@ mod tests {
 
     #[test]
     fn merging_and_trimming_keep_the_cells() {
-        let w = Window::new(100, 50, 600, 400);
+        let w = Window::new(100, 50, 600, 400).unwrap();
         let a = Planes::from_fn(w, |x, y| (x > 300 && y < 200).then_some((x + y) % 3 == 0));
         let b = Planes::from_fn(w, |x, y| (x > 310 && x < 330 && y > 150 && y < 260).then_some(x % 2 == 0));
         let mut m = a.clone();
@@ -569,7 +570,7 @@ mod tests {
         }
         // The blocks holding cells (blocks from (64, 0)): columns 256..640 for x 301..599, rows
         // 0..320 for y 50..259, within the window.
-        assert_eq!(t.window(), Window::new(256, 50, 600, 320));
+        assert_eq!(t.window(), Window::new(256, 50, 600, 320).unwrap());
         assert_eq!(t.fabric_cells(), m.fabric_cells());
         assert_eq!(Planes::new(w).trimmed().window(), w);
     }

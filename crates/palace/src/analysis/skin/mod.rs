@@ -937,7 +937,7 @@ impl std::fmt::Display for SkinReport {
 pub const MIN_K: u32 = 3;
 
 /// Refuses a game without a skin and a `to` the skin cannot be followed to.
-pub(crate) fn check_to(k: u32, to: u64) -> Result<()> {
+pub fn check_to(k: u32, to: u64) -> Result<()> {
     if k < MIN_K {
         use crate::error::{Bound, Param, ParameterError};
         return Err(ParameterError::new(Param::K, k)

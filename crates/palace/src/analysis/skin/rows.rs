@@ -52,7 +52,7 @@ pub fn follow_rows_with(
     progress: &dyn Progress,
 ) -> Result<(SkinReport, Vec<Column>, SweepReport)> {
     super::check_to(k, to)?;
-    let window = Window::new(0, 0, to as u32, rows_for(k, to));
+    let window = Window::new(0, 0, to as u32, rows_for(k, to))?;
     let state = SkinState::new(k, to);
     let mut sink = Sink(if patterns { state.with_patterns() } else { state });
     let mut o = opts.clone();

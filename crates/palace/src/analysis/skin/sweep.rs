@@ -224,7 +224,7 @@ impl<'a> Follower<'a> {
         }
         self.run.store(NEXT_RUN.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let stop = || self.stop.load(Ordering::Relaxed) || pause();
-        let (report, frontier) = Sweep::new(self.k, Window::new(0, 0, self.width, self.height))
+        let (report, frontier) = Sweep::new(self.k, Window::new(0, 0, self.width, self.height)?)
             .options(self.opts)
             .resume(start)
             .pause_when(&stop)

@@ -365,7 +365,7 @@ impl ThreadsReport {
         let innermost = measure(&inner, true, &pool, cancel)?;
         Ok(ThreadsReport {
             k,
-            window: [window.x0, window.y0, window.x1, window.y1],
+            window: [window.x0(), window.y0(), window.x1(), window.y1()],
             reach,
             min_rows: trace::MIN_ROWS,
             threads: traced.threads.len() as u64,
@@ -668,7 +668,7 @@ pub fn run(
     };
     let mut tracer = Tracer::new(reach);
     let mut line: Vec<u8> = vec![0; window.width() as usize];
-    let (x0, x1) = (window.x0, window.x1);
+    let (x0, x1) = (window.x0(), window.x1());
     labels::label_rows(k, window, opts, progress, |r| {
         let y = r.y;
         let lo = x0.max(y.saturating_add(1));
@@ -722,7 +722,7 @@ mod tests {
     #[test]
     fn measuring_stops_once_the_run_is_cancelled() {
         let traced = one_long_thread();
-        let window = Window::new(0, 0, 1000, LONG_TAIL as u32 + 100);
+        let window = Window::new(0, 0, 1000, LONG_TAIL as u32 + 100).unwrap();
         let live = Cancel::new();
         let report = ThreadsReport::new(1, window, trace::REACH, &traced, 2, &live).unwrap();
         assert_eq!(report.at_edge.1, 1, "the thread is measured: {report:?}");
