@@ -71,7 +71,7 @@ def test_arrays_larger_than_memory_are_refused_before_computing():
 
 def test_bad_skin_and_games():
     raises(ValueError, r"^k = 2: games k = 1 and 2 have no arm", palace.skin, k=2, to=100)
-    raises(ValueError, r"^to = 50: .*give 100 < to", palace.skin, k=100, to=50)
+    raises(ValueError, r"^to = 50: .*use 100 < to", palace.skin, k=100, to=50)
     raises(ValueError, r"^to = 0", palace.fibonacci_nim, 0)
     raises(ValueError, r"^to = 40000: at most 30000", palace.fibonacci_nim_grundy, 40000)
     raises(ValueError, r"^set = ", palace.subtraction, "F(x)", 100)
