@@ -29,11 +29,15 @@ impl Vocabulary for Args {
     }
 
     fn value(&self, v: &Value) -> String {
-        LibraryWords.value(v)
+        match v {
+            // Strings as Python writes them.
+            Value::Text(t) => format!("'{t}'"),
+            v => LibraryWords.value(v),
+        }
     }
 
     fn given(&self, p: Param, v: &Value) -> String {
-        LibraryWords.given(p, v)
+        format!("{} = {}", p.name(), self.value(v))
     }
 
     fn set(&self, p: Param, value: &str) -> String {
@@ -69,12 +73,9 @@ pub fn to_py(e: impl Into<Error>) -> PyErr {
         Error::SkinUnfinished { to, rows } => PyRuntimeError::new_err(format!(
             "to = {to}: the skin did not end within {rows} rows, the bound for its columns, which assumes that the outer boundary descends in steps at least 2 columns wide (docs/skin.md, \"Small games\"); no result"
         )),
-        #[cfg(feature = "gpu")]
-        e @ Error::Gpu(palace::gpu::GpuError::Memory { .. } | palace::gpu::GpuError::TooLarge { .. }) => {
-            pyo3::exceptions::PyMemoryError::new_err(format!(
-                "{e}: ask for a smaller board, or compute it with backend=\"cpu\""
-            ))
-        }
+        e if e.is_gpu_too_large() => pyo3::exceptions::PyMemoryError::new_err(format!(
+            "{e}: ask for a smaller board, or compute it with backend=\"cpu\""
+        )),
         e => PyRuntimeError::new_err(e.to_string()),
     }
 }

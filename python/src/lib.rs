@@ -17,7 +17,9 @@ use fill::{Dtype, Fill};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
 use palace::Window;
+use palace::backend::{Backend, SkinForm, StatsForm};
 use palace::engine::{EngineOptions, Sweep};
+use palace::resume::Checkpoints;
 use pyo3::prelude::*;
 
 /// Engine options for `threads` and the run's cancel token.
@@ -158,7 +160,6 @@ fn stats(
     backend: &str,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    use palace::analysis::stats as st;
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     let corner = w.x0() == 0 && w.y0() == 0;
@@ -172,58 +173,41 @@ fn stats(
             w.y1()
         )));
     }
-    let (k, width, height) = (b.k(), w.x1(), w.y1());
-    if backend_arg(backend)? {
-        return gpu_stats(py, progress, k, w, palaces_only);
+    let on_gpu = backend_arg(backend)?;
+    // The three-counter form is the GPU's only one; on the CPU `by_counters` chooses it.
+    let form = match (by_counters, on_gpu) {
+        (true, _) => StatsForm::Counters,
+        (false, true) => StatsForm::Auto,
+        (false, false) => StatsForm::Ca,
+    };
+    run::run(py, progress, move |cancel, pb| {
+        let backend = backend_of(on_gpu, threads, cancel);
+        let none = Checkpoints::none();
+        let v = if palaces_only {
+            let (count, report) = palace::backend::palace_count(&backend, b, &none, pb, cancel)?;
+            serde_json::json!({ "palaces": count, "engine": run_json(&report) })
+        } else {
+            let (stats, report) = palace::backend::stats(&backend, b, w, form, &none, pb, cancel)?;
+            serde_json::json!({ "stats": stats, "engine": run_json(&report) })
+        };
+        Ok(serde_json::to_string(&v).expect("serialisable"))
+    })
+}
+
+/// How a run went, as the JSON a report carries: the engine's report, or the GPU's adapter and
+/// time.
+fn run_json(r: &palace::backend::RunReport) -> serde_json::Value {
+    match r {
+        palace::backend::RunReport::Cpu(e) => serde_json::to_value(e).expect("serialisable"),
+        palace::backend::RunReport::Gpu(g) => {
+            serde_json::json!({ "adapter": g.adapter, "elapsed": g.elapsed.as_secs_f64() })
+        }
     }
-    run::run(py, progress, move |cancel, pb| {
-        let opts = engine(threads, cancel);
-        let v = if palaces_only {
-            let (count, report) = st::palaces(k, width, height, &opts, pb)?;
-            serde_json::json!({ "palaces": count, "engine": report })
-        } else {
-            let (stats, report) = if by_counters {
-                st::stats_by_counters(k, width, height, &opts, pb)?
-            } else {
-                st::stats(k, w, &opts, pb)?
-            };
-            serde_json::json!({ "stats": stats, "engine": report })
-        };
-        Ok(serde_json::to_string(&v).expect("serialisable"))
-    })
 }
 
-#[cfg(feature = "gpu")]
-fn gpu_stats(
-    py: Python<'_>,
-    progress: Option<&Bound<'_, PyAny>>,
-    k: u32,
-    w: Window,
-    palaces_only: bool,
-) -> PyResult<String> {
-    use palace::gpu::{self, Gpu, Shape};
-    run::run(py, progress, move |cancel, pb| {
-        let device = Gpu::open().map_err(palace::Error::Gpu)?;
-        let v = if palaces_only {
-            let (count, run) = gpu::palace_count(&device, k, w.x1(), w.y1(), Shape::default(), pb, cancel)?;
-            serde_json::json!({ "palaces": count, "engine": { "adapter": run.adapter, "elapsed": run.elapsed.as_secs_f64() } })
-        } else {
-            let (stats, run) = gpu::stats(&device, k, w, Shape::default(), pb, cancel)?;
-            serde_json::json!({ "stats": stats, "engine": { "adapter": run.adapter, "elapsed": run.elapsed.as_secs_f64() } })
-        };
-        Ok(serde_json::to_string(&v).expect("serialisable"))
-    })
-}
-
-#[cfg(not(feature = "gpu"))]
-fn gpu_stats(
-    _py: Python<'_>,
-    _progress: Option<&Bound<'_, PyAny>>,
-    _k: u32,
-    _w: Window,
-    _palaces_only: bool,
-) -> PyResult<String> {
-    Err(value_error(crate::errors::NO_GPU))
+/// The backend a call asks for: the CPU engine on `threads` threads, or the GPU.
+fn backend_of(on_gpu: bool, threads: usize, cancel: &palace::engine::Cancel) -> Backend {
+    if on_gpu { Backend::Gpu(Default::default()) } else { Backend::Cpu(engine(threads, cancel)) }
 }
 
 /// Whether `backend` asks for the GPU: `'cpu'` or `'gpu'`, anything else refused.
@@ -233,51 +217,6 @@ fn backend_arg(backend: &str) -> PyResult<bool> {
         "gpu" => Ok(true),
         other => Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
     }
-}
-
-/// The survey on the GPU backend (as `palace survey --backend gpu`).
-#[cfg(feature = "gpu")]
-fn gpu_survey(
-    so: &palace::analysis::survey::SurveyOptions,
-    threads: usize,
-    opts: &palace::engine::EngineOptions,
-    pb: &dyn palace::engine::Progress,
-) -> palace::Result<Vec<palace::analysis::survey::SurveyRow>> {
-    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-    palace::gpu::survey(&device, Default::default(), so, threads, opts, pb)
-}
-
-#[cfg(not(feature = "gpu"))]
-fn gpu_survey(
-    _so: &palace::analysis::survey::SurveyOptions,
-    _threads: usize,
-    _opts: &palace::engine::EngineOptions,
-    _pb: &dyn palace::engine::Progress,
-) -> palace::Result<Vec<palace::analysis::survey::SurveyRow>> {
-    Err(palace::Error::NoGpu)
-}
-
-/// The skin on the GPU backend (as `palace skin --backend gpu`).
-#[cfg(feature = "gpu")]
-fn gpu_skin(
-    k: u32,
-    to: u64,
-    pb: &dyn palace::engine::Progress,
-    cancel: &palace::engine::Cancel,
-) -> palace::Result<(palace::analysis::skin::SkinReport, Vec<palace::analysis::skin::Column>)> {
-    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-    let (report, cols, _) = palace::gpu::skin(&device, k, to, false, Default::default(), pb, cancel)?;
-    Ok((report, cols))
-}
-
-#[cfg(not(feature = "gpu"))]
-fn gpu_skin(
-    _k: u32,
-    _to: u64,
-    _pb: &dyn palace::engine::Progress,
-    _cancel: &palace::engine::Cancel,
-) -> palace::Result<(palace::analysis::skin::SkinReport, Vec<palace::analysis::skin::Column>)> {
-    Err(palace::Error::NoGpu)
 }
 
 /// The skin of game `k` from the shoulder to column `to`: the report as the JSON of
@@ -300,12 +239,10 @@ fn skin<'py>(
     let threads = threads_arg(threads)?;
     let on_gpu = backend_arg(backend)?;
     let (report, cols) = run::run(py, progress, move |cancel, pb| {
-        let (report, cols) = if on_gpu {
-            gpu_skin(k, to, pb, cancel)?
-        } else {
-            let (report, cols, _) = sk::follow(k, to, &engine(threads, cancel), pb)?;
-            (report, cols)
-        };
+        let backend = backend_of(on_gpu, threads, cancel);
+        let none = Checkpoints::none();
+        let (report, cols, _) =
+            palace::backend::skin(&backend, k, to, false, SkinForm::Counters, &none, pb, cancel)?;
         Ok((serde_json::to_string(&report).expect("serialisable"), cols))
     })?;
     let level: Vec<i16> = cols
@@ -431,8 +368,7 @@ fn survey(
     let on_gpu = backend_arg(backend)?;
     run::run(py, progress, move |cancel, pb| {
         let opts = engine(threads, cancel);
-        let rows =
-            if on_gpu { gpu_survey(&so, threads, &opts, pb)? } else { sv::survey(&so, threads, &opts, pb)? };
+        let rows = palace::backend::survey(&backend_of(on_gpu, threads, cancel), &so, threads, &opts, pb)?;
         let summary = sv::summarise(&rows, so.factor);
         let mut csv = Vec::new();
         sv::write_csv(&rows, &mut csv).expect("writing to memory");

@@ -71,12 +71,9 @@ fn positions<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, String)> {
     let on_gpu = crate::backend_arg(backend)?;
-    if on_gpu && method == "lines" {
-        return Err(value_error(
-            "method = 'lines' runs on the CPU: backend = 'gpu' lists the P-positions by the sweep; use method = 'auto' or 'sweep', or backend = 'cpu'",
-        ));
-    }
-    let (k, rows, width, method) = request(k, rows, width, if on_gpu { "sweep" } else { method })?;
+    // The GPU lists them by its sweep; method = 'lines' with it is the library's to refuse.
+    let method = if on_gpu && method == "auto" { "sweep" } else { method };
+    let (k, rows, width, method) = request(k, rows, width, method)?;
     let threads = threads_arg(threads)?;
     let (flat, report) = run::run(py, progress, move |cancel, pb| {
         let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
@@ -85,43 +82,18 @@ fn positions<'py>(
             flat.extend([i64::from(x), i64::from(y)]);
             Ok(())
         };
-        let report = if on_gpu {
-            gpu_positions(k, rows, width, &mut emit, pb, cancel)?
+        let backend = if on_gpu {
+            palace::backend::Backend::Gpu(Default::default())
         } else {
-            pos::positions(k, rows, Some(width), method, &opts, &mut emit, pb)?
+            palace::backend::Backend::Cpu(opts)
         };
+        let (report, _) =
+            palace::backend::positions(&backend, k, rows, Some(width), method, &mut emit, pb, cancel)?;
         Ok((flat, serde_json::to_string(&report).expect("serialisable")))
     })?;
     let n = flat.len() / 2;
     let a = Array2::from_shape_vec((n, 2), flat).expect("pairs");
     Ok((a.into_pyarray(py).into_any(), report))
-}
-
-/// The P-positions by the sweep on the GPU backend (as `palace positions --backend gpu`).
-#[cfg(feature = "gpu")]
-fn gpu_positions(
-    k: u32,
-    rows: u32,
-    width: u32,
-    emit: &mut dyn FnMut(u32, u32) -> palace::Result<()>,
-    pb: &dyn palace::engine::Progress,
-    cancel: &palace::engine::Cancel,
-) -> palace::Result<pos::PositionsReport> {
-    let device = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-    let shape = palace::gpu::Shape::default();
-    Ok(palace::gpu::positions(&device, k, rows, Some(width), shape, emit, pb, cancel)?.0)
-}
-
-#[cfg(not(feature = "gpu"))]
-fn gpu_positions(
-    _k: u32,
-    _rows: u32,
-    _width: u32,
-    _emit: &mut dyn FnMut(u32, u32) -> palace::Result<()>,
-    _pb: &dyn palace::engine::Progress,
-    _cancel: &palace::engine::Cancel,
-) -> palace::Result<pos::PositionsReport> {
-    Err(palace::Error::NoGpu)
 }
 
 /// The branches of the upper P-positions of rows `0..rows` of game `k`: the JSON of `palace

@@ -313,6 +313,23 @@ mod tests {
         }
     }
 
+    /// The name table names every library parameter by a flag some command takes.
+    #[test]
+    fn every_parameter_is_named_by_a_flag_of_a_command() {
+        use palace::error::{Param, Vocabulary};
+        let cli = Cli::command();
+        let mut flags = std::collections::BTreeSet::new();
+        let mut stack: Vec<&clap::Command> = vec![&cli];
+        while let Some(c) = stack.pop() {
+            flags.extend(c.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")));
+            stack.extend(c.get_subcommands());
+        }
+        for p in Param::ALL {
+            let flag = crate::app::errors::Flags.name(p);
+            assert!(flags.contains(&flag), "{p:?} is named {flag}, which no command takes");
+        }
+    }
+
     #[test]
     fn validation_names_the_flag() {
         let parse = |args: &[&str]| {

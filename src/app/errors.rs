@@ -3,7 +3,7 @@
 //! flag names that flag and the fix. Every other error prints as it is.
 
 use crate::app::error::Error;
-use palace::error::{CheckpointProblem, EngineError, Param, Value, Vocabulary};
+use palace::error::{CheckpointProblem, EngineError, Param, Vocabulary};
 
 /// The binary's name table: each library parameter by the flag that gives it.
 pub struct Flags;
@@ -26,18 +26,16 @@ impl Vocabulary for Flags {
             Param::Shift => "--shift",
             Param::SearchRegions => "--search-region",
             Param::Rows => "--rows",
+            Param::Checkpoint => "--checkpoint",
+            Param::Every => "--every",
+            Param::Resume => "--resume",
+            Param::Zoom => "--zoom",
+            Param::Backend => "--backend",
+            Param::GpuShape => "--gpu-shape",
+            Param::Method => "--method",
             p => return format!("--{}", p.name().replace('_', "-")),
         }
         .to_string()
-    }
-
-    fn value(&self, v: &Value) -> String {
-        match v {
-            Value::Int(n) => n.to_string(),
-            Value::Window(w) => w.to_string(),
-            Value::Pair(a, b) => format!("{a},{b}"),
-            Value::Text(t) => t.clone(),
-        }
     }
 }
 
@@ -70,10 +68,10 @@ pub fn message(e: &Error) -> String {
                 "interrupted; the run so far is in the checkpoint {path} ({rows} of {height} rows done): continue it with --resume {path}"
             )
         }
-        #[cfg(feature = "gpu")]
-        palace::Error::Gpu(palace::gpu::GpuError::Memory { .. } | palace::gpu::GpuError::TooLarge { .. }) => {
-            format!("{e}: ask for a smaller board, or compute it with --backend cpu")
+        palace::Error::NoGpu => {
+            "this palace was built without the GPU backend (--backend gpu, gpu-info); build it with `cargo build --release --features gpu`".into()
         }
+        e if e.is_gpu_too_large() => format!("{e}: ask for a smaller board, or compute it with --backend cpu"),
         e => e.to_string(),
     }
 }

@@ -5,6 +5,7 @@
 use crate::app::error::{Error, Result};
 use crate::app::errors::Flags;
 use clap::Args;
+use palace::backend::{Backend, GpuOptions, TileShape};
 use palace::engine::{Cancel, EngineOptions};
 use palace::error::Param;
 use palace::kernel::KernelChoice;
@@ -230,68 +231,23 @@ pub enum BackendArg {
     Gpu,
 }
 
-/// Where a command computes its cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// The CPU engine.
-    Cpu,
-    /// A GPU, with tiles of `(lanes, rows per lane, width)` (`None`: the backend's default).
-    Gpu(Option<(u32, u32, u32)>),
-}
-
-impl Backend {
-    /// `--backend` and `--gpu-shape`, checked against this build.
-    pub fn resolve(backend: BackendArg, shape: Option<&str>) -> Result<Backend> {
-        if backend == BackendArg::Cpu {
-            if shape.is_some() {
-                return Err(Error::Usage(
-                    "--gpu-shape tunes --backend gpu; add --backend gpu or drop it".into(),
-                ));
-            }
-            return Ok(Backend::Cpu);
+/// `--backend` and `--gpu-shape` as the library's [`Backend`]: the CPU engine with `engine`'s
+/// options, or a GPU with the tile shape given. Whether this build has a GPU is the library's
+/// to say when the run starts ([`palace::Error::NoGpu`]).
+pub fn backend(arg: BackendArg, shape: Option<&str>, engine: &EngineOptions) -> Result<Backend> {
+    match (arg, shape) {
+        (BackendArg::Cpu, Some(_)) => {
+            Err(Error::Usage("--gpu-shape tunes --backend gpu; add --backend gpu or drop it".into()))
         }
-        if !cfg!(feature = "gpu") {
-            return Err(Error::Usage(
-                "--backend gpu: this palace was built without the GPU backend; build it with `cargo build --release --features gpu`".into(),
-            ));
+        (BackendArg::Cpu, None) => Ok(Backend::Cpu(engine.clone())),
+        (BackendArg::Gpu, shape) => {
+            let shape = shape
+                .map(|s| {
+                    s.parse::<TileShape>().map_err(|why| Error::Usage(format!("--gpu-shape {s}: {why}")))
+                })
+                .transpose()?;
+            Ok(Backend::Gpu(GpuOptions { shape, device: None }))
         }
-        let Some(shape) = shape else { return Ok(Backend::Gpu(None)) };
-        let parts: Vec<Option<u32>> = shape.split('x').map(|p| p.parse().ok()).collect();
-        match parts[..] {
-            [Some(l), Some(r), Some(w)]
-                if (1..=64).contains(&l) && (1..=32).contains(&r) && (1..=512).contains(&w) =>
-            {
-                Ok(Backend::Gpu(Some((l, r, w))))
-            }
-            _ => Err(Error::Usage(format!(
-                "--gpu-shape {shape}: give LANESxROWSxWIDTH with lanes 1..=64, rows 1..=32 and width 1..=512, e.g. 64x4x256"
-            ))),
-        }
-    }
-
-    /// Opens the GPU adapter and gives the tile shape `shape` (the `Backend::Gpu`'s), or
-    /// `default` where `--gpu-shape` gave none.
-    #[cfg(feature = "gpu")]
-    pub fn open_gpu(
-        shape: Option<(u32, u32, u32)>,
-        default: palace::gpu::Shape,
-    ) -> Result<(palace::gpu::Gpu, palace::gpu::Shape)> {
-        let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-        let shape = shape.map_or(default, |(lanes, rows, width)| palace::gpu::Shape { lanes, rows, width });
-        Ok((gpu, shape))
-    }
-
-    /// Refuses a `--gpu-shape` whose rows per lane are not a multiple of 4: the kernel that
-    /// sends tiles back packs four cells a word. `what` names the command's tiles.
-    pub fn whole_words(self, what: &str) -> Result<Backend> {
-        if let Backend::Gpu(Some((lanes, rows, width))) = self
-            && !rows.is_multiple_of(4)
-        {
-            return Err(Error::Usage(format!(
-                "--gpu-shape {lanes}x{rows}x{width}: {what} need rows per lane a multiple of 4, e.g. 32x4x256"
-            )));
-        }
-        Ok(self)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::app::error::Result;
 use crate::app::flags::RunConfig;
+use palace::backend::{GpuRun, RunReport};
 use palace::engine::SweepReport;
 
 /// How a command ended when it did not fail: the process exit code (0, or 1 for a check that
@@ -51,6 +52,58 @@ pub fn print_with_engine<R: serde::Serialize + std::fmt::Display>(
         out_text(&result.to_string())?;
         summary(run, "", report);
         Ok(())
+    }
+}
+
+/// Prints a result with how its run went on its backend: the engine's report as
+/// [`print_with_engine`] prints it, or the GPU's (`"gpu"` in the JSON, [`gpu_summary`] on
+/// stderr).
+pub fn print_with_run<R: serde::Serialize + std::fmt::Display>(
+    json: bool,
+    key: &str,
+    result: &R,
+    run: &RunConfig,
+    report: &RunReport,
+) -> Result<()> {
+    match report {
+        RunReport::Cpu(r) => print_with_engine(json, key, result, run, r),
+        RunReport::Gpu(g) if json => {
+            let v = serde_json::json!({ key: result, "gpu": g });
+            out_text(&serde_json::to_string_pretty(&v).expect("serialisable"))
+        }
+        RunReport::Gpu(g) => {
+            out_text(&result.to_string())?;
+            gpu_summary(run, g);
+            Ok(())
+        }
+    }
+}
+
+/// A GPU run's line on stderr, unless `--quiet`.
+pub fn gpu_summary(run: &RunConfig, g: &GpuRun) {
+    if run.quiet {
+        return;
+    }
+    let secs = g.elapsed.as_secs_f64();
+    eprintln!(
+        "swept {} cells on {} in {secs:.3} s ({:.2} G cells/s, tiles {}): computed {}, skipped {} (outer space)",
+        g.region,
+        g.adapter,
+        g.region as f64 / secs.max(1e-9) / 1e9,
+        g.shape,
+        g.computed,
+        g.region - g.computed
+    );
+    if g.sent_back > 0 {
+        eprintln!("read back {:.1} MB for the analysis", g.sent_back as f64 / 1e6);
+    }
+}
+
+/// The summary line of a run on its backend (see [`summary`] and [`gpu_summary`]).
+pub fn run_summary(run: &RunConfig, what: &str, report: &RunReport) {
+    match report {
+        RunReport::Cpu(r) => summary(run, what, r),
+        RunReport::Gpu(g) => gpu_summary(run, g),
     }
 }
 

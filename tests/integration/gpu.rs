@@ -32,6 +32,7 @@ mod with_the_feature {
     use palace::engine::{Cancel, EngineOptions, Silent};
     use palace::gpu::{self, Gpu, Shape};
     use palace::model::geometry::Window;
+    use palace::resume::{Checkpoint, Reader, Resumable, Writer};
     use proptest::prelude::*;
     use std::sync::OnceLock;
     use std::time::{Duration, Instant};
@@ -158,18 +159,25 @@ mod with_the_feature {
             for _ in 0..pauses {
                 asked.store(0, std::sync::atomic::Ordering::Relaxed);
                 assert!(!run.segment(&pause).unwrap(), "the skin ended before a pause");
-                bytes = run.encode();
+                let mut w = Writer::new();
+                run.encode(&mut w);
+                bytes = Checkpoint { tag: Resumable::tag(&run), state: w.into_bytes() }.encode();
             }
-            let mut other = gpu::GpuSkin::new(g, k, to + 1, true, tiles, &Silent, &cancel).unwrap();
-            let why = other.restore(&bytes).unwrap_err();
-            assert!(why.contains("another run"), "{why}");
+            let here = std::path::Path::new("s.ckpt");
+            let other = gpu::GpuSkin::new(g, k, to + 1, true, tiles, &Silent, &cancel).unwrap();
+            let why = Checkpoint::decode(&bytes, &Resumable::tag(&other), here).unwrap_err();
+            assert!(why.to_string().contains("not of this one"), "{why}");
             let mut broken = bytes.clone();
             let mid = broken.len() / 2;
             broken[mid] ^= 1;
-            let mut fresh = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
-            assert!(fresh.restore(&broken).unwrap_err().contains("checksum"));
+            let fresh = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
+            let why = Checkpoint::decode(&broken, &Resumable::tag(&fresh), here).unwrap_err();
+            assert!(why.to_string().contains("checksum"), "{why}");
             let mut resumed = gpu::GpuSkin::new(g, k, to, true, tiles, &Silent, &cancel).unwrap();
-            resumed.restore(&bytes).unwrap();
+            let saved = Checkpoint::decode(&bytes, &Resumable::tag(&resumed), here).unwrap();
+            let mut r = Reader::new(&saved.state);
+            resumed.restore(&mut r).unwrap();
+            assert!(r.is_empty());
             assert!(resumed.rows() > 0);
             assert!(resumed.segment(&|| false).unwrap());
             let (report, cols, _) = resumed.finish().unwrap();

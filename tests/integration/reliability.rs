@@ -495,12 +495,12 @@ fn palaces_of(o: &Output) -> u64 {
     v["palaces"]["palaces"].as_u64().expect("a palace count")
 }
 
-/// A checkpoint's bytes with its analysis's state (the last `state_len` bytes before the
-/// CRC) changed by `change`, under a new, valid CRC: a forged checkpoint.
+/// A checkpoint's bytes with its analysis's state (the last `state_len` bytes of the run's
+/// state, which ends at the CRC) changed by `change`, under a new, valid CRC: a forged
+/// checkpoint.
 fn forge(bytes: &[u8], state_len: usize, change: impl FnOnce(&mut [u8])) -> Vec<u8> {
     let mut b = bytes[..bytes.len() - 4].to_vec();
     let at = b.len() - state_len;
-    assert_eq!(b[at - 4..at], (state_len as u32).to_le_bytes(), "the state is {state_len} bytes long");
     change(&mut b[at..]);
     let crc = crc32fast::hash(&b);
     b.extend_from_slice(&crc.to_le_bytes());
@@ -609,8 +609,10 @@ fn checkpointed_statistics_equal_uninterrupted_ones() {
     assert_eq!(listing(dir.path()), ["ck.bin"]);
     // A forged state (one cell of v = 0 more than the rows done hold) is refused.
     let saved = std::fs::read(dir.path().join("ck.bin")).unwrap();
-    let state_len = 4 + 256 * 8 + 2 * (16 + 2 * 25);
-    let forged = forge(&saved, state_len, |state| state[4 + 128 * 8] = state[4 + 128 * 8].wrapping_add(1));
+    // The statistics' state: k, the histogram (after its length), the two parts.
+    let state_len = 4 + 8 + 256 * 8 + 2 * (16 + 2 * 25);
+    let v0 = 4 + 8 + 128 * 8;
+    let forged = forge(&saved, state_len, |state| state[v0] = state[v0].wrapping_add(1));
     std::fs::write(dir.path().join("forged.bin"), forged).unwrap();
     let o = run_here(&["--resume", "forged.bin"]);
     assert_eq!(o.status.code(), Some(1), "forged: {}", stderr(&o));
@@ -662,14 +664,10 @@ fn a_checkpointed_skin_resumes_to_identical_outputs() {
     // A forged state: more cells needed (the fifth number) than the rows read hold, under a
     // valid checksum.
     let state_len = {
-        // The state runs from after its length to the CRC; find its length field by its value.
+        // The skin's state runs from after the frontier to the CRC, and starts with k and --to.
         let end = saved.len() - 4;
-        (1..end - 4)
-            .find(|&n| {
-                saved[end - n - 4..end - n] == (n as u32).to_le_bytes()
-                    && saved[end - n..].starts_with(&40003u64.to_le_bytes())
-            })
-            .expect("the skin's state")
+        let head: Vec<u8> = [40003u64, 640003].iter().flat_map(|v| v.to_le_bytes()).collect();
+        (16..end).find(|&n| saved[end - n..].starts_with(&head)).expect("the skin's state")
     };
     let forged = forge(&saved, state_len, |state| state[32..40].copy_from_slice(&(1u64 << 60).to_le_bytes()));
     std::fs::write(dir.path().join("forged.bin"), forged).unwrap();

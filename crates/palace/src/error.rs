@@ -141,6 +141,18 @@ impl Error {
         }
     }
 
+    /// Whether the GPU refused the run for want of memory or of binding size: a smaller board,
+    /// or the CPU, is the fix (false in a build without the GPU backend).
+    pub fn is_gpu_too_large(&self) -> bool {
+        #[cfg(feature = "gpu")]
+        return matches!(
+            self,
+            Error::Gpu(palace_gpu::GpuError::Memory { .. } | palace_gpu::GpuError::TooLarge { .. })
+        );
+        #[cfg(not(feature = "gpu"))]
+        false
+    }
+
     /// Whether this is a usage error (exit code 2) rather than a runtime failure (exit code 1).
     pub fn is_usage(&self) -> bool {
         match self {

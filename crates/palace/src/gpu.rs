@@ -22,46 +22,27 @@ use crate::analysis::positions::{self, PositionsReport};
 use crate::analysis::skin::{self, Column, SkinReport};
 use crate::analysis::stats::{Extreme, PalaceCount, Stats, StatsAcc};
 use crate::analysis::survey::{self, BoardSweeps, SurveyOptions, SurveyRow};
+pub use crate::backend::GpuRun;
+use crate::engine::checkpoint::{Reader, Writer};
 use crate::engine::{Cancel, Progress};
 use crate::engine::{EngineOptions, Silent};
 use crate::error::Result;
 use crate::labels::BLOCK;
 use crate::model::geometry::Window;
 use crate::model::rule::hood_len;
+use crate::resume::Resumable;
 pub use palace_gpu::{Adapter, Gpu, GpuError, Shape};
 use std::time::{Duration, Instant};
 
-/// How a GPU run went.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct GpuRun {
-    /// The adapter, in words.
-    pub adapter: String,
-    /// The tile shape, `lanes x rows x width`.
-    pub shape: String,
-    /// Cells computed: the region, rounded up to whole tiles, less the tiles of outer space
-    /// skipped.
-    pub computed: u64,
-    /// Cells of the region, rounded up to whole tiles (for the skin, of the tile-diagonals
-    /// swept before the skin was complete).
-    pub region: u64,
-    /// Bytes read back from the GPU for the analysis (the skin's tiles near the boundary, the
-    /// P-positions).
-    pub sent_back: u64,
-    /// Wall time of the sweep.
-    pub elapsed: Duration,
-}
-
-impl GpuRun {
-    /// A run on `gpu` with tiles of `shape`, nothing computed yet.
-    fn new(gpu: &Gpu, shape: Shape) -> GpuRun {
-        GpuRun {
-            adapter: gpu.adapter().to_string(),
-            shape: shape.to_string(),
-            computed: 0,
-            region: 0,
-            sent_back: 0,
-            elapsed: Duration::ZERO,
-        }
+/// A run on `gpu` with tiles of `shape`, nothing computed yet.
+fn new_run(gpu: &Gpu, shape: Shape) -> GpuRun {
+    GpuRun {
+        adapter: gpu.adapter().to_string(),
+        shape: shape.to_string(),
+        computed: 0,
+        region: 0,
+        sent_back: 0,
+        elapsed: Duration::ZERO,
     }
 }
 
@@ -301,7 +282,7 @@ pub fn positions(
     cancel: &Cancel,
 ) -> Result<(PositionsReport, GpuRun)> {
     let start = Instant::now();
-    let mut run = GpuRun::new(gpu, shape);
+    let mut run = new_run(gpu, shape);
     let report = positions::positions_by_batches(k, rows, width, emit, &mut |width, take| {
         let job = palace_gpu::PalacesJob { k, width, height: rows, shape, skip: true, subgroups: true };
         let mut failed = None;
@@ -463,14 +444,11 @@ pub fn skin(
     run.finish()
 }
 
-/// The first bytes of a saved [`GpuSkin`].
-pub const SKIN_CHECKPOINT_MAGIC: &[u8; 16] = palace_engine::engine::checkpoint::GPU_SKIN_MAGIC;
-const SKIN_CHECKPOINT_FORMAT: u32 = 1;
-
-/// The skin on a GPU, run in segments: each ends when the skin is complete or, between two
-/// submissions, when asked to pause; a paused run can be saved ([`GpuSkin::encode`]: the
-/// device's counters and flags, the tiles read back but not yet read, and the skin's state)
-/// and continued by another process ([`GpuSkin::restore`]) to the same report and columns.
+/// The skin on a GPU, run in segments ([`Resumable`], driven by [`crate::resume::drive`]):
+/// each ends when the skin is complete or, between two submissions, when asked to pause; a
+/// paused run's state (the device's counters and flags, the tiles read back but not yet read,
+/// and the skin's state) can be saved and continued by another process to the same report
+/// and columns.
 pub struct GpuSkin<'a> {
     gpu: &'a Gpu,
     job: palace_gpu::SkinJob,
@@ -512,7 +490,7 @@ impl<'a> GpuSkin<'a> {
         if patterns {
             state = state.with_patterns();
         }
-        let run = GpuRun::new(gpu, shape);
+        let run = new_run(gpu, shape);
         Ok(GpuSkin {
             gpu,
             job,
@@ -615,68 +593,36 @@ impl<'a> GpuSkin<'a> {
         Ok((skin::analyse(&self.state), self.state.columns_measured().to_vec(), self.run))
     }
 
-    /// The paused run as bytes: where the sweep stands on the device, the tiles read back and
-    /// not yet read, and the skin's state, with a checksum.
-    pub fn encode(&self) -> Vec<u8> {
-        let mut out = SKIN_CHECKPOINT_MAGIC.to_vec();
-        let tag = self.tag();
-        out.extend_from_slice(&(tag.len() as u64).to_le_bytes());
-        out.extend_from_slice(tag.as_bytes());
-        let u32s = |out: &mut Vec<u8>, v: &[u32]| {
-            out.extend_from_slice(&(v.len() as u64).to_le_bytes());
-            out.extend(v.iter().flat_map(|w| w.to_le_bytes()));
-        };
+    /// Writes the paused run: where the sweep stands on the device, the tiles read back and
+    /// not yet read, and the skin's state.
+    fn write_state(&self, w: &mut Writer) {
         let f = self.frontier.clone().unwrap_or_default();
-        u32s(&mut out, &[SKIN_CHECKPOINT_FORMAT, f.diagonals]);
+        w.u32(f.diagonals);
         for v in [&f.rows, &f.cols, &f.diags, &f.quiet, &f.open] {
-            u32s(&mut out, v);
+            w.u32s(v);
         }
-        let state = self.state.encode();
-        out.extend_from_slice(&(state.len() as u64).to_le_bytes());
-        out.extend_from_slice(&state);
-        out.extend_from_slice(&(self.known.rows.len() as u64).to_le_bytes());
+        self.state.encode(w);
+        w.u64(self.known.rows.len() as u64);
         for (&j, row) in &self.known.rows {
-            u32s(&mut out, &[j, row.i0, row.tiles.len() as u32]);
+            w.u32s(&[j, row.i0, row.tiles.len() as u32]);
             for t in &row.tiles {
                 match t {
-                    Sent::Missing => out.push(0),
-                    Sent::Quiet => out.push(1),
+                    Sent::Missing => w.u8(0),
+                    Sent::Quiet => w.u8(1),
                     Sent::Cells(c) => {
-                        out.push(2);
-                        out.extend(c.iter().map(|&v| v as u8));
+                        w.u8(2);
+                        c.iter().for_each(|&v| w.u8(v as u8));
                     }
                 }
             }
         }
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
-        out
     }
 
-    /// Continues from `bytes` ([`GpuSkin::encode`] of a paused run of the same game, column,
-    /// patterns and tiles); says why not if they are not, or are corrupt.
-    pub fn restore(&mut self, bytes: &[u8]) -> std::result::Result<(), String> {
-        let (body, crc) = bytes.split_at(bytes.len().saturating_sub(4));
-        if !bytes.starts_with(SKIN_CHECKPOINT_MAGIC) {
-            return Err("it is not a checkpoint of the skin on a GPU".into());
-        }
-        if crc.len() != 4 || crc32fast::hash(body).to_le_bytes() != crc {
-            return Err("it is corrupt (its checksum does not match)".into());
-        }
-        let mut r = skin::Reader(&body[SKIN_CHECKPOINT_MAGIC.len()..]);
+    /// Continues from what [`GpuSkin::write_state`] wrote for a paused run of the same game,
+    /// column, patterns and tiles; says why not if it is not one.
+    fn read_state(&mut self, r: &mut Reader<'_>) -> std::result::Result<(), String> {
         let bad = || "it is truncated or malformed".to_string();
-        let tag = String::from_utf8_lossy(r.bytes().ok_or_else(bad)?).into_owned();
-        if tag != self.tag() {
-            return Err(format!(
-                "it is a checkpoint of another run ({tag}), not of this one ({})",
-                self.tag()
-            ));
-        }
-        let head = r.u32s().ok_or_else(bad)?;
-        if head.len() != 2 || head[0] != SKIN_CHECKPOINT_FORMAT {
-            return Err("it was written by another version of palace".into());
-        }
-        let mut f = palace_gpu::SkinFrontier { diagonals: head[1], ..Default::default() };
+        let mut f = palace_gpu::SkinFrontier { diagonals: r.u32().ok_or_else(bad)?, ..Default::default() };
         for v in [&mut f.rows, &mut f.cols, &mut f.diags, &mut f.quiet, &mut f.open] {
             *v = r.u32s().ok_or_else(bad)?;
         }
@@ -684,8 +630,7 @@ impl<'a> GpuSkin<'a> {
             return Err("its board, tiles or tile-diagonal are not this run's".into());
         }
         let (tw, th) = (self.job.shape.width, self.job.shape.height());
-        let state = r.bytes().ok_or_else(bad)?;
-        let state = skin::SkinState::decode_with(self.job.k, self.to, self.patterns, state)
+        let state = skin::SkinState::decode_with(self.job.k, self.to, self.patterns, r)
             .ok_or_else(|| "its skin's state is not one of this run".to_string())?;
         if let Some(why) = state.impossible() {
             return Err(why);
@@ -697,7 +642,7 @@ impl<'a> GpuSkin<'a> {
             let &[j, i0, n] = &head[..] else { return Err(bad()) };
             let mut tiles = Vec::with_capacity(n.min(1 << 20) as usize);
             for _ in 0..n {
-                tiles.push(match r.take(1).ok_or_else(bad)?[0] {
+                tiles.push(match r.u8().ok_or_else(bad)? {
                     0 => Sent::Missing,
                     1 => Sent::Quiet,
                     2 => Sent::Cells(
@@ -708,9 +653,6 @@ impl<'a> GpuSkin<'a> {
             }
             known.rows.insert(j, TileRow { i0, tiles });
         }
-        if !r.0.is_empty() {
-            return Err(bad());
-        }
         known.open = f.open.clone();
         known.done = f.diagonals;
         self.progress.resumed();
@@ -719,6 +661,34 @@ impl<'a> GpuSkin<'a> {
         self.known = known;
         self.frontier = Some(f);
         Ok(())
+    }
+}
+
+impl Resumable for GpuSkin<'_> {
+    type Output = (SkinReport, Vec<Column>, GpuRun);
+
+    fn tag(&self) -> String {
+        GpuSkin::tag(self)
+    }
+
+    fn rows(&self) -> (u32, u32) {
+        (self.state.rows(), self.job.height)
+    }
+
+    fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
+        GpuSkin::segment(self, pause)
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        self.write_state(w)
+    }
+
+    fn restore(&mut self, r: &mut Reader<'_>) -> std::result::Result<(), String> {
+        self.read_state(r)
+    }
+
+    fn finish(self) -> Result<Self::Output> {
+        GpuSkin::finish(self)
     }
 }
 

@@ -25,11 +25,15 @@
 //!
 //! * [`output`]: files that appear whole or not at all ([`output::atomic`]), the PNG writers
 //!   ([`output::png`], [`output::pngpar`], [`output::deflate`]), the palette and `.npy` export;
+//! * [`resume`]: long runs that pause and resume, one trait ([`resume::Resumable`]) and one
+//!   driver ([`resume::drive`]) for their checkpoints;
 //! * [`labels`]: the region labeller that tells the paper's regions apart, cell by cell, on one
 //!   thread ([`labels::label`]) or on the sweep's workers ([`labels::label_tiles`],
 //!   [`labels::label_rows`]);
 //! * [`analysis`]: what is measured on the sweep: statistics, comparisons of two games,
 //!   regions, fabrics, the arm's skin, and the cross-check against the game solver;
+//! * [`backend`]: where a run computes its cells, the CPU engine or a GPU, chosen once: the
+//!   entry points of the runs that have a GPU path dispatch on [`backend::Backend`];
 //! * [`games`]: the neighbouring Fibonacci games (Fibonacci nim, the Zeckendorf game and its
 //!   black-hole variants) solved exactly, with the checks of their texts' claims.
 //!
@@ -39,12 +43,14 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod backend;
 pub mod error;
 pub mod games;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod labels;
 pub mod output;
+pub mod resume;
 
 pub use error::{Error, Result};
 /// Helpers the tests of every crate share (a deterministic random stream).

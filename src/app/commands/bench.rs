@@ -25,12 +25,10 @@
 use super::timing::Timing;
 use super::timing::{Run, timed};
 use crate::app::error::{Error, Result};
-use crate::app::flags::{Backend, BackendArg, KernelArg, ReportArgs, RunArgs, RunConfig, parse_k};
+use crate::app::flags::{BackendArg, KernelArg, ReportArgs, RunArgs, RunConfig, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, check_writable_dir};
-#[cfg(feature = "gpu")]
-use crate::app::print::out_text;
-use crate::app::print::{ExitCode, print_report};
+use crate::app::print::{ExitCode, out_text, print_report};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::stats::{Stats, StatsAcc};
@@ -126,8 +124,7 @@ struct Bench {
 }
 
 /// A validated `palace bench --backend gpu`: the GPU backend's statistics timed against the CPU
-/// engine's (run only by a build with the GPU backend; without it the request is refused).
-#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+/// engine's (a build without the GPU backend refuses it when it runs).
 struct BenchGpu {
     k: u32,
     size: u32,
@@ -175,7 +172,7 @@ pub fn run(a: BenchArgs, ctx: &Context) -> Result<ExitCode> {
         RunArgs { threads: a.threads, kernel: a.kernel, quiet: a.quiet, tile_width: None, band_height: None }
             .resolve(&ctx.cancel)?;
     let most = run.engine.resolved_threads();
-    if Backend::resolve(a.backend, None)? != Backend::Cpu {
+    if a.backend == BackendArg::Gpu {
         return ctx.run(BenchGpu { k: a.k, size: a.size, repeat: a.repeat, json: a.report.json, run });
     }
     ctx.run(Bench {
@@ -220,54 +217,51 @@ impl Request for Bench {
 }
 
 impl Request for BenchGpu {
+    /// The statistics of the `size x size` board of game `k` on the GPU and by the CPU engine
+    /// (its counter sweep, on all the threads `run` allows), `repeat` times each; the fastest
+    /// and the median run of each, and whether the two agree. The device is opened once,
+    /// before the runs are timed.
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
-        #[cfg(feature = "gpu")]
-        return gpu_bench(self.k, self.size, self.repeat, self.json, &self.run);
-        #[cfg(not(feature = "gpu"))]
-        unreachable!("refused without the feature")
+        use palace::backend::{self, Backend, Device, GpuOptions, StatsForm};
+        use palace::resume::Checkpoints;
+        let BenchGpu { k, size, repeat, json, run } = self;
+        let device = Device::open()?;
+        let adapter = device.adapter().summary;
+        let gpu = Backend::Gpu(GpuOptions { shape: None, device: Some(device) });
+        let cpu = Backend::Cpu(run.engine.clone());
+        let board = Board::new(k, size, size)?;
+        let cancel = &run.engine.cancel;
+        let stats = |on: &Backend| -> Result<palace::analysis::stats::Stats> {
+            let none = Checkpoints::none();
+            Ok(backend::stats(on, board, board.full(), StatsForm::Counters, &none, &Silent, cancel)?.0)
+        };
+        let cells = u64::from(size) * u64::from(size);
+        let threads = run.engine.resolved_threads();
+        let (on_gpu, g) = timed("gpu", 1, cells, repeat, || stats(&gpu))?;
+        let (on_cpu, c) = timed("cpu", threads, cells, repeat, || stats(&cpu))?;
+        if on_gpu != on_cpu {
+            return Err(Error::mismatch(format!(
+                "the GPU's statistics of k = {k}, {size} x {size} differ from the CPU's"
+            )));
+        }
+        let (gb, gm, cb, cm) = (g.seconds, g.median_seconds, c.seconds, c.median_seconds);
+        let text = if json {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "k": k, "size": size, "repeat": repeat, "adapter": adapter,
+                "gpu_best_s": gb, "gpu_median_s": gm, "cpu_threads": threads, "cpu_best_s": cb,
+                "cpu_median_s": cm, "same": true,
+            }))
+            .expect("serialisable")
+        } else {
+            format!(
+                "stats, k = {k}, {size} x {size}, best (median) of {repeat}:\n  GPU {adapter}: {gb:.3} s ({gm:.3} s), {:.1} G cells/s\n  CPU, {threads} threads: {cb:.3} s ({cm:.3} s), {:.1} G cells/s\n  the same statistics: yes",
+                g.cells_per_second / 1e9,
+                c.cells_per_second / 1e9
+            )
+        };
+        out_text(&text)?;
+        Ok(0)
     }
-}
-
-/// `palace bench --backend gpu`: the statistics of the `size x size` board of game `k` on the
-/// GPU and by the CPU engine (its counter sweep, on all the threads `run` allows), `repeat`
-/// times each; the fastest and the median run of each, and whether the two agree.
-#[cfg(feature = "gpu")]
-fn gpu_bench(k: u32, size: u32, repeat: usize, json: bool, run: &RunConfig) -> Result<ExitCode> {
-    use palace::analysis::stats;
-    let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-    let cancel = &run.engine.cancel;
-    let window = Window::new(0, 0, size, size)?;
-    let cells = u64::from(size) * u64::from(size);
-    let threads = run.engine.resolved_threads();
-    let (on_gpu, g) = timed("gpu", 1, cells, repeat, || {
-        Ok(palace::gpu::stats(&gpu, k, window, palace::gpu::Shape::default(), &Silent, cancel)?.0)
-    })?;
-    let (on_cpu, c) = timed("cpu", threads, cells, repeat, || {
-        Ok(stats::stats_by_counters(k, size, size, &run.engine, &Silent)?.0)
-    })?;
-    if on_gpu != on_cpu {
-        return Err(Error::mismatch(format!(
-            "the GPU's statistics of k = {k}, {size} x {size} differ from the CPU's"
-        )));
-    }
-    let (gb, gm, cb, cm) = (g.seconds, g.median_seconds, c.seconds, c.median_seconds);
-    let text = if json {
-        serde_json::to_string_pretty(&serde_json::json!({
-            "k": k, "size": size, "repeat": repeat, "adapter": gpu.adapter().to_string(),
-            "gpu_best_s": gb, "gpu_median_s": gm, "cpu_threads": threads, "cpu_best_s": cb,
-            "cpu_median_s": cm, "same": true,
-        }))
-        .expect("serialisable")
-    } else {
-        format!(
-            "stats, k = {k}, {size} x {size}, best (median) of {repeat}:\n  GPU {}: {gb:.3} s ({gm:.3} s), {:.1} G cells/s\n  CPU, {threads} threads: {cb:.3} s ({cm:.3} s), {:.1} G cells/s\n  the same statistics: yes",
-            gpu.adapter(),
-            g.cells_per_second / 1e9,
-            c.cells_per_second / 1e9
-        )
-    };
-    out_text(&text)?;
-    Ok(0)
 }
 
 /// Columns per digest segment; tiles must start on multiples of it.

@@ -2,7 +2,6 @@
 
 use crate::app::error::Result;
 use crate::app::print::ExitCode;
-#[cfg(feature = "gpu")]
 use crate::app::print::out_text;
 use crate::app::request::{Context, Request};
 use clap::Args;
@@ -14,11 +13,6 @@ pub struct GpuInfoArgs {
     #[arg(long)]
     pub json: bool,
 }
-
-/// What a build without the feature says.
-#[cfg(not(feature = "gpu"))]
-const NOT_BUILT: &str =
-    "this palace was built without the GPU backend; build it with `cargo build --release --features gpu`";
 
 /// A validated `palace gpu-info`.
 struct GpuInfo {
@@ -32,41 +26,33 @@ pub fn run(a: GpuInfoArgs, ctx: &Context) -> Result<ExitCode> {
 
 impl Request for GpuInfo {
     fn run(self, _ctx: &Context) -> Result<ExitCode> {
-        #[cfg(feature = "gpu")]
-        {
-            let gpu = palace::gpu::Gpu::open().map_err(palace::Error::Gpu)?;
-            let a = gpu.adapter();
-            let text = if self.json {
-                serde_json::to_string_pretty(&serde_json::json!({
-                    "name": a.name,
-                    "backend": a.backend,
-                    "device_type": a.device_type,
-                    "driver": a.driver,
-                    "subgroup_size": a.subgroup,
-                    "max_binding_bytes": gpu.binding_size(),
-                    "memory_bytes": gpu.memory(),
-                }))
-                .expect("serialisable")
-            } else {
-                let memory = match gpu.memory() {
-                    Some(m) => format!(
-                        "memory: {m} bytes (its largest device-local heap, or PALACE_GPU_MEMORY); a run whose arrays need more is refused before it begins"
-                    ),
-                    None => format!("memory: not reported by the {} backend", a.backend),
-                };
-                format!(
-                    "GPU adapter: {a}\nstorage bindings of up to {} bytes: boards up to {} columns and as many rows\n{memory}",
-                    gpu.binding_size(),
-                    gpu.binding_size() / 4
-                )
+        let a = palace::backend::adapter()?;
+        let text = if self.json {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "name": a.name,
+                "backend": a.backend,
+                "device_type": a.device_type,
+                "driver": a.driver,
+                "subgroup_size": a.subgroup,
+                "max_binding_bytes": a.max_binding_bytes,
+                "memory_bytes": a.memory_bytes,
+            }))
+            .expect("serialisable")
+        } else {
+            let memory = match a.memory_bytes {
+                Some(m) => format!(
+                    "memory: {m} bytes (its largest device-local heap, or PALACE_GPU_MEMORY); a run whose arrays need more is refused before it begins"
+                ),
+                None => format!("memory: not reported by the {} backend", a.backend),
             };
-            out_text(&text)?;
-            Ok(0)
-        }
-        #[cfg(not(feature = "gpu"))]
-        {
-            let _ = self.json;
-            Err(crate::app::error::Error::Usage(format!("palace gpu-info: {NOT_BUILT}")))
-        }
+            format!(
+                "GPU adapter: {}\nstorage bindings of up to {} bytes: boards up to {} columns and as many rows\n{memory}",
+                a.summary,
+                a.max_binding_bytes,
+                a.max_binding_bytes / 4
+            )
+        };
+        out_text(&text)?;
+        Ok(0)
     }
 }

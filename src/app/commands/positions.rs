@@ -2,14 +2,16 @@
 //! row holds exactly k.
 
 use crate::app::error::{Error, Result};
-use crate::app::flags::{Backend, BackendArg, MethodArg, RunArgs, RunConfig, parse_k, parse_side};
+use crate::app::flags::{BackendArg, MethodArg, RunArgs, RunConfig, backend, parse_k, parse_side};
 use crate::app::memory::{Need, positions_need, positions_need_gpu};
 use crate::app::outputs::Outputs;
-use crate::app::print::{ExitCode, out_text};
+use crate::app::print::{ExitCode, gpu_summary, out_text};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::positions::{self, Method};
+use palace::backend::Backend;
+use palace::backend::GpuRun;
 use palace::output::atomic::AtomicOutput;
 use std::io::Write;
 use std::path::PathBuf;
@@ -66,12 +68,6 @@ struct Positions {
     run: RunConfig,
 }
 
-/// How the GPU's sweep went, where it ran.
-#[cfg(feature = "gpu")]
-type GpuRun = Option<palace::gpu::GpuRun>;
-#[cfg(not(feature = "gpu"))]
-type GpuRun = Option<std::convert::Infallible>;
-
 /// Validates and runs `palace positions`.
 pub fn run(a: PositionsArgs, ctx: &Context) -> Result<ExitCode> {
     ctx.run(a.resolve(ctx)?)
@@ -100,15 +96,12 @@ impl PositionsArgs {
                 }
             },
         };
-        let backend = Backend::resolve(self.backend, self.gpu_shape.as_deref())?;
-        let method = match (backend, self.method) {
-            (Backend::Gpu(_), MethodArg::Lines) => {
-                return Err(Error::Usage(
-                    "--method lines runs on the CPU: --backend gpu lists the P-positions by the tiled sweep; drop --method lines, or drop --backend gpu".into(),
-                ));
-            }
-            (Backend::Gpu(_), _) => Method::Sweep,
-            (Backend::Cpu, m) => m.resolve(self.k)?,
+        let run = self.run.resolve(&ctx.cancel)?;
+        let backend = backend(self.backend, self.gpu_shape.as_deref(), &run.engine)?;
+        let method = match (&backend, self.method) {
+            // The GPU lists them by its sweep; --method lines with it is the library's to refuse.
+            (Backend::Gpu(_), MethodArg::Auto) => Method::Sweep,
+            (_, m) => m.resolve(self.k)?,
         };
         Ok(Positions {
             k: self.k,
@@ -119,7 +112,7 @@ impl PositionsArgs {
             method,
             backend,
             json: self.json,
-            run: self.run.resolve(&ctx.cancel)?,
+            run,
         })
     }
 }
@@ -133,7 +126,7 @@ impl Request for Positions {
 
     fn need(&self) -> Option<Need> {
         Some(match self.backend {
-            Backend::Cpu => positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0),
+            Backend::Cpu(_) => positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0),
             Backend::Gpu(_) => positions_need_gpu(self.k, self.rows, self.width),
         })
     }
@@ -148,16 +141,14 @@ impl Request for Positions {
             )));
         }
         let pb = match self.backend {
-            Backend::Cpu => progress::bar(self.run.quiet, "positions", "rows"),
+            Backend::Cpu(_) => progress::bar(self.run.quiet, "positions", "rows"),
             Backend::Gpu(_) => progress::bar(self.run.quiet, "positions (GPU)", "tile-diagonals"),
         };
         let (report, gpu_run) = self.list(out.file(), &pb)?;
         pb.finish_and_clear();
-        #[cfg(feature = "gpu")]
         if let Some(g) = &gpu_run {
-            super::stats::gpu_summary(&self.run, g);
+            gpu_summary(&self.run, g);
         }
-        let _ = gpu_run;
         let to_stdout = out.in_place() && self.output.as_os_str() == "-";
         out.commit()?;
         let text = if self.json {
@@ -185,7 +176,7 @@ impl Positions {
         &self,
         file: &mut std::fs::File,
         pb: &dyn palace::engine::Progress,
-    ) -> Result<(positions::PositionsReport, GpuRun)> {
+    ) -> Result<(positions::PositionsReport, Option<GpuRun>)> {
         use palace::output::npy::header_of;
         use std::io::{Seek, SeekFrom};
         let shown = self.output.display().to_string();
@@ -207,35 +198,16 @@ impl Positions {
                 }
                 .map_err(io)
             };
-            let r = match self.backend {
-                #[cfg(feature = "gpu")]
-                Backend::Gpu(shape) => {
-                    let (gpu, shape) = Backend::open_gpu(shape, palace::gpu::Shape::default())?;
-                    let (r, g) = palace::gpu::positions(
-                        &gpu,
-                        self.k,
-                        self.rows,
-                        Some(self.width),
-                        shape,
-                        &mut emit,
-                        pb,
-                        &self.run.engine.cancel,
-                    )?;
-                    (r, Some(g))
-                }
-                _ => (
-                    positions::positions(
-                        self.k,
-                        self.rows,
-                        Some(self.width),
-                        self.method,
-                        &self.run.engine,
-                        &mut emit,
-                        pb,
-                    )?,
-                    None,
-                ),
-            };
+            let r = palace::backend::positions(
+                &self.backend,
+                self.k,
+                self.rows,
+                Some(self.width),
+                self.method,
+                &mut emit,
+                pb,
+                &self.run.engine.cancel,
+            )?;
             w.flush().map_err(io)?;
             r
         };

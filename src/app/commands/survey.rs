@@ -2,7 +2,7 @@
 //! (docs/survey.md), its plot and its summary.
 
 use crate::app::error::{Error, Result};
-use crate::app::flags::{Backend, BackendArg, RunArgs, RunConfig, parse_k};
+use crate::app::flags::{BackendArg, RunArgs, RunConfig, backend, parse_k};
 use crate::app::memory::Need;
 use crate::app::outputs::{Outputs, open, write_into};
 use crate::app::print::{ExitCode, out_text, print_report};
@@ -10,6 +10,7 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::survey::SurveyOptions;
+use palace::backend::Backend;
 use palace::model::geometry::MAX_SIDE;
 use std::path::PathBuf;
 
@@ -86,7 +87,8 @@ pub fn run(a: SurveyArgs, ctx: &Context) -> Result<ExitCode> {
             palace::model::rule::MAX_K - 3
         )));
     }
-    let backend = Backend::resolve(a.backend, a.gpu_shape.as_deref())?.whole_words("the survey's tiles")?;
+    let run = a.run.resolve(&ctx.cancel)?;
+    let backend = backend(a.backend, a.gpu_shape.as_deref(), &run.engine)?;
     let min_k = palace::analysis::skin::MIN_K;
     if from < min_k && !a.no_skin && !a.run.quiet {
         eprintln!("palace: note: games k < {min_k} have no arm, so no skin: their skin columns stay empty");
@@ -104,7 +106,7 @@ pub fn run(a: SurveyArgs, ctx: &Context) -> Result<ExitCode> {
         plot: a.plot,
         json: a.json,
         backend,
-        run: a.run.resolve(&ctx.cancel)?,
+        run,
     })
 }
 
@@ -117,8 +119,7 @@ struct Survey {
     plot: Option<PathBuf>,
     /// The summary as JSON.
     json: bool,
-    /// Where the boards are swept (read only by a build with the GPU backend).
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    /// Where the boards are swept.
     backend: Backend,
     /// Engine settings (`threads`: how many k at once, and threads per k beyond that).
     run: RunConfig,
@@ -158,16 +159,7 @@ impl Request for Survey {
             output.as_deref().map(|p| open(p, "--output", "csv", &run.engine.cancel)).transpose()?;
         let plot_out = plot.as_deref().map(|p| open(p, "--plot", "png", &run.engine.cancel)).transpose()?;
         let pb = progress::bar(run.quiet, "survey", "k");
-        let rows = match backend {
-            Backend::Cpu => sv::survey(so, run.engine.threads, &run.engine, &pb)?,
-            #[cfg(feature = "gpu")]
-            Backend::Gpu(shape) => {
-                let (gpu, shape) = Backend::open_gpu(shape, Default::default())?;
-                palace::gpu::survey(&gpu, shape, so, run.engine.threads, &run.engine, &pb)?
-            }
-            #[cfg(not(feature = "gpu"))]
-            Backend::Gpu(_) => unreachable!("Backend::resolve refuses --backend gpu without the feature"),
-        };
+        let rows = palace::backend::survey(&backend, so, run.engine.threads, &run.engine, &pb)?;
         pb.finish_and_clear();
         let summary = sv::summarise(&rows, so.factor);
         match csv_out {

@@ -84,21 +84,22 @@ impl Frontier {
         None
     }
 
-    fn encode(&self, out: &mut Vec<u8>) {
+    /// Writes the frontier.
+    pub fn encode(&self, w: &mut Writer) {
         for v in [self.k, self.width, self.height, self.tile_width, self.band_height, self.band] {
-            out.extend_from_slice(&v.to_le_bytes());
+            w.u32(v);
         }
-        out.extend_from_slice(&(self.strips.len() as u32).to_le_bytes());
+        w.u64(self.strips.len() as u64);
         for s in &self.strips {
-            for part in [s.bottom.iter().map(|&v| v as u8).collect::<Vec<u8>>(), s.c.clone(), s.d_top.clone()]
-            {
-                out.extend_from_slice(&(part.len() as u32).to_le_bytes());
-                out.extend_from_slice(&part);
-            }
+            w.bytes(&s.bottom.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+            w.bytes(&s.c);
+            w.bytes(&s.d_top);
         }
     }
 
-    fn decode(r: &mut Reader<'_>) -> Option<Frontier> {
+    /// Reads a frontier written by [`Frontier::encode`]; `None` if the bytes are truncated or
+    /// malformed (whether it fits a run is [`Frontier::unfit`]'s to say).
+    pub fn decode(r: &mut Reader<'_>) -> Option<Frontier> {
         let mut f = Frontier {
             k: r.u32()?,
             width: r.u32()?,
@@ -108,12 +109,9 @@ impl Frontier {
             band: r.u32()?,
             strips: Vec::new(),
         };
-        let n = r.u32()? as usize;
-        // Every strip takes at least 12 bytes: refuse counts the file cannot hold before
+        // Every strip takes at least 24 bytes: refuse counts the bytes cannot hold before
         // allocating for them.
-        if n > r.rest() / 12 {
-            return None;
-        }
+        let n = r.len(24)?;
         for _ in 0..n {
             let bottom = r.bytes()?.iter().map(|&b| b as i8).collect();
             let c = r.bytes()?.to_vec();
@@ -124,10 +122,75 @@ impl Frontier {
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+/// The one encoding of checkpoint state: little-endian numbers, and byte strings and lists
+/// after their length as a `u64`. Every run's state is written with it and read back with
+/// [`Reader`].
+#[derive(Debug, Default)]
+pub struct Writer(Vec<u8>);
+
+impl Writer {
+    /// An empty state.
+    pub fn new() -> Self {
+        Writer(Vec::new())
+    }
+
+    /// A byte.
+    pub fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+
+    /// A `u32`.
+    pub fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// A `u64`.
+    pub fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// An `i64`.
+    pub fn i64(&mut self, v: i64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// A byte string, after its length.
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.u64(v.len() as u64);
+        self.0.extend_from_slice(v);
+    }
+
+    /// A list of `u32`, after its length.
+    pub fn u32s(&mut self, v: &[u32]) {
+        self.u64(v.len() as u64);
+        v.iter().for_each(|&x| self.u32(x));
+    }
+
+    /// A list of `u64`, after its length.
+    pub fn u64s(&mut self, v: &[u64]) {
+        self.u64(v.len() as u64);
+        v.iter().for_each(|&x| self.u64(x));
+    }
+
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+}
+
+/// Reads what a [`Writer`] wrote; every read is `None` once the bytes run out or a length
+/// exceeds what is left, so a truncated or malformed state is refused, never misread.
+#[derive(Debug)]
+pub struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    /// Reads `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader(bytes)
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.0.len() {
             return None;
         }
@@ -135,59 +198,115 @@ impl<'a> Reader<'a> {
         self.0 = b;
         Some(a)
     }
-    fn u32(&mut self) -> Option<u32> {
+
+    /// A byte.
+    pub fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    /// A `u32`.
+    pub fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.u32()? as usize;
+
+    /// A `u64`.
+    pub fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    /// An `i64`.
+    pub fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    /// A length of items of at least `each` bytes, refused if the bytes left cannot hold it.
+    pub fn len(&mut self, each: usize) -> Option<usize> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        (n <= self.0.len() / each.max(1)).then_some(n)
+    }
+
+    /// A byte string.
+    pub fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.len(1)?;
         self.take(n)
     }
-    fn rest(&self) -> usize {
+
+    /// A list of `u32`.
+    pub fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = self.len(4)?;
+        (0..n).map(|_| self.u32()).collect()
+    }
+
+    /// A list of `u64`.
+    pub fn u64s(&mut self) -> Option<Vec<u64>> {
+        let n = self.len(8)?;
+        (0..n).map(|_| self.u64()).collect()
+    }
+
+    /// Whether every byte was read.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The bytes left to read.
+    pub fn remaining(&self) -> usize {
         self.0.len()
     }
 }
 
-/// A paused run: the sweep's frontier and the analysis's state.
+/// A paused run as a file: the tag that names the run and the run's state (for a sweep, its
+/// frontier and its analysis's state), in the encoding of [`Writer`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     /// Names the run (command, game, board); a resumed run must name the same.
     pub tag: String,
-    /// Where the sweep stands.
-    pub frontier: Frontier,
-    /// The analysis's state, in its own encoding.
+    /// The run's state.
     pub state: Vec<u8>,
 }
 
 const MAGIC: &[u8; 18] = b"palace checkpoint\n";
 
-/// The first bytes of a checkpoint of the skin on a GPU (`palace::gpu::GpuSkin`), which has a
-/// format of its own: [`looks_like_checkpoint`] knows both.
-pub const GPU_SKIN_MAGIC: &[u8; 16] = b"palace GPU skin\n";
-const FORMAT: u32 = 1;
+/// The first bytes of a checkpoint of the skin on a GPU as its format of its own wrote it
+/// (format 1): still recognised, and refused as another format.
+const GPU_SKIN_MAGIC: &[u8; 16] = b"palace GPU skin\n";
+
+/// The checkpoint format: 2 since every run's state, the GPU skin's too, is one [`Writer`]
+/// state in this file.
+pub const FORMAT: u32 = 2;
 
 impl Checkpoint {
     /// The file's bytes.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        for s in [env!("CARGO_PKG_VERSION").as_bytes(), self.tag.as_bytes()] {
-            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            out.extend_from_slice(s);
-        }
-        self.frontier.encode(&mut out);
-        out.extend_from_slice(&(self.state.len() as u32).to_le_bytes());
-        out.extend_from_slice(&self.state);
+        let mut w = Writer::new();
+        w.0.extend_from_slice(MAGIC);
+        w.u32(FORMAT);
+        w.bytes(env!("CARGO_PKG_VERSION").as_bytes());
+        w.bytes(self.tag.as_bytes());
+        w.bytes(&self.state);
+        let mut out = w.into_bytes();
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
     }
 
     /// Reads a checkpoint written by [`Checkpoint::encode`] for the run named `tag`; `path` is
-    /// for the messages. A file that is not a checkpoint, or is corrupt or truncated, is
+    /// for the messages. A file that is not a checkpoint, or is truncated, is
     /// [`Error::BadInput`] (or [`Error::Checkpoint`] with [`CheckpointProblem::Corrupt`]); one of
-    /// another version or another run is [`Error::Checkpoint`], a usage error.
+    /// another version, format or run is [`Error::Checkpoint`], a usage error.
     pub fn decode(bytes: &[u8], tag: &str, path: &Path) -> Result<Checkpoint> {
         let bad = |reason: &str| Error::BadInput { path: path.to_path_buf(), reason: reason.to_string() };
+        let other = |version: String, format: u32| Error::Checkpoint {
+            path: path.to_path_buf(),
+            problem: CheckpointProblem::Version {
+                version,
+                format,
+                ours: env!("CARGO_PKG_VERSION"),
+                our_format: FORMAT,
+            },
+        };
+        if bytes.starts_with(GPU_SKIN_MAGIC) {
+            return Err(other("0.1.0 (the skin on a GPU)".into(), 1));
+        }
         if !bytes.starts_with(MAGIC) {
             return Err(bad("not a palace checkpoint"));
         }
@@ -197,18 +316,11 @@ impl Checkpoint {
         }
         let mut r = Reader(&body[MAGIC.len()..]);
         let format = r.u32().ok_or_else(|| bad("truncated header"))?;
-        let version = r.bytes().ok_or_else(|| bad("truncated header"))?;
-        let version = String::from_utf8_lossy(version).into_owned();
+        // Format 1 stored its version after a 32-bit length.
+        let version = if format == 1 { r.u32().and_then(|n| r.take(n as usize)) } else { r.bytes() };
+        let version = String::from_utf8_lossy(version.ok_or_else(|| bad("truncated header"))?).into_owned();
         if format != FORMAT || version != env!("CARGO_PKG_VERSION") {
-            return Err(Error::Checkpoint {
-                path: path.to_path_buf(),
-                problem: CheckpointProblem::Version {
-                    version,
-                    format,
-                    ours: env!("CARGO_PKG_VERSION"),
-                    our_format: FORMAT,
-                },
-            });
+            return Err(other(version, format));
         }
         let found = String::from_utf8_lossy(r.bytes().ok_or_else(|| bad("truncated header"))?).into_owned();
         if found != tag {
@@ -217,15 +329,11 @@ impl Checkpoint {
                 problem: CheckpointProblem::Run { found, tag: tag.to_string() },
             });
         }
-        let frontier = Frontier::decode(&mut r).ok_or_else(|| bad("truncated frontier"))?;
-        if let Some(why) = frontier.unfit(frontier.k, frontier.width, frontier.height) {
-            return Err(bad(&why));
-        }
         let state = r.bytes().ok_or_else(|| bad("truncated state"))?.to_vec();
-        if r.rest() != 0 {
+        if !r.is_empty() {
             return Err(bad("trailing bytes after the state"));
         }
-        Ok(Checkpoint { tag: tag.to_string(), frontier, state })
+        Ok(Checkpoint { tag: tag.to_string(), state })
     }
 }
 
@@ -258,29 +366,37 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 mod tests {
     use super::*;
 
-    fn sample() -> Checkpoint {
-        Checkpoint {
-            tag: "stats --palaces-only k=9 12x34".into(),
-            frontier: Frontier {
-                k: 9,
-                width: 12,
-                height: 34,
-                tile_width: 8,
-                band_height: 4,
-                band: 3,
-                strips: vec![
-                    FrontierStrip { bottom: vec![-1; 16], c: vec![2; 8], d_top: vec![200; 8] },
-                    FrontierStrip { bottom: vec![5; 8], c: vec![1; 4], d_top: vec![7; 4] },
-                ],
-            },
-            state: vec![1, 2, 3, 4, 5],
+    fn frontier() -> Frontier {
+        Frontier {
+            k: 9,
+            width: 12,
+            height: 34,
+            tile_width: 8,
+            band_height: 4,
+            band: 3,
+            strips: vec![
+                FrontierStrip { bottom: vec![-1; 16], c: vec![2; 8], d_top: vec![200; 8] },
+                FrontierStrip { bottom: vec![5; 8], c: vec![1; 4], d_top: vec![7; 4] },
+            ],
         }
+    }
+
+    fn sample() -> Checkpoint {
+        let mut w = Writer::new();
+        frontier().encode(&mut w);
+        w.u32s(&[1, 2, 3]);
+        Checkpoint { tag: "stats --palaces-only k=9 12x34".into(), state: w.into_bytes() }
     }
 
     #[test]
     fn round_trip() {
         let c = sample();
-        assert_eq!(Checkpoint::decode(&c.encode(), &c.tag, Path::new("x")).unwrap(), c);
+        let back = Checkpoint::decode(&c.encode(), &c.tag, Path::new("x")).unwrap();
+        assert_eq!(back, c);
+        let mut r = Reader::new(&back.state);
+        assert_eq!(Frontier::decode(&mut r), Some(frontier()));
+        assert_eq!(r.u32s(), Some(vec![1, 2, 3]));
+        assert!(r.is_empty());
     }
 
     #[test]
@@ -293,23 +409,28 @@ mod tests {
             assert!(Checkpoint::decode(&b, &c.tag, Path::new("x")).is_err(), "byte {i} flipped");
             assert!(Checkpoint::decode(&bytes[..i], &c.tag, Path::new("x")).is_err(), "cut at {i}");
         }
+        // A state cut short is refused by its reader, not misread.
+        for i in 0..c.state.len() {
+            let mut r = Reader::new(&c.state[..i]);
+            assert!(Frontier::decode(&mut r).is_none() || r.u32s().is_none(), "state cut at {i}");
+        }
     }
 
-    /// A frontier that does not fit its own tiling is refused even with a valid checksum.
+    /// A frontier that does not fit its own tiling is found out.
     #[test]
-    fn a_frontier_that_does_not_fit_its_tiling_is_refused() {
-        let good = sample();
-        assert_eq!(good.frontier.unfit(9, 12, 34), None);
+    fn a_frontier_that_does_not_fit_its_tiling_is_found_out() {
+        let good = frontier();
+        assert_eq!(good.unfit(9, 12, 34), None);
         let mut bad = good.clone();
-        bad.frontier.strips[1].bottom.pop();
+        bad.strips[1].bottom.pop();
         let mut past = good.clone();
-        past.frontier.band = 9;
+        past.band = 9;
         let mut narrow = good.clone();
-        narrow.frontier.tile_width = 1;
-        for (what, c) in [("strip size", bad), ("band", past), ("tiling", narrow)] {
-            assert!(Checkpoint::decode(&c.encode(), &c.tag, Path::new("x")).is_err(), "{what}");
+        narrow.tile_width = 1;
+        for (what, f) in [("strip size", bad), ("band", past), ("tiling", narrow)] {
+            assert!(f.unfit(9, 12, 34).is_some(), "{what}");
         }
-        assert!(good.frontier.unfit(10, 12, 34).is_some());
+        assert!(good.unfit(10, 12, 34).is_some());
     }
 
     #[test]
@@ -323,5 +444,32 @@ mod tests {
                 if found.contains("k=9") && tag.contains("k=10")),
             "{e}"
         );
+    }
+
+    /// The files of format 1 (a sweep's, and the GPU skin's format of its own) are refused as
+    /// another format, naming the version that wrote them: a usage error.
+    #[test]
+    fn a_checkpoint_of_format_1_is_refused_naming_its_version() {
+        let mut old = MAGIC.to_vec();
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&5u32.to_le_bytes());
+        old.extend_from_slice(b"0.1.0");
+        old.extend_from_slice(&[0; 12]);
+        let crc = crc32fast::hash(&old);
+        old.extend_from_slice(&crc.to_le_bytes());
+        let mut gpu = GPU_SKIN_MAGIC.to_vec();
+        gpu.extend_from_slice(&[0; 40]);
+        for bytes in [old, gpu] {
+            let e = Checkpoint::decode(&bytes, "t", Path::new("x")).unwrap_err();
+            assert!(
+                e.is_usage()
+                    && matches!(
+                        &e,
+                        Error::Checkpoint { problem: CheckpointProblem::Version { format: 1, .. }, .. }
+                    ),
+                "{e}"
+            );
+            assert!(e.to_string().contains("format 1"), "{e}");
+        }
     }
 }

@@ -59,9 +59,49 @@ pub enum Param {
     SearchRegions,
     /// Rows of P-positions.
     Rows,
+    /// The file a long run saves its checkpoints to.
+    Checkpoint,
+    /// The time between two checkpoints.
+    Every,
+    /// The checkpoint a run resumes from.
+    Resume,
+    /// How many cells a side each cell is drawn as.
+    Zoom,
+    /// Where the cells are computed (the CPU or a GPU).
+    Backend,
+    /// The GPU's tile shape.
+    GpuShape,
+    /// How the P-positions are found.
+    Method,
 }
 
 impl Param {
+    /// Every parameter, for the front ends' tests of their name tables.
+    pub const ALL: [Param; 22] = [
+        Param::K,
+        Param::K2,
+        Param::Size,
+        Param::Width,
+        Param::Height,
+        Param::Window,
+        Param::Threads,
+        Param::To,
+        Param::Scale,
+        Param::At,
+        Param::RegionRadius,
+        Param::ShiftRadius,
+        Param::Shift,
+        Param::SearchRegions,
+        Param::Rows,
+        Param::Checkpoint,
+        Param::Every,
+        Param::Resume,
+        Param::Zoom,
+        Param::Backend,
+        Param::GpuShape,
+        Param::Method,
+    ];
+
     /// The library's name of the parameter (snake case).
     pub fn name(self) -> &'static str {
         match self {
@@ -80,6 +120,13 @@ impl Param {
             Param::Shift => "shift",
             Param::SearchRegions => "search_regions",
             Param::Rows => "rows",
+            Param::Checkpoint => "checkpoint",
+            Param::Every => "every",
+            Param::Resume => "resume",
+            Param::Zoom => "zoom",
+            Param::Backend => "backend",
+            Param::GpuShape => "gpu_shape",
+            Param::Method => "method",
         }
     }
 }
@@ -93,6 +140,8 @@ pub enum Value {
     Window(Window),
     /// A pair of whole numbers (a shift, a cell).
     Pair(i64, i64),
+    /// Several whole numbers (corners as given).
+    Ints(Vec<i64>),
     /// Anything else, as given.
     Text(String),
 }
@@ -190,6 +239,7 @@ pub trait Vocabulary {
             Value::Int(n) => n.to_string(),
             Value::Window(w) => w.to_string(),
             Value::Pair(a, b) => format!("{a},{b}"),
+            Value::Ints(v) => v.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
             Value::Text(t) => t.clone(),
         }
     }
@@ -218,6 +268,7 @@ impl Vocabulary for LibraryWords {
         match v {
             Value::Window(w) => format!("({}, {}, {}, {})", w.x0, w.y0, w.x1, w.y1),
             Value::Pair(a, b) => format!("({a}, {b})"),
+            Value::Ints(v) => format!("({})", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
             Value::Int(n) => n.to_string(),
             Value::Text(t) => t.clone(),
         }
@@ -339,6 +390,15 @@ mod tests {
         fn name(&self, p: Param) -> String {
             format!("--{}", p.name().replace('_', "-"))
         }
+    }
+
+    /// Every parameter is in [`Param::ALL`] once: its names are all different.
+    #[test]
+    fn every_parameter_is_listed_once() {
+        let mut names: Vec<&str> = Param::ALL.iter().map(|p| p.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Param::ALL.len());
     }
 
     #[test]

@@ -174,7 +174,7 @@ proptest! {
         threads in 1usize..4,
         kernel in prop::sample::select(kernels()),
     ) {
-        use palace_engine::engine::checkpoint::Checkpoint;
+        use palace_engine::engine::checkpoint::{Checkpoint, Frontier, Reader, Writer};
         use palace_engine::engine::Sweep;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let board = Board::new(k, w as usize, h as usize);
@@ -187,8 +187,12 @@ proptest! {
             let (_, next) =
                 Sweep::new(k, Window::new(0, 0, w, h).unwrap()).options(&opts).resume(frontier.as_ref()).pause_when(&pause).palaces_pausable(&tiles).expect("sweep");
             frontier = next.map(|f| {
-                let c = Checkpoint { tag: "test".into(), frontier: f, state: vec![] };
-                Checkpoint::decode(&c.encode(), "test", std::path::Path::new("test")).expect("round trip").frontier
+                // Through a checkpoint file's bytes and back.
+                let mut w = Writer::new();
+                f.encode(&mut w);
+                let c = Checkpoint { tag: "test".into(), state: w.into_bytes() };
+                let back = Checkpoint::decode(&c.encode(), "test", std::path::Path::new("test")).expect("round trip");
+                Frontier::decode(&mut Reader::new(&back.state)).expect("a frontier")
             });
             if frontier.is_none() {
                 break;

@@ -3,6 +3,7 @@
 //! where each occurs, for the whole window split into the hood and the rest.
 
 use crate::engine::Progress;
+use crate::engine::checkpoint::{Frontier, Reader, Writer};
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{
     EngineOptions, PalaceTile, PalaceVisitor, Sweep, SweepReport, TileKind, TileView, TileVisitor,
@@ -10,6 +11,7 @@ use crate::engine::{
 use crate::error::Result;
 use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_value};
+use crate::resume::Resumable;
 use crate::simd::histogram;
 use serde::Serialize;
 use std::fmt;
@@ -264,50 +266,37 @@ impl StatsAcc {
         self.rest.merge(&o.rest);
     }
 
-    /// The accumulated state as bytes (for a checkpoint).
-    pub fn encode(&self) -> Vec<u8> {
-        let mut out = self.k.to_le_bytes().to_vec();
-        for c in self.hist.iter() {
-            out.extend_from_slice(&c.to_le_bytes());
-        }
+    /// Writes the accumulated state (for a checkpoint).
+    pub fn encode(&self, w: &mut Writer) {
+        w.u32(self.k);
+        w.u64s(&self.hist[..]);
         for part in [&self.hood, &self.rest] {
-            out.extend_from_slice(&part.cells.to_le_bytes());
-            out.extend_from_slice(&part.palaces.to_le_bytes());
+            w.u64(part.cells);
+            w.u64(part.palaces);
             for e in [part.min, part.max] {
-                out.push(u8::from(e.is_some()));
+                w.u8(u8::from(e.is_some()));
                 let e = e.unwrap_or(Extreme { v: 0, x: 0, y: 0 });
-                out.extend_from_slice(&e.v.to_le_bytes());
-                out.extend_from_slice(&e.x.to_le_bytes());
-                out.extend_from_slice(&e.y.to_le_bytes());
+                w.i64(e.v);
+                w.u64(e.x);
+                w.u64(e.y);
             }
         }
-        out
     }
 
-    /// The state [`StatsAcc::encode`] wrote, if `bytes` is one.
-    pub fn decode(bytes: &[u8]) -> Option<StatsAcc> {
-        let mut words =
-            bytes.get(4..)?.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        let k = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-        let mut acc = StatsAcc::new(k);
-        for c in acc.hist.iter_mut() {
-            *c = words.next()?;
+    /// Reads a state [`StatsAcc::encode`] wrote, if it is one.
+    pub fn decode(r: &mut Reader<'_>) -> Option<StatsAcc> {
+        let mut acc = StatsAcc::new(r.u32()?);
+        let hist = r.u64s()?;
+        if hist.len() != acc.hist.len() {
+            return None;
         }
-        // The flags of the extremes break the 8-byte rhythm: read the parts field by field.
-        let mut at = 4 + 256 * 8;
-        let mut take = |n: usize| -> Option<&[u8]> {
-            let s = bytes.get(at..at + n)?;
-            at += n;
-            Some(s)
-        };
+        acc.hist.copy_from_slice(&hist);
         for part in [&mut acc.hood, &mut acc.rest] {
-            part.cells = u64::from_le_bytes(take(8)?.try_into().ok()?);
-            part.palaces = u64::from_le_bytes(take(8)?.try_into().ok()?);
+            part.cells = r.u64()?;
+            part.palaces = r.u64()?;
             for slot in [&mut part.min, &mut part.max] {
-                let some = take(1)?[0];
-                let v = i64::from_le_bytes(take(8)?.try_into().ok()?);
-                let x = u64::from_le_bytes(take(8)?.try_into().ok()?);
-                let y = u64::from_le_bytes(take(8)?.try_into().ok()?);
+                let some = r.u8()?;
+                let (v, x, y) = (r.i64()?, r.u64()?, r.u64()?);
                 *slot = match some {
                     0 => None,
                     1 => Some(Extreme { v, x, y }),
@@ -315,7 +304,7 @@ impl StatsAcc {
                 };
             }
         }
-        (at == bytes.len()).then_some(acc)
+        Some(acc)
     }
 
     /// Why this state cannot be what a sweep of `window` has gathered from its first
@@ -464,20 +453,20 @@ impl StatsVisitor {
         known.merge(&rest);
     }
 
-    /// Everything gathered so far, as one accumulator's bytes (for a checkpoint).
-    pub fn encode(&self) -> Vec<u8> {
+    /// Writes everything gathered so far, as one accumulator (for a checkpoint).
+    pub fn encode(&self, w: &mut Writer) {
         let mut all = StatsAcc::new(self.k);
         for a in &self.accs {
             all.merge(&a.lock().expect("stats lock"));
         }
-        all.encode()
+        all.encode(w)
     }
 
     /// Adds a state [`StatsVisitor::encode`] wrote for a sweep of `window` (of the same game)
-    /// that has done the board's first `rows_done` rows; says why not if `bytes` is not one
-    /// (see [`StatsAcc::impossible`]).
-    pub fn restore(&self, bytes: &[u8], window: Window, rows_done: u32) -> Result<(), String> {
-        match StatsAcc::decode(bytes) {
+    /// that has done the board's first `rows_done` rows; says why not if it is not one (see
+    /// [`StatsAcc::impossible`]).
+    pub fn restore(&self, r: &mut Reader<'_>, window: Window, rows_done: u32) -> Result<(), String> {
+        match StatsAcc::decode(r) {
             Some(acc) if acc.k == self.k => {
                 if let Some(why) = acc.impossible(window, rows_done) {
                     return Err(why);
@@ -640,6 +629,213 @@ pub fn palaces(
         .palaces(&sum)?;
     let cells = u64::from(width) * u64::from(height);
     Ok((PalaceCount { k, width, height, cells, palaces: sum.total() }, report))
+}
+
+/// A counter sweep's frontier read back for a run of game `k` over `[0, width) x [0, height)`,
+/// or why not.
+fn frontier_of(r: &mut Reader<'_>, k: u32, width: u32, height: u32) -> std::result::Result<Frontier, String> {
+    let f = Frontier::decode(r).ok_or("its frontier is truncated or malformed")?;
+    match f.unfit(k, width, height) {
+        Some(why) => Err(why),
+        None => Ok(f),
+    }
+}
+
+/// [`palaces`] as a run that pauses and resumes ([`Resumable`]; driven by
+/// [`crate::resume::drive`]): its state is the sweep's frontier and the count so far.
+pub struct PalaceCountRun<'a> {
+    k: u32,
+    width: u32,
+    height: u32,
+    opts: EngineOptions,
+    progress: &'a dyn Progress,
+    sum: PalaceSum,
+    frontier: Option<Frontier>,
+    report: Option<SweepReport>,
+}
+
+impl<'a> PalaceCountRun<'a> {
+    /// The palace count of the `width x height` board of game `k`, swept with `opts`.
+    pub fn new(
+        k: u32,
+        width: u32,
+        height: u32,
+        opts: &EngineOptions,
+        progress: &'a dyn Progress,
+    ) -> Result<Self> {
+        Window::board(width, height)?;
+        crate::model::bounds::check_k(crate::error::Param::K, i64::from(k))?;
+        Ok(PalaceCountRun {
+            k,
+            width,
+            height,
+            opts: opts.clone(),
+            progress,
+            sum: PalaceSum::default(),
+            frontier: None,
+            report: None,
+        })
+    }
+}
+
+impl Resumable for PalaceCountRun<'_> {
+    type Output = (PalaceCount, SweepReport);
+
+    fn tag(&self) -> String {
+        format!("stats --palaces-only k={} {}x{}", self.k, self.width, self.height)
+    }
+
+    fn rows(&self) -> (u32, u32) {
+        (self.frontier.as_ref().map_or(self.height, Frontier::rows_done), self.height)
+    }
+
+    fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
+        let (report, next) = crate::engine::Sweep::new(self.k, Window::board(self.width, self.height)?)
+            .options(&self.opts)
+            .progress(self.progress)
+            .resume(self.frontier.as_ref())
+            .pause_when(pause)
+            .palaces_pausable(&self.sum)?;
+        self.report = Some(match self.report.take() {
+            Some(r) => r.then(report),
+            None => report,
+        });
+        self.frontier = next;
+        Ok(self.frontier.is_none())
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        self.frontier.as_ref().expect("a paused run has a frontier").encode(w);
+        w.u64(self.sum.total());
+    }
+
+    fn restore(&mut self, r: &mut Reader<'_>) -> std::result::Result<(), String> {
+        let f = frontier_of(r, self.k, self.width, self.height)?;
+        let n = r.u64().ok_or("it is not a palace count")?;
+        let cells = u64::from(self.width) * u64::from(f.rows_done());
+        if n > cells {
+            return Err(format!("{n} palaces in the {cells} cells of the rows done"));
+        }
+        self.sum.set(n);
+        self.frontier = Some(f);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Self::Output> {
+        let cells = u64::from(self.width) * u64::from(self.height);
+        let count = PalaceCount {
+            k: self.k,
+            width: self.width,
+            height: self.height,
+            cells,
+            palaces: self.sum.total(),
+        };
+        Ok((count, self.report.expect("a finished run ran")))
+    }
+}
+
+/// The statistics of a window as a run that pauses and resumes ([`Resumable`]): by a counter
+/// sweep of the window, which then starts at the board's corner ([`stats_by_counters`]), or by
+/// the CA's sweep ([`stats`]). Its state is the sweep's frontier and the statistics so far.
+pub struct StatsRun<'a> {
+    board: crate::model::geometry::Board,
+    window: Window,
+    by_counters: bool,
+    opts: EngineOptions,
+    progress: &'a dyn Progress,
+    visitor: StatsVisitor,
+    frontier: Option<Frontier>,
+    report: Option<SweepReport>,
+}
+
+impl<'a> StatsRun<'a> {
+    /// The statistics of `window` of `board`, by counters where `by_counters` (the window must
+    /// then start at the corner) or by the CA, swept with `opts`.
+    pub fn new(
+        board: crate::model::geometry::Board,
+        window: Window,
+        by_counters: bool,
+        opts: &EngineOptions,
+        progress: &'a dyn Progress,
+    ) -> Result<Self> {
+        if by_counters && (window.x0(), window.y0()) != (0, 0) {
+            return Err(crate::Error::InvalidArgument {
+                function: "StatsRun::new",
+                argument: "window",
+                value: window.to_string(),
+                expected: "a window from the corner for the statistics by counters",
+            });
+        }
+        Ok(StatsRun {
+            board,
+            window,
+            by_counters,
+            opts: opts.clone(),
+            progress,
+            visitor: StatsVisitor::new(board.k(), opts.resolved_threads()),
+            frontier: None,
+            report: None,
+        })
+    }
+}
+
+impl Resumable for StatsRun<'_> {
+    type Output = (Stats, SweepReport);
+
+    fn tag(&self) -> String {
+        // The form is in the tag: the two sweeps' frontiers differ.
+        let (b, w) = (self.board, self.window);
+        format!(
+            "stats k={} {}x{} window {w}{}",
+            b.k(),
+            b.width(),
+            b.height(),
+            if self.by_counters { " by counters" } else { "" }
+        )
+    }
+
+    fn rows(&self) -> (u32, u32) {
+        let h = self.window.y1();
+        (self.frontier.as_ref().map_or(h, Frontier::rows_done), h)
+    }
+
+    fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
+        let k = self.board.k();
+        let sweep = |w: Window| {
+            crate::engine::Sweep::new(k, w)
+                .options(&self.opts)
+                .progress(self.progress)
+                .resume(self.frontier.as_ref())
+                .pause_when(pause)
+        };
+        let (report, next) = if self.by_counters {
+            sweep(self.window).palaces_pausable(&self.visitor)?
+        } else {
+            sweep(self.window).tiles_pausable(&self.visitor)?
+        };
+        self.report = Some(match self.report.take() {
+            Some(r) => r.then(report),
+            None => report,
+        });
+        self.frontier = next;
+        Ok(self.frontier.is_none())
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        self.frontier.as_ref().expect("a paused run has a frontier").encode(w);
+        self.visitor.encode(w);
+    }
+
+    fn restore(&mut self, r: &mut Reader<'_>) -> std::result::Result<(), String> {
+        let f = frontier_of(r, self.board.k(), self.window.x1(), self.window.y1())?;
+        self.visitor.restore(r, self.window, f.rows_done())?;
+        self.frontier = Some(f);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Self::Output> {
+        Ok((self.visitor.finish(self.window), self.report.expect("a finished run ran")))
+    }
 }
 
 fn fmt_ext(e: &Option<Extreme>) -> String {

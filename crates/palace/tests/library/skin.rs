@@ -3,9 +3,10 @@
 //! ranges, tilings, kernels and thread counts; and runs paused at random bands, saved and
 //! resumed, against uninterrupted ones.
 
-use palace::analysis::skin::{self, Column, SkinReport};
+use palace::analysis::skin::{self, Column, SkinReport, SkinRun};
 use palace::engine::{EngineOptions, Silent};
 use palace::kernel::KernelChoice;
+use palace::resume::{Reader, Resumable, Writer};
 use palace::testing::kernels;
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -63,27 +64,39 @@ fn many_workers_on_few_cores_equal_the_row_sweep() {
     }
 }
 
+/// The state of a paused run, as a checkpoint holds it.
+fn saved<R: Resumable>(run: &R) -> Vec<u8> {
+    let mut w = Writer::new();
+    run.encode(&mut w);
+    w.into_bytes()
+}
+
+/// `run` continued from `bytes`, all of which its state must take.
+fn restored<R: Resumable>(mut run: R, bytes: &[u8]) -> Result<R, String> {
+    let mut r = Reader::new(bytes);
+    run.restore(&mut r)?;
+    if r.is_empty() { Ok(run) } else { Err("bytes left after the state".into()) }
+}
+
 /// Follows the skin in segments, each paused after `every` bands; between segments the state
-/// goes through its bytes into a fresh follower, as across runs of `--resume`.
+/// goes through its bytes into a fresh run, as across runs of `--resume`.
 fn in_segments(k: u32, to: u64, o: &EngineOptions, every: usize) -> (SkinReport, Vec<Column>, usize) {
-    let mut saved: Option<(Vec<u8>, palace::engine::checkpoint::Frontier)> = None;
+    let mut state: Option<Vec<u8>> = None;
     let mut segments = 0;
     loop {
-        let f = skin::Follower::new(k, to, o, &Silent).unwrap();
-        if let Some((bytes, _)) = &saved {
-            f.restore(bytes).expect("a saved state restores");
+        let mut run = SkinRun::new(skin::Follower::new(k, to, o, &Silent).unwrap());
+        if let Some(bytes) = &state {
+            run = restored(run, bytes).expect("a saved state restores");
         }
         let asked = AtomicUsize::new(0);
         let pause = || asked.fetch_add(1, Ordering::Relaxed) + 1 >= every;
-        let (_, frontier) = f.segment(saved.as_ref().map(|(_, fr)| fr), &pause).unwrap();
+        let done = run.segment(&pause).unwrap();
         segments += 1;
-        match frontier {
-            None => {
-                let (rep, cols) = f.finish().unwrap();
-                return (rep, cols, segments);
-            }
-            Some(fr) => saved = Some((f.encode(), fr)),
+        if done {
+            let (rep, cols, _) = run.finish().unwrap();
+            return (rep, cols, segments);
         }
+        state = Some(saved(&run));
     }
 }
 
@@ -110,73 +123,67 @@ proptest! {
     }
 }
 
-/// A state is refused by a follower of another game or target, and a frontier the state has
-/// not read up to is refused.
+/// A state is refused by a run of another game or target, or cut short, and a frontier the
+/// state has not read up to is refused.
 #[test]
 fn a_state_of_another_run_is_refused() {
     let o = options(2, None, Some(64), KernelChoice::Auto);
+    let run = |k: u32, to: u64| SkinRun::new(skin::Follower::new(k, to, &o, &Silent).unwrap());
+    let mut first = run(500, 6000);
+    let asked = AtomicUsize::new(0);
+    assert!(!first.segment(&|| asked.fetch_add(1, Ordering::Relaxed) >= 3).unwrap(), "paused");
+    let bytes = saved(&first);
+    assert!(restored(run(500, 6000), &bytes).is_ok());
+    assert!(restored(run(501, 6000), &bytes).is_err(), "another game");
+    assert!(restored(run(500, 6001), &bytes).is_err(), "another target");
+    assert!(restored(run(500, 6000), &bytes[..bytes.len() - 1]).is_err(), "truncated");
+    // A fresh follower (row 0) cannot continue from a frontier further down.
     let f = skin::Follower::new(500, 6000, &o, &Silent).unwrap();
     let asked = AtomicUsize::new(0);
     let (_, frontier) = f.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 3).unwrap();
-    let frontier = frontier.expect("paused");
-    let bytes = f.encode();
-    assert!(skin::Follower::new(501, 6000, &o, &Silent).unwrap().restore(&bytes).is_err(), "another game");
-    assert!(skin::Follower::new(500, 6001, &o, &Silent).unwrap().restore(&bytes).is_err(), "another target");
-    assert!(
-        skin::Follower::new(500, 6000, &o, &Silent).unwrap().restore(&bytes[..bytes.len() - 1]).is_err(),
-        "truncated"
-    );
-    // A fresh follower (row 0) cannot continue from the frontier.
     let fresh = skin::Follower::new(500, 6000, &o, &Silent).unwrap();
-    let e = fresh.segment(Some(&frontier), &|| false).unwrap_err();
+    let e = fresh.segment(frontier.as_ref(), &|| false).unwrap_err();
     assert!(e.to_string().contains("cannot resume"), "{e}");
 }
 
 /// With the columns' patterns recorded (`--pattern`): the counter sweep, paused and resumed
 /// through its bytes, gives the row sweep's report, pattern measures included; a state without
-/// patterns is refused by a follower that records them, and the other way round.
+/// patterns is refused by a run that records them, and the other way round.
 #[test]
 fn pattern_runs_resume_and_equal_the_row_sweep() {
     let (k, to) = (500u32, 9500u64);
     let o = options(2, None, Some(48), KernelChoice::Auto);
     let (rows, rows_cols, _) = skin::follow_rows_with(k, to, true, &o, &Silent).unwrap();
     assert!(rows.levels.iter().all(|l| l.pattern.is_some()) && rows.outside_values.is_some());
-    let mut saved: Option<(Vec<u8>, palace::engine::checkpoint::Frontier)> = None;
+    let plain = || SkinRun::new(skin::Follower::new(k, to, &o, &Silent).unwrap());
+    let with = || SkinRun::new(skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns());
+    let mut state: Option<Vec<u8>> = None;
     let mut segments = 0;
     let (rep, cols) = loop {
-        let f = skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns();
-        if let Some((bytes, _)) = &saved {
-            f.restore(bytes).expect("a saved state restores");
-            assert!(
-                skin::Follower::new(k, to, &o, &Silent).unwrap().restore(bytes).is_err(),
-                "patterns expected"
-            );
+        let mut run = with();
+        if let Some(bytes) = &state {
+            run = restored(run, bytes).expect("a saved state restores");
+            assert!(restored(plain(), bytes).is_err(), "patterns expected");
         }
         let asked = AtomicUsize::new(0);
-        let (_, frontier) = f
-            .segment(saved.as_ref().map(|(_, fr)| fr), &|| asked.fetch_add(1, Ordering::Relaxed) >= 2)
-            .unwrap();
+        let done = run.segment(&|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap();
         segments += 1;
-        match frontier {
-            None => break f.finish().unwrap(),
-            Some(fr) => saved = Some((f.encode(), fr)),
+        if done {
+            let (rep, cols, _) = run.finish().unwrap();
+            break (rep, cols);
         }
+        state = Some(saved(&run));
     };
     assert!(segments > 1, "the run was paused");
     assert_eq!(cols, rows_cols);
     assert_eq!(rep.to_string(), rows.to_string());
     assert_eq!(serde_json::to_string(&rep).unwrap(), serde_json::to_string(&rows).unwrap());
     // A plain state is not a state with patterns.
-    let plain = skin::Follower::new(k, to, &o, &Silent).unwrap();
+    let mut p = plain();
     let asked = AtomicUsize::new(0);
-    let _ = plain.segment(None, &|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap();
-    assert!(
-        skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().restore(&plain.encode()).is_err()
-    );
-    assert_ne!(
-        skin::Follower::new(k, to, &o, &Silent).unwrap().tag(),
-        skin::Follower::new(k, to, &o, &Silent).unwrap().with_patterns().tag()
-    );
+    assert!(!p.segment(&|| asked.fetch_add(1, Ordering::Relaxed) >= 2).unwrap());
+    assert!(restored(with(), &saved(&p)).is_err());
+    assert_ne!(plain().tag(), with().tag());
 }
 
 /// The smallest game, past where the rows first bounded for it ran out (about 82000 columns

@@ -29,10 +29,11 @@ mod sweep;
 pub use pattern::PatternMeasures;
 pub use plot::plot;
 pub use rows::{follow_rows, follow_rows_with};
-pub use sweep::{Follower, follow};
+pub use sweep::{Follower, SkinRun, follow};
 #[cfg(feature = "gpu")]
 pub(crate) use sweep::{estimate, show};
 
+use crate::engine::checkpoint::{Reader, Writer};
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -373,56 +374,55 @@ impl SkinState {
         *n += 1;
     }
 
-    /// The state as bytes (for checkpoints; [`SkinState::decode`] reads them back).
-    pub fn encode(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + 13 * self.cols.len() + 16 * self.horizontal.len());
-        let mut put = |v: u64| b.extend_from_slice(&v.to_le_bytes());
-        put(self.k);
-        put(self.to);
-        put(self.boundary);
-        put(u64::from(self.rows));
-        put(self.needed);
-        put(self.last_closed.map_or(u64::MAX, |i| i as u64));
-        put(self.cols.len() as u64);
-        put(self.vertical_open.len() as u64);
-        put(self.diagonal_open.len() as u64);
-        put(self.horizontal.len() as u64);
+    /// Writes the state (for checkpoints; [`SkinState::decode`] reads it back).
+    pub fn encode(&self, w: &mut Writer) {
+        let put = |w: &mut Writer, v: u64| w.u64(v);
+        let b = w;
+        put(b, self.k);
+        put(b, self.to);
+        put(b, self.boundary);
+        put(b, u64::from(self.rows));
+        put(b, self.needed);
+        put(b, self.last_closed.map_or(u64::MAX, |i| i as u64));
+        put(b, self.cols.len() as u64);
+        put(b, self.vertical_open.len() as u64);
+        put(b, self.diagonal_open.len() as u64);
+        put(b, self.horizontal.len() as u64);
         for c in &self.cols {
-            b.extend_from_slice(&c.top.to_le_bytes());
-            b.push(c.top_v as u8);
-            b.extend_from_slice(&c.vertical.to_le_bytes());
-            b.extend_from_slice(&c.diagonal.to_le_bytes());
+            b.u32(c.top);
+            b.u8(c.top_v as u8);
+            b.u32(c.vertical);
+            b.u32(c.diagonal);
         }
         for &i in &self.vertical_open {
-            b.extend_from_slice(&(i as u64).to_le_bytes());
+            b.u64(i as u64);
         }
         for &(i, x) in &self.diagonal_open {
-            b.extend_from_slice(&(i as u64).to_le_bytes());
-            b.extend_from_slice(&x.to_le_bytes());
+            b.u64(i as u64);
+            b.u64(x);
         }
         for &(y, x, r) in &self.horizontal {
-            b.extend_from_slice(&y.to_le_bytes());
-            b.extend_from_slice(&x.to_le_bytes());
-            b.extend_from_slice(&r.to_le_bytes());
+            b.u32(y);
+            b.u64(x);
+            b.u32(r);
         }
         for &n in self.values.iter() {
-            b.extend_from_slice(&n.to_le_bytes());
+            b.u64(n);
         }
-        b.extend_from_slice(&(self.others.len() as u64).to_le_bytes());
+        b.u64(self.others.len() as u64);
         for &(v, x, y) in &self.others {
-            b.push(v as u8);
-            b.extend_from_slice(&x.to_le_bytes());
-            b.extend_from_slice(&y.to_le_bytes());
+            b.u8(v as u8);
+            b.u64(x);
+            b.u32(y);
         }
         if let Some(p) = &self.patterns {
             for &m in p {
-                b.extend_from_slice(&m.to_le_bytes());
+                b.u64(m);
             }
             for &n in self.outside.iter() {
-                b.extend_from_slice(&n.to_le_bytes());
+                b.u64(n);
             }
         }
-        b
     }
 
     /// Why this state cannot be one the skin's sweep reaches after its first `rows` rows, if
@@ -476,15 +476,14 @@ impl SkinState {
         None
     }
 
-    /// Reads [`SkinState::encode`]'s bytes back; `None` unless they hold a consistent state of
-    /// game `k` up to column `to` (without the columns' patterns).
-    pub fn decode(k: u32, to: u64, bytes: &[u8]) -> Option<Self> {
-        Self::decode_with(k, to, false, bytes)
+    /// Reads what [`SkinState::encode`] wrote; `None` unless it is a consistent state of game
+    /// `k` up to column `to` (without the columns' patterns).
+    pub fn decode(k: u32, to: u64, r: &mut Reader<'_>) -> Option<Self> {
+        Self::decode_with(k, to, false, r)
     }
 
     /// [`SkinState::decode`] for a state that records the columns' patterns (`patterns`) or not.
-    pub fn decode_with(k: u32, to: u64, patterns: bool, bytes: &[u8]) -> Option<Self> {
-        let mut r = Reader(bytes);
+    pub fn decode_with(k: u32, to: u64, patterns: bool, r: &mut Reader<'_>) -> Option<Self> {
         let head: Vec<u64> = (0..10).map(|_| r.u64()).collect::<Option<_>>()?;
         let [kk, tt, boundary, rows, needed, last, ncols, nv, nd, nh] = head[..] else { return None };
         if (kk, tt) != (u64::from(k), to)
@@ -496,8 +495,8 @@ impl SkinState {
         }
         // Every entry takes at least 8 bytes but a column (13): lengths beyond the input are
         // refused before anything is allocated.
-        if ncols.checked_mul(13)? > r.0.len() as u64 || nv.max(nd).max(nh).checked_mul(8)? > r.0.len() as u64
-        {
+        let left = r.remaining() as u64;
+        if ncols.checked_mul(13)? > left || nv.max(nd).max(nh).checked_mul(8)? > left {
             return None;
         }
         let mut s = SkinState::new(k, to);
@@ -510,7 +509,7 @@ impl SkinState {
         }
         for i in 0..ncols {
             let top = r.u32()?;
-            let top_v = r.take(1)?[0] as i8;
+            let top_v = r.u8()? as i8;
             let (vertical, diagonal) = (r.u32()?, r.u32()?);
             s.cols.push(Column { x: kk + i, top, top_v, vertical, diagonal });
         }
@@ -533,7 +532,7 @@ impl SkinState {
             return None;
         }
         for _ in 0..n_others {
-            s.others.push((r.take(1)?[0] as i8, r.u64()?, r.u32()?));
+            s.others.push((r.u8()? as i8, r.u64()?, r.u32()?));
         }
         if patterns {
             s.patterns = Some((0..ncols).map(|_| r.u64()).collect::<Option<_>>()?);
@@ -541,44 +540,7 @@ impl SkinState {
                 *n = r.u64()?;
             }
         }
-        r.0.is_empty().then_some(s)
-    }
-}
-
-/// Reads little-endian numbers off a byte slice.
-pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
-
-impl<'a> Reader<'a> {
-    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-
-    pub(crate) fn u64(&mut self) -> Option<u64> {
-        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    }
-
-    /// Bytes after their 64-bit length.
-    #[cfg(feature = "gpu")]
-    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        self.take(n)
-    }
-
-    /// 32-bit words after their 64-bit count.
-    #[cfg(feature = "gpu")]
-    pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        let bytes = self.take(n.checked_mul(4)?)?;
-        Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+        Some(s)
     }
 }
 
@@ -966,6 +928,19 @@ pub fn check_to(k: u32, to: u64) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// A state's bytes.
+    fn encoded(s: &SkinState) -> Vec<u8> {
+        let mut w = Writer::new();
+        s.encode(&mut w);
+        w.into_bytes()
+    }
+
+    /// A state read back from all of `bytes`, or none.
+    fn decoded(k: u32, to: u64, patterns: bool, bytes: &[u8]) -> Option<SkinState> {
+        let mut r = Reader::new(bytes);
+        SkinState::decode_with(k, to, patterns, &mut r).filter(|_| r.is_empty())
+    }
+
     #[test]
     fn fibonacci_and_words() {
         assert_eq!((1..=10).map(fib).collect::<Vec<_>>(), vec![1, 1, 2, 3, 5, 8, 13, 21, 34, 55]);
@@ -1002,15 +977,15 @@ mod tests {
                 dp.next_row().iter().map(|&n| (i64::from(n) - i64::from(k)).clamp(-128, 127) as i8).collect();
             s.row(y, |x| row.get(x as usize).copied()).unwrap();
             if y % 37 == 0 || y == 199 {
-                let bytes = s.encode();
-                assert_eq!(SkinState::decode(k, to, &bytes).as_ref(), Some(&s), "row {y}");
-                assert!(SkinState::decode(k + 1, to, &bytes).is_none());
+                let bytes = encoded(&s);
+                assert_eq!(decoded(k, to, false, &bytes).as_ref(), Some(&s), "row {y}");
+                assert!(decoded(k + 1, to, false, &bytes).is_none());
                 for cut in [0, 1, 8, bytes.len() / 2, bytes.len() - 1] {
-                    assert!(SkinState::decode(k, to, &bytes[..cut]).is_none(), "row {y}, cut at {cut}");
+                    assert!(decoded(k, to, false, &bytes[..cut]).is_none(), "row {y}, cut at {cut}");
                 }
                 let mut longer = bytes.clone();
                 longer.push(0);
-                assert!(SkinState::decode(k, to, &longer).is_none());
+                assert!(decoded(k, to, false, &longer).is_none());
             }
         }
         assert!(!s.columns_measured().is_empty() && s.rows() == 200);
@@ -1029,9 +1004,9 @@ mod tests {
             s.row(y, |x| row.get(x as usize).copied()).unwrap();
         }
         assert!(s.patterns().unwrap().iter().any(|&p| p != 0));
-        let bytes = s.encode();
-        assert_eq!(SkinState::decode_with(k, to, true, &bytes).as_ref(), Some(&s));
-        assert!(SkinState::decode(k, to, &bytes).is_none());
-        assert!(SkinState::decode_with(k, to, true, &bytes[..bytes.len() - 8]).is_none());
+        let bytes = encoded(&s);
+        assert_eq!(decoded(k, to, true, &bytes).as_ref(), Some(&s));
+        assert!(decoded(k, to, false, &bytes).is_none());
+        assert!(decoded(k, to, true, &bytes[..bytes.len() - 8]).is_none());
     }
 }

@@ -35,13 +35,14 @@
 //! it, so a chain of resumed runs reads every row once, as an uninterrupted one does.
 
 use super::{Column, SkinReport, SkinState, analyse, check_to, rows_for};
-use crate::engine::checkpoint::Frontier;
+use crate::engine::checkpoint::{self, Frontier, Writer};
 use crate::engine::{
     EngineOptions, KeptTile, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind, TileView,
 };
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::model::rule::hood_sentinel;
+use crate::resume::Resumable;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -186,15 +187,20 @@ impl<'a> Follower<'a> {
         self.height
     }
 
-    /// The state read so far, as bytes (saved with a frontier).
-    pub fn encode(&self) -> Vec<u8> {
-        self.reader.lock().unwrap().state.encode()
+    /// Rows the skin has read.
+    pub fn rows(&self) -> u32 {
+        self.reader.lock().unwrap().state.rows()
     }
 
-    /// Continues from a saved state; says why not if the bytes are not a state of this run
-    /// or describe one the sweep cannot reach ([`SkinState::impossible`]).
-    pub fn restore(&self, bytes: &[u8]) -> std::result::Result<(), String> {
-        let Some(state) = SkinState::decode_with(self.k, self.to, self.patterns, bytes) else {
+    /// Writes the state read so far (saved with a frontier).
+    pub fn encode(&self, w: &mut Writer) {
+        self.reader.lock().unwrap().state.encode(w)
+    }
+
+    /// Continues from a saved state; says why not if it is not a state of this run or
+    /// describes one the sweep cannot reach ([`SkinState::impossible`]).
+    pub fn restore(&self, r: &mut checkpoint::Reader<'_>) -> std::result::Result<(), String> {
+        let Some(state) = SkinState::decode_with(self.k, self.to, self.patterns, r) else {
             return Err("it is not the skin's state of this run".into());
         };
         if let Some(why) = state.impossible() {
@@ -410,6 +416,72 @@ impl Bands {
         self.waiting
             .first_key_value()
             .is_some_and(|(&y0, band)| y0 == self.snapshot.rows && band.done.load(Ordering::Relaxed))
+    }
+}
+
+/// The skin on the CPU as a run that pauses and resumes ([`Resumable`]; driven by
+/// [`crate::resume::drive`]): its state is the sweep's frontier and the skin's state, which has
+/// read exactly the rows above it.
+pub struct SkinRun<'a> {
+    follower: Follower<'a>,
+    frontier: Option<Frontier>,
+    report: Option<SweepReport>,
+}
+
+impl<'a> SkinRun<'a> {
+    /// Runs `follower` in segments.
+    pub fn new(follower: Follower<'a>) -> Self {
+        SkinRun { follower, frontier: None, report: None }
+    }
+}
+
+impl Resumable for SkinRun<'_> {
+    type Output = (SkinReport, Vec<Column>, SweepReport);
+
+    fn tag(&self) -> String {
+        self.follower.tag()
+    }
+
+    fn rows(&self) -> (u32, u32) {
+        (self.follower.rows(), self.follower.height())
+    }
+
+    fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
+        let (report, next) = self.follower.segment(self.frontier.as_ref(), pause)?;
+        self.report = Some(match self.report.take() {
+            Some(r) => r.then(report),
+            None => report,
+        });
+        self.frontier = next;
+        Ok(self.frontier.is_none())
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        self.frontier.as_ref().expect("a paused run has a frontier").encode(w);
+        self.follower.encode(w);
+    }
+
+    fn restore(&mut self, r: &mut checkpoint::Reader<'_>) -> std::result::Result<(), String> {
+        let f = &self.follower;
+        let frontier = Frontier::decode(r).ok_or("its frontier is truncated or malformed")?;
+        if let Some(why) = frontier.unfit(f.k, f.width, f.height) {
+            return Err(why);
+        }
+        f.restore(r)?;
+        if frontier.rows_done() != f.rows() {
+            return Err(format!(
+                "its skin has read {} rows, its frontier {}",
+                f.rows(),
+                frontier.rows_done()
+            ));
+        }
+        self.frontier = Some(frontier);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Self::Output> {
+        let (report, cols) = self.follower.finish()?;
+        Ok((report, cols, self.report.expect("a finished run ran")))
     }
 }
 

@@ -1,0 +1,480 @@
+//! Where a run's cells are computed, chosen once: [`Backend`] is the CPU engine with its
+//! options or a GPU with its own, and the entry points here ([`stats`], [`palace_count`],
+//! [`skin()`], [`survey()`], [`positions()`], [`adapter`]) dispatch on it. Every backend gives the
+//! same results, byte for byte (the tests compare them); a [`RunReport`] says how the run went
+//! on the one that ran. A build without the cargo feature `gpu` still knows
+//! [`Backend::Gpu`]: its entry points answer [`Error::NoGpu`], so the front ends hold no
+//! `cfg` of their own.
+//!
+//! ```
+//! use palace::backend::{self, Backend, StatsForm};
+//! use palace::engine::{Cancel, EngineOptions, Silent};
+//! use palace::resume::Checkpoints;
+//! use palace::{Board, Window};
+//!
+//! let board = Board::new(500, 1500, 1500)?;
+//! let cpu = Backend::Cpu(EngineOptions::default());
+//! let (stats, _run) =
+//!     backend::stats(&cpu, board, board.full(), StatsForm::Auto, &Checkpoints::none(), &Silent, &Cancel::new())?;
+//! assert_eq!(stats.total.cells, 1500 * 1500);
+//! # Ok::<(), palace::Error>(())
+//! ```
+
+use crate::analysis::positions::{self, Method, PositionsReport};
+use crate::analysis::skin::{self, Column, SkinReport};
+use crate::analysis::stats::{PalaceCount, PalaceCountRun, Stats, StatsRun};
+use crate::analysis::survey::{self, SurveyOptions, SurveyRow};
+use crate::engine::{Cancel, EngineOptions, Progress, SweepReport};
+use crate::error::{Error, Param, ParameterError, Result};
+use crate::model::geometry::{Board, Window};
+use crate::resume::{Checkpoints, drive};
+use serde::Serialize;
+use std::time::Duration;
+
+/// Where a run computes its cells.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// The CPU engine, with these options (threads, kernel, tiling, cancel token).
+    Cpu(EngineOptions),
+    /// A GPU (compute shaders through wgpu), with these options.
+    Gpu(GpuOptions),
+}
+
+/// The GPU's options.
+#[derive(Debug, Clone, Default)]
+pub struct GpuOptions {
+    /// The tile shape (tuning); `None`: each run's default.
+    pub shape: Option<TileShape>,
+    /// The device, opened once for several runs; `None`: each run opens one.
+    pub device: Option<Device>,
+}
+
+/// An opened GPU device, shared by the runs given it: opening one takes a while.
+#[derive(Clone)]
+pub struct Device {
+    #[cfg(feature = "gpu")]
+    gpu: std::sync::Arc<crate::gpu::Gpu>,
+    #[cfg(not(feature = "gpu"))]
+    none: std::convert::Infallible,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[cfg(feature = "gpu")]
+        return write!(f, "Device({})", self.gpu.adapter());
+        #[cfg(not(feature = "gpu"))]
+        {
+            let _ = f;
+            match self.none {}
+        }
+    }
+}
+
+impl Device {
+    /// Opens the adapter a GPU run uses; [`Error::NoGpu`] in a build without the GPU backend.
+    pub fn open() -> Result<Device> {
+        #[cfg(feature = "gpu")]
+        return Ok(Device { gpu: std::sync::Arc::new(crate::gpu::Gpu::open().map_err(Error::Gpu)?) });
+        #[cfg(not(feature = "gpu"))]
+        Err(Error::NoGpu)
+    }
+
+    /// The adapter, in words.
+    pub fn adapter(&self) -> AdapterInfo {
+        #[cfg(feature = "gpu")]
+        {
+            let a = self.gpu.adapter();
+            AdapterInfo {
+                name: a.name.clone(),
+                backend: a.backend.clone(),
+                device_type: a.device_type.clone(),
+                driver: a.driver.clone(),
+                subgroup: a.subgroup,
+                summary: a.to_string(),
+                max_binding_bytes: self.gpu.binding_size(),
+                memory_bytes: self.gpu.memory(),
+            }
+        }
+        #[cfg(not(feature = "gpu"))]
+        match self.none {}
+    }
+}
+
+/// A GPU tile: `lanes` invocations a workgroup, `rows` rows each, `width` columns (checked
+/// against the device's bounds when the run starts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileShape {
+    /// Invocations per workgroup.
+    pub lanes: u32,
+    /// Rows per invocation.
+    pub rows: u32,
+    /// Columns per tile.
+    pub width: u32,
+}
+
+impl std::fmt::Display for TileShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}x{}", self.lanes, self.rows, self.width)
+    }
+}
+
+impl std::str::FromStr for TileShape {
+    type Err = String;
+
+    /// `LANESxROWSxWIDTH`, e.g. `64x4x256`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let parts: Vec<Option<u32>> = s.split('x').map(|p| p.trim().parse().ok()).collect();
+        match parts[..] {
+            [Some(lanes), Some(rows), Some(width)] => Ok(TileShape { lanes, rows, width }),
+            _ => Err(format!("{s:?} is not LANESxROWSxWIDTH, e.g. 64x4x256")),
+        }
+    }
+}
+
+/// How a run went on the backend that ran it.
+#[derive(Debug, Clone, Serialize)]
+pub enum RunReport {
+    /// The CPU engine's report.
+    Cpu(SweepReport),
+    /// The GPU's.
+    Gpu(GpuRun),
+}
+
+/// How a GPU run went.
+#[derive(Debug, Clone, Serialize)]
+pub struct GpuRun {
+    /// The adapter, in words.
+    pub adapter: String,
+    /// The tile shape, `lanes x rows x width`.
+    pub shape: String,
+    /// Cells computed: the region, rounded up to whole tiles, less the tiles of outer space
+    /// skipped.
+    pub computed: u64,
+    /// Cells of the region, rounded up to whole tiles (for the skin, of the tile-diagonals
+    /// swept before the skin was complete).
+    pub region: u64,
+    /// Bytes read back from the GPU for the analysis (the skin's tiles near the boundary, the
+    /// P-positions).
+    pub sent_back: u64,
+    /// Wall time of the sweep.
+    #[serde(serialize_with = "secs")]
+    pub elapsed: Duration,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// The GPU adapter a [`Backend::Gpu`] run uses, in words: its name, backend, kind of device,
+/// driver and subgroup size.
+#[derive(Debug, Clone, Serialize)]
+pub struct AdapterInfo {
+    /// Its name.
+    pub name: String,
+    /// The graphics backend (Vulkan, Metal, Dx12).
+    pub backend: String,
+    /// The kind of device (discrete, integrated, CPU).
+    pub device_type: String,
+    /// The driver and its version, where the backend names them.
+    pub driver: String,
+    /// The size of its subgroups, where every subgroup has the same size.
+    pub subgroup: Option<u32>,
+    /// All of it in one line.
+    pub summary: String,
+    /// The largest storage binding, in bytes: boards up to a quarter of it in columns and as
+    /// many rows.
+    pub max_binding_bytes: u64,
+    /// Its memory: the largest device-local heap (or `PALACE_GPU_MEMORY`), where told.
+    pub memory_bytes: Option<u64>,
+}
+
+/// The adapter a GPU run would use; [`Error::NoGpu`] in a build without the GPU backend.
+pub fn adapter() -> Result<AdapterInfo> {
+    Ok(Device::open()?.adapter())
+}
+
+/// How the statistics are computed on the CPU (a GPU always computes the three-counter form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatsForm {
+    /// The three-counter form for a window from the corner, the CA rule for any other.
+    Auto,
+    /// The three-counter form: the window must start at the corner.
+    Counters,
+    /// The CA rule's kernels (the paper's automaton), on the CPU only.
+    Ca,
+}
+
+/// A GPU run with checkpoints asked for, or with the CA form: refused, naming what to drop.
+fn gpu_refuses(form: Option<StatsForm>, c: &Checkpoints) -> Result<()> {
+    if form == Some(StatsForm::Ca) {
+        return Err(ParameterError::about(Param::Backend, "gpu")
+            .set(Param::Backend, "gpu")
+            .text(" computes the three-counter form, not the CA rule; ask for one of them")
+            .into());
+    }
+    if c.save().is_some() || c.resume().is_some() {
+        return Err(ParameterError::about(Param::Backend, "gpu")
+            .set(Param::Backend, "gpu")
+            .text(" keeps no checkpoints of this run; drop ")
+            .name(Param::Checkpoint)
+            .text(" and ")
+            .name(Param::Resume)
+            .text(", or use ")
+            .set(Param::Backend, "cpu")
+            .into());
+    }
+    Ok(())
+}
+
+/// The statistics of `window` of `board` ([`crate::analysis::stats`]), on `backend`; on the
+/// CPU in the `form` asked for and checkpointed as `c` says ([`crate::resume::drive`]), `stop`
+/// pausing it or stopping it.
+pub fn stats(
+    backend: &Backend,
+    board: Board,
+    window: Window,
+    form: StatsForm,
+    c: &Checkpoints,
+    progress: &dyn Progress,
+    stop: &Cancel,
+) -> Result<(Stats, RunReport)> {
+    match backend {
+        Backend::Cpu(opts) => {
+            let corner = (window.x0(), window.y0()) == (0, 0);
+            let by_counters = match form {
+                StatsForm::Auto => corner,
+                StatsForm::Counters if !corner => {
+                    return Err(ParameterError::new(Param::Window, window)
+                        .text(": the statistics by counters cover a board from its corner; give the board, not a window of it")
+                        .into());
+                }
+                StatsForm::Counters => true,
+                StatsForm::Ca => false,
+            };
+            let engine = c.engine(opts);
+            let run = StatsRun::new(board, window, by_counters, &engine, progress)?;
+            let (s, report) = drive(run, c, stop)?;
+            Ok((s, RunReport::Cpu(report)))
+        }
+        Backend::Gpu(g) => {
+            gpu_refuses(Some(form), c)?;
+            {
+                #[cfg(not(feature = "gpu"))]
+                return no_gpu(g);
+                #[cfg(feature = "gpu")]
+                {
+                    let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
+                    let (s, run) = crate::gpu::stats(&gpu, board.k(), window, shape, progress, stop)?;
+                    Ok((s, RunReport::Gpu(run)))
+                }
+            }
+        }
+    }
+}
+
+/// The palace count of `board` ([`crate::analysis::stats::palaces`]), on `backend`,
+/// checkpointed on the CPU as `c` says.
+pub fn palace_count(
+    backend: &Backend,
+    board: Board,
+    c: &Checkpoints,
+    progress: &dyn Progress,
+    stop: &Cancel,
+) -> Result<(PalaceCount, RunReport)> {
+    let (k, w, h) = (board.k(), board.width(), board.height());
+    match backend {
+        Backend::Cpu(opts) => {
+            let engine = c.engine(opts);
+            let (count, report) = drive(PalaceCountRun::new(k, w, h, &engine, progress)?, c, stop)?;
+            Ok((count, RunReport::Cpu(report)))
+        }
+        Backend::Gpu(g) => {
+            gpu_refuses(None, c)?;
+            {
+                #[cfg(not(feature = "gpu"))]
+                return no_gpu(g);
+                #[cfg(feature = "gpu")]
+                {
+                    let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
+                    let (count, run) = crate::gpu::palace_count(&gpu, k, w, h, shape, progress, stop)?;
+                    Ok((count, RunReport::Gpu(run)))
+                }
+            }
+        }
+    }
+}
+
+/// How the skin is followed on the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkinForm {
+    /// The counter sweep, its tiles near the boundary computed with values.
+    Counters,
+    /// The CA's row sweep (the reference), on the CPU only and without checkpoints.
+    Rows,
+}
+
+/// The skin of game `k` from the shoulder to column `to` ([`crate::analysis::skin`]), each
+/// column's pattern too where `patterns`, on `backend`, checkpointed as `c` says.
+#[allow(clippy::too_many_arguments)]
+pub fn skin(
+    backend: &Backend,
+    k: u32,
+    to: u64,
+    patterns: bool,
+    form: SkinForm,
+    c: &Checkpoints,
+    progress: &dyn Progress,
+    stop: &Cancel,
+) -> Result<(SkinReport, Vec<Column>, RunReport)> {
+    skin::check_to(k, to)?;
+    match (backend, form) {
+        (Backend::Cpu(opts), SkinForm::Rows) => {
+            if c.save().is_some() || c.resume().is_some() {
+                return Err(Error::InvalidArgument {
+                    function: "backend::skin",
+                    argument: "c",
+                    value: "checkpoints".into(),
+                    expected: "no checkpoints for the row sweep, which keeps none",
+                });
+            }
+            let (report, cols, r) = skin::follow_rows_with(k, to, patterns, opts, progress)?;
+            Ok((report, cols, RunReport::Cpu(r)))
+        }
+        (Backend::Cpu(opts), SkinForm::Counters) => {
+            let engine = c.engine(opts);
+            let f = skin::Follower::new(k, to, &engine, progress)?;
+            let f = if patterns { f.with_patterns() } else { f };
+            let (report, cols, r) = drive(skin::SkinRun::new(f), c, stop)?;
+            Ok((report, cols, RunReport::Cpu(r)))
+        }
+        (Backend::Gpu(_), SkinForm::Rows) => Err(ParameterError::about(Param::Backend, "gpu")
+            .set(Param::Backend, "gpu")
+            .text(" follows the skin by counters; the row sweep is the CPU's reference")
+            .into()),
+        (Backend::Gpu(g), SkinForm::Counters) => {
+            #[cfg(not(feature = "gpu"))]
+            return no_gpu(g);
+            #[cfg(feature = "gpu")]
+            {
+                let mut tiles = crate::gpu::SkinTiles::default();
+                let gpu;
+                (gpu, tiles.shape) = open(&whole_words(g, "the skin's tiles")?, tiles.shape)?;
+                // Where checkpoints are saved, a stop pauses the sweep between submissions
+                // instead of stopping it.
+                let own = Cancel::new();
+                let run =
+                    crate::gpu::GpuSkin::new(&gpu, k, to, patterns, tiles, progress, c.cancel(&own, stop))?;
+                let (report, cols, r) = drive(run, c, stop)?;
+                Ok((report, cols, RunReport::Gpu(r)))
+            }
+        }
+    }
+}
+
+/// The survey over a range of games ([`crate::analysis::survey`]), its boards swept on
+/// `backend`; `threads` boards share the CPU's threads as the CPU survey does, and the region
+/// labels around each hottest cell are the CPU's, with `opts`.
+pub fn survey(
+    backend: &Backend,
+    so: &SurveyOptions,
+    threads: usize,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<SurveyRow>> {
+    #[cfg(not(feature = "gpu"))]
+    let _ = opts;
+    match backend {
+        Backend::Cpu(cpu) => survey::survey(so, threads, cpu, progress),
+        Backend::Gpu(g) => {
+            #[cfg(not(feature = "gpu"))]
+            return no_gpu(g);
+            #[cfg(feature = "gpu")]
+            {
+                let (gpu, shape) =
+                    open(&whole_words(g, "the survey's tiles")?, crate::gpu::Shape::default())?;
+                crate::gpu::survey(&gpu, shape, so, threads, opts, progress)
+            }
+        }
+    }
+}
+
+/// The P-positions of rows `0..rows` of game `k` on `width` columns ([`positions::positions`]):
+/// on the CPU by `method`, on a GPU by its sweep (as [`Method::Sweep`]).
+#[allow(clippy::too_many_arguments)]
+pub fn positions(
+    backend: &Backend,
+    k: u32,
+    rows: u32,
+    width: Option<u32>,
+    method: Method,
+    emit: &mut dyn FnMut(u32, u32) -> Result<()>,
+    progress: &dyn Progress,
+    stop: &Cancel,
+) -> Result<(PositionsReport, Option<GpuRun>)> {
+    #[cfg(not(feature = "gpu"))]
+    let _ = stop;
+    match backend {
+        Backend::Cpu(opts) => Ok((positions::positions(k, rows, width, method, opts, emit, progress)?, None)),
+        Backend::Gpu(_) if method == Method::Lines => Err(ParameterError::new(Param::Method, "lines")
+            .text(" runs on the CPU: ")
+            .set(Param::Backend, "gpu")
+            .text(" lists the P-positions by its sweep; drop one of them")
+            .into()),
+        Backend::Gpu(g) => {
+            #[cfg(not(feature = "gpu"))]
+            return no_gpu(g);
+            #[cfg(feature = "gpu")]
+            {
+                let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
+                let (r, run) = crate::gpu::positions(&gpu, k, rows, width, shape, emit, progress, stop)?;
+                Ok((r, Some(run)))
+            }
+        }
+    }
+}
+
+/// What a GPU run gives in a build without the GPU backend.
+#[cfg(not(feature = "gpu"))]
+fn no_gpu<T>(_: &GpuOptions) -> Result<T> {
+    Err(Error::NoGpu)
+}
+
+/// The device (`g`'s, or one opened now), and the tile shape `g` asks for (checked) or
+/// `default`.
+#[cfg(feature = "gpu")]
+fn open(
+    g: &GpuOptions,
+    default: crate::gpu::Shape,
+) -> Result<(std::sync::Arc<crate::gpu::Gpu>, crate::gpu::Shape)> {
+    let shape = match g.shape {
+        Some(TileShape { lanes, rows, width }) => {
+            let s = crate::gpu::Shape { lanes, rows, width };
+            if let Err(e) = s.check() {
+                return Err(ParameterError::new(Param::GpuShape, s.to_string())
+                    .text(format!(": {e}; give LANESxROWSxWIDTH, e.g. 64x4x256"))
+                    .into());
+            }
+            s
+        }
+        None => default,
+    };
+    let device = match &g.device {
+        Some(d) => d.clone(),
+        None => Device::open()?,
+    };
+    Ok((device.gpu, shape))
+}
+
+/// Refuses a tile shape whose rows per lane are not a multiple of 4: the kernels that send
+/// tiles back pack four cells a word. `what` names the run's tiles.
+#[cfg(feature = "gpu")]
+fn whole_words(g: &GpuOptions, what: &str) -> Result<GpuOptions> {
+    if let Some(s) = g.shape
+        && !s.rows.is_multiple_of(4)
+    {
+        return Err(ParameterError::new(Param::GpuShape, s.to_string())
+            .text(format!(": {what} need rows per lane a multiple of 4, e.g. 32x4x256"))
+            .into());
+    }
+    Ok(g.clone())
+}
