@@ -33,6 +33,7 @@ impl Vocabulary for Flags {
             Param::Backend => "--backend",
             Param::GpuShape => "--gpu-shape",
             Param::Method => "--method",
+            Param::Ca => "--ca",
             p => return format!("--{}", p.name().replace('_', "-")),
         }
         .to_string()

@@ -209,7 +209,10 @@ fn gpu_refuses(form: Option<StatsForm>, c: &Checkpoints) -> Result<()> {
     if form == Some(StatsForm::Ca) {
         return Err(ParameterError::about(Param::Backend, "gpu")
             .set(Param::Backend, "gpu")
-            .text(" computes the three-counter form, not the CA rule; ask for one of them")
+            .text(" computes the three-counter form, not the CA rule; drop ")
+            .name(Param::Ca)
+            .text(", or use ")
+            .set(Param::Backend, "cpu")
             .into());
     }
     if c.save().is_some() || c.resume().is_some() {

@@ -73,11 +73,13 @@ pub enum Param {
     GpuShape,
     /// How the P-positions are found.
     Method,
+    /// The statistics computed by the CA rule rather than the three-counter form.
+    Ca,
 }
 
 impl Param {
     /// Every parameter, for the front ends' tests of their name tables.
-    pub const ALL: [Param; 22] = [
+    pub const ALL: [Param; 23] = [
         Param::K,
         Param::K2,
         Param::Size,
@@ -100,6 +102,7 @@ impl Param {
         Param::Backend,
         Param::GpuShape,
         Param::Method,
+        Param::Ca,
     ];
 
     /// The library's name of the parameter (snake case).
@@ -127,6 +130,7 @@ impl Param {
             Param::Backend => "backend",
             Param::GpuShape => "gpu_shape",
             Param::Method => "method",
+            Param::Ca => "ca",
         }
     }
 }
