@@ -3,12 +3,14 @@
 // own `Job` (with the fields `k` and `diag_off`) and its bindings from 5 on; the host puts this
 // file after its source.
 
-// The tile shape: LANES invocations, each computing ROWS rows, over TILE_W columns; and whether
-// the lanes pass counters by subgroup shuffles.
-const LANES: u32 = @LANES@u;
-const ROWS: u32 = @ROWS@u;
-const TILE_W: u32 = @TILE_W@u;
-const TILE_H: u32 = @TILE_H@u;
+// The tile shape: LANES invocations, each computing ROWS rows, over TILE_W columns, set as
+// override constants when the host makes the pipeline (src/lib.rs, `shader_constants`); and
+// whether the lanes pass counters by subgroup shuffles, which the text decides (the shuffles
+// and the lane's builtin are in the source only then).
+override LANES: u32;
+override ROWS: u32;
+override TILE_W: u32;
+override TILE_H: u32 = LANES * ROWS;
 const SUBGROUPS: bool = @SUBGROUPS@;
 
 struct Step {
@@ -32,14 +34,14 @@ struct Step {
 @group(0) @binding(@DIAGS_HI@) var<storage, read_write> diags_hi: array<u32>;
 
 // C and D of each lane's bottom row, for the lane below, by step parity.
-var<workgroup> cbuf: array<u32, @LANES2@>;
-var<workgroup> dbuf: array<u32, @LANES2@>;
+var<workgroup> cbuf: array<u32, 2 * LANES>;
+var<workgroup> dbuf: array<u32, 2 * LANES>;
 // The counters entering the tile through its top row and leaving through its bottom row, C
 // and D of each column.
-var<workgroup> top_c: array<u32, @TILE_W@>;
-var<workgroup> top_d: array<u32, @TILE_W@>;
-var<workgroup> bot_c: array<u32, @TILE_W@>;
-var<workgroup> bot_d: array<u32, @TILE_W@>;
+var<workgroup> top_c: array<u32, TILE_W>;
+var<workgroup> top_d: array<u32, TILE_W>;
+var<workgroup> bot_c: array<u32, TILE_W>;
+var<workgroup> bot_d: array<u32, TILE_W>;
 
 // Where diagonal x - y is stored: x - y + diag_off (the region's height).
 fn dix(x: u32, y: u32) -> u32 {

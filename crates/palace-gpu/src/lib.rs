@@ -533,43 +533,7 @@ impl Gpu {
         if let Some((_, p)) = cache.iter().find(|(key, _)| *key == (kernel, shape, subgroups)) {
             return Ok(Arc::clone(p));
         }
-        let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
-        let declare = rows(&|h| format!("    var r{h}: u32;\n    var d{h}: u32;"));
-        let load =
-            rows(&|h| format!("    r{h} = rows[ytop + {h}u];\n    d{h} = dget(tx0, ytop + {}u);", h + 1));
-        let store = rows(&|h| {
-            format!("    rows[ytop + {h}u] = r{h};\n    dput(tx0 + TILE_W - 1u, ytop + {h}u, d{h});")
-        });
-        let source = match kernel {
-            Kernel::Tally => include_str!("tally.wgsl").replace(
-                "@STEP_LOOP@",
-                &step_loop(
-                    "let xin = simple || (x >= job.win_x0 && x < job.win_x1);\n                var y: u32;",
-                    &tally_body(shape),
-                ),
-            ),
-            Kernel::Skin => skin::source(shape),
-            Kernel::Palaces => palaces::source(shape),
-        };
-        let source = (source + include_str!("common.wgsl"))
-            .replace("@DECLARE@", &declare)
-            .replace("@LOAD@", &load)
-            .replace("@STORE@", &store)
-            .replace("@LAST@", &(shape.rows - 1).to_string())
-            .replace("@SUBGROUPS@", if subgroups { "true" } else { "false" })
-            .replace(
-                "@LANE_ARG@",
-                if subgroups { ", @builtin(subgroup_invocation_id) sg_lane: u32" } else { "" },
-            )
-            .replace("@LANE@", if subgroups { "sg_lane" } else { "lid.x" })
-            .replace("@SHUFFLE_C@", if subgroups { "subgroupShuffleUp(c_out, 1u)" } else { "0u" })
-            .replace("@SHUFFLE_D@", if subgroups { "subgroupShuffleUp(d_out, 1u)" } else { "0u" })
-            .replace("@DIAGS_HI@", &(1 + kernel.storage_buffers()).to_string())
-            .replace("@LANES2@", &(2 * shape.lanes).to_string())
-            .replace("@LANES@", &shape.lanes.to_string())
-            .replace("@ROWS@", &shape.rows.to_string())
-            .replace("@TILE_W@", &shape.width.to_string())
-            .replace("@TILE_H@", &shape.height().to_string());
+        let source = shader_source(kernel, shape, subgroups);
         let label = Some(kernel.label());
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label,
@@ -580,12 +544,16 @@ impl Gpu {
             bind_group_layouts: &[Some(self.layout(kernel))],
             immediate_size: 0,
         });
+        let constants = shader_constants(shape);
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label,
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                ..Default::default()
+            },
             cache: None,
         });
         self.check_errors()?;
@@ -951,6 +919,46 @@ fn check_game(k: u32) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// The WGSL source of `kernel` for tiles of `shape`, passing counters by subgroup shuffles
+/// where `subgroups`: the kernel's file and `common.wgsl` with the host's parts filled in (the
+/// per-row statements, which keep each row's counters in registers, and the shape).
+fn shader_source(kernel: Kernel, shape: Shape, subgroups: bool) -> String {
+    let rows = |f: &dyn Fn(u32) -> String| (0..shape.rows).map(f).collect::<Vec<_>>().join("\n");
+    let declare = rows(&|h| format!("    var r{h}: u32;\n    var d{h}: u32;"));
+    let load = rows(&|h| format!("    r{h} = rows[ytop + {h}u];\n    d{h} = dget(tx0, ytop + {}u);", h + 1));
+    let store =
+        rows(&|h| format!("    rows[ytop + {h}u] = r{h};\n    dput(tx0 + TILE_W - 1u, ytop + {h}u, d{h});"));
+    let source = match kernel {
+        Kernel::Tally => include_str!("tally.wgsl").replace(
+            "@STEP_LOOP@",
+            &step_loop(
+                "let xin = simple || (x >= job.win_x0 && x < job.win_x1);\n                var y: u32;",
+                &tally_body(shape),
+            ),
+        ),
+        Kernel::Skin => skin::source(shape),
+        Kernel::Palaces => palaces::source(shape),
+    };
+    (source + include_str!("common.wgsl"))
+        .replace("@DECLARE@", &declare)
+        .replace("@LOAD@", &load)
+        .replace("@STORE@", &store)
+        .replace("@LAST@", &(shape.rows - 1).to_string())
+        .replace("@SUBGROUPS@", if subgroups { "true" } else { "false" })
+        .replace("@LANE_ARG@", if subgroups { ", @builtin(subgroup_invocation_id) sg_lane: u32" } else { "" })
+        .replace("@LANE@", if subgroups { "sg_lane" } else { "lid.x" })
+        .replace("@SHUFFLE_C@", if subgroups { "subgroupShuffleUp(c_out, 1u)" } else { "0u" })
+        .replace("@SHUFFLE_D@", if subgroups { "subgroupShuffleUp(d_out, 1u)" } else { "0u" })
+        .replace("@DIAGS_HI@", &(1 + kernel.storage_buffers()).to_string())
+}
+
+/// The override constants of a pipeline for tiles of `shape` (`common.wgsl`): the shape's
+/// lanes, rows per lane and width. The rows' statements are in the source itself, one per row,
+/// so that each row's counters stay in registers.
+fn shader_constants(shape: Shape) -> [(&'static str, f64); 3] {
+    [("LANES", f64::from(shape.lanes)), ("ROWS", f64::from(shape.rows)), ("TILE_W", f64::from(shape.width))]
+}
+
 /// The columns and rows of an `nx x ny` grid of tiles of `shape`; they must add up to less
 /// than 2^32 (the diagonal index `x - y + rows` is a 32-bit word).
 fn region(nx: u32, ny: u32, shape: Shape) -> Result<(u64, u64), GpuError> {
@@ -1186,5 +1194,72 @@ fn looked_for(backends: wgpu::Backends) -> String {
         "no backend: WGPU_BACKEND names none this build has".into()
     } else {
         names.join(", ") + " devices"
+    }
+}
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+
+    /// Every shader the host generates parses and validates (naga, as wgpu compiles it), for
+    /// every kernel, with and without subgroup shuffles, over the tile shapes the runs use and
+    /// their bounds: a typo in a template fails here, not only where an adapter opens.
+    #[test]
+    fn every_generated_shader_validates() {
+        let shapes = [
+            Shape::default(),
+            Shape { lanes: 32, rows: 4, width: 256 },
+            Shape { lanes: 1, rows: 4, width: 8 },
+            Shape { lanes: 8, rows: 4, width: 32 },
+            Shape { lanes: 64, rows: 32, width: 8 },
+            Shape { lanes: 16, rows: 8, width: 512 },
+            Shape { lanes: 3, rows: 1, width: 2 },
+            Shape { lanes: 5, rows: 3, width: 7 },
+        ];
+        let mut validated = 0;
+        for kernel in [Kernel::Tally, Kernel::Skin, Kernel::Palaces] {
+            for shape in shapes {
+                // The skin's kept tiles pack four cells a word.
+                if kernel == Kernel::Skin && !shape.rows.is_multiple_of(4) {
+                    continue;
+                }
+                for subgroups in [false, true] {
+                    let source = shader_source(kernel, shape, subgroups);
+                    let what = format!("{} {shape} subgroups {subgroups}", kernel.label());
+                    let parts: Vec<&str> = source.split('@').collect();
+                    let placeholder = parts[1..parts.len().saturating_sub(1).max(1)].iter().find(|w| {
+                        !w.is_empty()
+                            && w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                    });
+                    assert_eq!(placeholder, None, "{what}: a placeholder left");
+                    let module = naga::front::wgsl::parse_str(&source)
+                        .unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(&source)));
+                    let mut validator = naga::valid::Validator::new(
+                        naga::valid::ValidationFlags::all(),
+                        naga::valid::Capabilities::all(),
+                    );
+                    let info = validator
+                        .validate(&module)
+                        .unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(&source)));
+                    // The shape's constants resolved as the pipeline resolves them, and the
+                    // module written as SPIR-V, as wgpu does for Vulkan.
+                    let mut constants = naga::back::PipelineConstants::default();
+                    for (name, v) in shader_constants(shape) {
+                        constants.insert(name.to_string(), v);
+                    }
+                    let (resolved, resolved_info) = naga::back::pipeline_constants::process_overrides(
+                        &module,
+                        &info,
+                        Some((naga::ShaderStage::Compute, "main")),
+                        &constants,
+                    )
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    naga::back::spv::write_vec(&resolved, &resolved_info, &Default::default(), None)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    validated += 1;
+                }
+            }
+        }
+        assert!(validated >= 40, "{validated} shaders");
     }
 }

@@ -53,7 +53,7 @@ fn emit(x: u32, y: u32) {
     }
 }
 
-@compute @workgroup_size(@LANES@)
+@compute @workgroup_size(LANES)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>@LANE_ARG@) {
     let lane = @LANE@;
     let ti = step.i_min + wid.x;

@@ -84,7 +84,7 @@ fn value_byte(n: u32, x: u32, y: u32) -> u32 {
     return 0u;
 }
 
-@compute @workgroup_size(@LANES@)
+@compute @workgroup_size(LANES)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>@LANE_ARG@) {
     let lane = @LANE@;
     let ti = step.i_min + wid.x;

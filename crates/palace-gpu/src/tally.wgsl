@@ -18,10 +18,11 @@
 // zeros instead of a neighbour; the corner tile, which reads k, is always computed. Skipping
 // needs tiles of at least 2 x 2 cells (the rule reads two cells back), which the host checks.
 //
-// LANES, ROWS and TILE_W (declared in common.wgsl) are substituted by the host (src/lib.rs)
-// before compilation, and so are the per-row statements (DECLARE, LOAD, STORE) and the step
-// loop (STEP_LOOP, the one every kernel runs, with the tally's statements per row): each row's
-// counters are plain variables, so that they stay in registers.
+// LANES, ROWS and TILE_W (declared in common.wgsl) are override constants the host sets when
+// it makes the pipeline (src/lib.rs); the per-row statements (DECLARE, LOAD, STORE) and the
+// step loop (STEP_LOOP, the one every kernel runs, with the tally's statements per row) are
+// written into the source by the host: each row's counters are plain variables, so that they
+// stay in registers.
 
 const NONE: u32 = 0xffffffffu;
 
@@ -61,7 +62,7 @@ fn quiet_at(i: i32, j: i32) -> bool {
     return quiet_flag(i, j);
 }
 
-@compute @workgroup_size(@LANES@)
+@compute @workgroup_size(LANES)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>@LANE_ARG@) {
     let lane = @LANE@;
     let ti = step.i_min + wid.x;
