@@ -14,7 +14,7 @@
 //! println!("adapter: {}", gpu.adapter());
 //! // Game 500 on a 1500 x 1500 board, the whole board as the window.
 //! let job = Job::board(500, 1500, 1500, Shape::default());
-//! let tally = gpu.tally(&job, &Watch::default())?;
+//! let tally = gpu.tally(&job, &Watch::NONE)?;
 //! let palaces: u64 = tally.counts[..128].iter().sum();
 //! println!("{palaces} palaces outside the hood; smallest value {:?}", tally.min);
 //! # Ok::<(), palace_gpu::GpuError>(())
@@ -254,17 +254,9 @@ pub struct Tally {
     pub region: u64,
 }
 
-/// The caller's hooks into a run: progress in tiles, and a cancel test asked between
-/// dispatches. The defaults do nothing.
-#[derive(Default)]
-pub struct Watch<'a> {
-    /// Called once with the number of tiles.
-    pub start: Option<&'a dyn Fn(u64)>,
-    /// Called with the number of tiles finished so far.
-    pub done: Option<&'a dyn Fn(u64)>,
-    /// Whether to stop.
-    pub cancelled: Option<&'a dyn Fn() -> bool>,
-}
+/// The caller's watch of a run (the engine's one handle): progress in tiles (its length, then
+/// the tiles done), and the cancel token, looked at between submissions.
+pub use palace_engine::engine::Watch;
 
 /// The adapter a [`Gpu`] runs on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -759,9 +751,7 @@ impl Gpu {
         let job_words = [job.k, x0, y0, x1, y1, job.limit, region_h as u32, if skip { nx } else { 0 }];
         let bound = self.bind(Kernel::Tally, &job_words, &[&rows, &cols, &hist, &keys, &quiet], &diags);
 
-        if let Some(f) = watch.start {
-            f(tiles);
-        }
+        watch.progress().set_length(tiles);
         let mut tally = Tally {
             counts: [0; 256],
             min: None,
@@ -777,7 +767,7 @@ impl Gpu {
         let mut budget = 64u64;
         while d < diagonals {
             let started = std::time::Instant::now();
-            if watch.cancelled.is_some_and(|f| f()) {
+            if watch.is_cancelled() {
                 return Err(GpuError::Interrupted);
             }
             // The batch: diagonals d..e, their tiles in slots 0..n.
@@ -833,9 +823,7 @@ impl Gpu {
             }
             done += n;
             budget = next_budget(budget, started.elapsed(), BATCH_TILES);
-            if let Some(f) = watch.done {
-                f(done);
-            }
+            watch.progress().set_position(done);
         }
         if let Some(c) = bad {
             return Err(GpuError::ValueRange { x: c.x, y: c.y, v: c.v, limit: job.limit });

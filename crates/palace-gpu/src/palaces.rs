@@ -100,16 +100,14 @@ impl Gpu {
         let bound = self.bind(Kernel::Palaces, &job_words, &[&rows, &cols, &list, &quiet], &diags);
 
         let diagonals = nx + ny - 1;
-        if let Some(f) = watch.start {
-            f(u64::from(diagonals));
-        }
+        watch.progress().set_length(u64::from(diagonals));
         let mut sweep = PalaceSweep { region: region_w * region_h, ..PalaceSweep::default() };
         let mut tiles_computed = 0u64;
         let mut budget = 64u64;
         let mut d = 0u32;
         while d < diagonals {
             let started = std::time::Instant::now();
-            if watch.cancelled.is_some_and(|f| f()) {
+            if watch.is_cancelled() {
                 return Err(GpuError::Interrupted);
             }
             let first = d;
@@ -152,9 +150,7 @@ impl Gpu {
                 .min(u64::from(job.height)) as u32;
             let go = batch(PalaceBatch { palaces, rows_done });
             budget = next_budget(budget, started.elapsed(), BATCH_TILES);
-            if let Some(f) = watch.done {
-                f(u64::from(d));
-            }
+            watch.progress().set_position(u64::from(d));
             if !go {
                 break;
             }

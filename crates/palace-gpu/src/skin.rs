@@ -329,16 +329,14 @@ impl Gpu {
         let bound =
             self.bind(Kernel::Skin, &job_words, &[&rows, &cols, &quiet, &open, &meta, &cells, &want], &diags);
 
-        if let Some(f) = watch.start {
-            f(u64::from(diagonals));
-        }
+        watch.progress().set_length(u64::from(diagonals));
         let mut sweep = SkinSweep::default();
         let mut budget = 64u64;
         // Kept tiles per tile-diagonal, the most seen in a batch (rounded up).
         let mut per_diagonal = 4u64;
         while d < diagonals {
             let started = std::time::Instant::now();
-            if watch.cancelled.is_some_and(|f| f()) {
+            if watch.is_cancelled() {
                 return Err(GpuError::Interrupted);
             }
             let first = d;
@@ -405,9 +403,7 @@ impl Gpu {
             sweep.diagonals = d;
             let flow = batch(SkinBatch { done: d, first, open: bytes_to_words(&open_words), kept });
             budget = next_budget(budget, started.elapsed(), SKIN_BATCH_TILES);
-            if let Some(f) = watch.done {
-                f(u64::from(d));
-            }
+            watch.progress().set_position(u64::from(d));
             if flow == Flow::Stop {
                 break;
             }

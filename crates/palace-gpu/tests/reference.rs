@@ -2,7 +2,28 @@
 //! windows and tile shapes. Without an adapter the tests pass with a note, unless
 //! `PALACE_REQUIRE_GPU` is set (CI sets it, with Mesa's software Vulkan installed).
 
+use palace_engine::engine::{Cancel, Progress};
 use palace_gpu::{Cell, Gpu, GpuError, Job, Shape, Tally, Watch};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Cancels its token when a submission is reported done, counting the reports.
+struct CancelWhenDone<'a>(&'a Cancel, AtomicU64);
+
+impl Progress for CancelWhenDone<'_> {
+    fn set_position(&self, _: u64) {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        self.0.cancel();
+    }
+}
+
+/// Counts the runs that said how long they are.
+struct Started(AtomicU64);
+
+impl Progress for Started {
+    fn set_length(&self, _: u64) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
 use std::sync::OnceLock;
 
 fn gpu() -> Option<&'static Gpu> {
@@ -87,7 +108,7 @@ fn same(job: &Job) {
     let want = reference(job);
     for (skip, subgroups) in [(true, true), (false, true), (true, false)] {
         let job = &Job { skip, subgroups, ..*job };
-        let got = gpu.tally(job, &Watch::default());
+        let got = gpu.tally(job, &Watch::NONE);
         agree(job, got, &want);
     }
 }
@@ -168,7 +189,7 @@ fn a_value_out_of_the_tally_range_stops_the_run_at_its_first_cell() {
             skip: true,
             subgroups: true,
         };
-        assert!(matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::ValueRange { .. })));
+        assert!(matches!(gpu.tally(&job, &Watch::NONE), Err(GpuError::ValueRange { .. })));
     }
 }
 
@@ -176,14 +197,11 @@ fn a_value_out_of_the_tally_range_stops_the_run_at_its_first_cell() {
 fn cancelling_stops_between_dispatches() {
     let Some(gpu) = gpu() else { return };
     let job = Job::board(500, 1500, 1500, Shape { lanes: 2, rows: 1, width: 8 });
-    let asked = std::cell::Cell::new(0);
-    let stop = || {
-        asked.set(asked.get() + 1);
-        asked.get() > 1
-    };
-    let watch = Watch { cancelled: Some(&stop), ..Watch::default() };
-    assert!(matches!(gpu.tally(&job, &watch), Err(GpuError::Interrupted)));
-    assert_eq!(asked.get(), 2);
+    // The token is cancelled once the first submission is done: the run stops before the next.
+    let stop = Cancel::new();
+    let progress = CancelWhenDone(&stop, AtomicU64::new(0));
+    assert!(matches!(gpu.tally(&job, &Watch::new(&stop, &progress)), Err(GpuError::Interrupted)));
+    assert_eq!(progress.1.load(Ordering::Relaxed), 1, "one submission done, no more");
 }
 
 #[test]
@@ -206,7 +224,7 @@ fn bad_shapes_and_jobs_are_refused() {
     ];
     for job in bad {
         assert!(
-            matches!(gpu.tally(&job, &Watch::default()), Err(GpuError::Shape { .. } | GpuError::Job(_))),
+            matches!(gpu.tally(&job, &Watch::NONE), Err(GpuError::Shape { .. } | GpuError::Job(_))),
             "{job:?}"
         );
     }
@@ -252,7 +270,7 @@ fn the_skin_sweep_sends_back_the_definition() {
         let mut kept = std::collections::BTreeSet::new();
         let mut batches = 0;
         let sweep = gpu
-            .skin_sweep(&job, None, &Watch::default(), |b| {
+            .skin_sweep(&job, None, &Watch::NONE, |b| {
                 assert_eq!(b.first as usize, open.len());
                 open.extend(b.open);
                 batches += 1;
@@ -327,14 +345,11 @@ fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked
         reach: 64,
         subgroups: true,
     };
-    assert!(matches!(
-        gpu.skin_sweep(&job, None, &Watch::default(), |_| Flow::Go),
-        Err(GpuError::Shape { .. })
-    ));
+    assert!(matches!(gpu.skin_sweep(&job, None, &Watch::NONE, |_| Flow::Go), Err(GpuError::Shape { .. })));
     let job = SkinJob { shape: Shape { lanes: 8, rows: 4, width: 16 }, ..job };
     let mut calls = 0;
     let (sweep, frontier) = gpu
-        .skin_sweep(&job, None, &Watch::default(), |_| {
+        .skin_sweep(&job, None, &Watch::NONE, |_| {
             calls += 1;
             Flow::Stop
         })
@@ -342,13 +357,11 @@ fn the_skin_sweep_refuses_rows_that_are_not_a_multiple_of_4_and_stops_when_asked
     assert_eq!(calls, 1);
     assert!(frontier.is_none());
     assert!(sweep.diagonals < 400 / 16 + 300 / 32);
-    let asked = std::cell::Cell::new(0);
-    let stop = || {
-        asked.set(asked.get() + 1);
-        asked.get() > 1
-    };
-    let watch = Watch { cancelled: Some(&stop), ..Watch::default() };
+    let stop = Cancel::new();
+    let progress = CancelWhenDone(&stop, AtomicU64::new(0));
+    let watch = Watch::new(&stop, &progress);
     assert!(matches!(gpu.skin_sweep(&job, None, &watch, |_| Flow::Go), Err(GpuError::Interrupted)));
+    assert_eq!(progress.1.load(Ordering::Relaxed), 1, "one submission done, no more");
 }
 
 /// A skin's sweep of game 500 on 3000 x 1800 in tiles of 32 x 16 (94 x 113 tiles, 4816
@@ -377,7 +390,7 @@ fn the_skin_sweep_continues_from_its_frontier() {
         loop {
             let mut calls = 0;
             let (_, next) = gpu
-                .skin_sweep(&job, from.as_ref(), &Watch::default(), |b| {
+                .skin_sweep(&job, from.as_ref(), &Watch::NONE, |b| {
                     open.extend(b.open);
                     kept.extend(b.kept);
                     calls += 1;
@@ -403,10 +416,9 @@ fn the_skin_sweep_continues_from_its_frontier() {
         assert_eq!(open, want_open, "every {every}");
         assert!(got == want, "every {every}: the tiles sent back differ");
     }
-    let mut f =
-        gpu.skin_sweep(&job, None, &Watch::default(), |_| Flow::Pause).unwrap().1.expect("a frontier");
+    let mut f = gpu.skin_sweep(&job, None, &Watch::NONE, |_| Flow::Pause).unwrap().1.expect("a frontier");
     f.cols.pop();
-    assert!(matches!(gpu.skin_sweep(&job, Some(&f), &Watch::default(), |_| Flow::Go), Err(GpuError::Job(_))));
+    assert!(matches!(gpu.skin_sweep(&job, Some(&f), &Watch::NONE, |_| Flow::Go), Err(GpuError::Job(_))));
 }
 
 /// On a device whose storage bindings hold fewer words than the diagonal counter array, the
@@ -424,9 +436,9 @@ fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
     // 21 x 15 tiles of 64 x 64: 1344 columns, 960 rows, 2304 diagonals; 1500 words a binding.
     let split = capped(6000);
     let job = Job::board(500, 1300, 900, Shape { lanes: 8, rows: 8, width: 64 });
-    agree(&job, split.tally(&job, &Watch::default()), &reference(&job));
+    agree(&job, split.tally(&job, &Watch::NONE), &reference(&job));
     let job = Job { window: [200, 100, 1300, 900], ..job };
-    agree(&job, split.tally(&job, &Watch::default()), &reference(&job));
+    agree(&job, split.tally(&job, &Watch::NONE), &reference(&job));
 
     // 3008 columns, 1808 rows, 4816 diagonals; 4000 words a binding.
     let job = THREE_THOUSAND;
@@ -439,7 +451,7 @@ fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
             let gpu = devices[segments % devices.len()];
             segments += 1;
             let (_, next) = gpu
-                .skin_sweep(&job, from.as_ref(), &Watch::default(), |b| {
+                .skin_sweep(&job, from.as_ref(), &Watch::NONE, |b| {
                     open.extend(b.open);
                     kept.extend(b.kept);
                     if pause { Flow::Pause } else { Flow::Go }
@@ -462,7 +474,7 @@ fn a_diagonal_array_longer_than_one_binding_is_split_over_two() {
     assert!(got == want && open == want_open, "the tiles sent back differ");
 
     // 3008 columns do not fit bindings of 2000 words.
-    match capped(8000).skin_sweep(&job, None, &Watch::default(), |_| Flow::Go) {
+    match capped(8000).skin_sweep(&job, None, &Watch::NONE, |_| Flow::Go) {
         Err(GpuError::TooLarge { what, needed, allowed }) => {
             assert_eq!((what, needed, allowed), ("column counter array", 3008 * 4, 8000));
         }
@@ -493,7 +505,7 @@ fn listed_tiles_come_back_with_the_definition_s_values() {
             (0..nx * ny).filter(|t| t % 7 == 3).map(|t| (t % nx, t / nx)).collect();
         wanted.extend((0..h).step_by(th as usize / 2 + 1).map(|y| (y / tw, y / th)));
         wanted.extend([(0, 0), (nx - 1, ny - 1), (0, 0)]);
-        let (tiles, sweep) = gpu.tiles(&job, &wanted, &Watch::default()).unwrap();
+        let (tiles, sweep) = gpu.tiles(&job, &wanted, &Watch::NONE).unwrap();
         let mut want: Vec<(u32, u32)> = wanted.clone();
         want.sort();
         want.dedup();
@@ -526,8 +538,8 @@ fn listed_tiles_come_back_with_the_definition_s_values() {
         shape: Shape { lanes: 4, rows: 4, width: 16 },
         subgroups: true,
     };
-    assert!(matches!(gpu.tiles(&job, &[(7, 0)], &Watch::default()), Err(GpuError::Job(_))));
-    assert!(gpu.tiles(&job, &[], &Watch::default()).unwrap().0.is_empty());
+    assert!(matches!(gpu.tiles(&job, &[(7, 0)], &Watch::NONE), Err(GpuError::Job(_))));
+    assert!(gpu.tiles(&job, &[], &Watch::NONE).unwrap().0.is_empty());
 }
 
 /// A run whose arrays need more memory than the device has is refused before it begins, with
@@ -546,9 +558,8 @@ fn a_run_needing_more_memory_than_the_device_has_is_refused_before_it_begins() {
         g.limit_memory(bytes);
         g
     };
-    let started = std::cell::Cell::new(false);
-    let start = |_| started.set(true);
-    let watch = Watch { start: Some(&start), ..Watch::default() };
+    let started = Started(AtomicU64::new(0));
+    let watch = Watch::reporting(&started);
     let tally = Job::board(500, 1300, 900, Shape { lanes: 8, rows: 8, width: 64 });
     let skin = THREE_THOUSAND;
     let tiles = TilesJob { k: 500, width: 3000, height: 1800, shape: skin.shape, subgroups: true };
@@ -568,7 +579,7 @@ fn a_run_needing_more_memory_than_the_device_has_is_refused_before_it_begins() {
             Err(GpuError::Memory { needed, available: Some(1024) }) => needed,
             other => panic!("{run}: {other:?}"),
         };
-        assert!(!started.get(), "{run}: the run began");
+        assert_eq!(started.0.load(Ordering::Relaxed), 0, "{run}: the run began");
         assert!(needed >= frontier, "{run}: {needed} bytes");
         match go(&with_memory(needed - 4)) {
             Err(GpuError::Memory { needed: n, available: Some(a) }) => {
@@ -576,9 +587,9 @@ fn a_run_needing_more_memory_than_the_device_has_is_refused_before_it_begins() {
             }
             other => panic!("{run}: {other:?}"),
         }
-        assert!(!started.get(), "{run}: the run began");
+        assert_eq!(started.0.load(Ordering::Relaxed), 0, "{run}: the run began");
         go(&with_memory(needed)).unwrap_or_else(|e| panic!("{run} with {needed} bytes: {e}"));
-        assert!(started.replace(false), "{run}: the run did not begin");
+        assert_eq!(started.0.swap(0, Ordering::Relaxed), 1, "{run}: the run did not begin");
     }
 }
 
@@ -606,7 +617,7 @@ fn palaces_listed_are_the_definition_s() {
         let job = PalacesJob { k, width: w, height: h, shape, skip, subgroups: true };
         let (mut got, mut done, mut batches) = (Vec::new(), 0u32, 0);
         let sweep = gpu
-            .palaces(&job, &Watch::default(), |b| {
+            .palaces(&job, &Watch::NONE, |b| {
                 assert!(b.rows_done >= done, "k {k}: rows done went back");
                 assert!(b.palaces.iter().all(|&(_, y)| y >= done), "k {k}: a palace of a row declared done");
                 done = b.rows_done;
@@ -636,7 +647,7 @@ fn palaces_listed_are_the_definition_s() {
         skip: true,
         subgroups: true,
     };
-    match small.palaces(&job, &Watch::default(), |_| true) {
+    match small.palaces(&job, &Watch::NONE, |_| true) {
         Err(GpuError::TooLarge { what, needed, allowed }) => {
             assert!(
                 what.starts_with("list of palaces") && needed > allowed && allowed == 512,
@@ -649,7 +660,7 @@ fn palaces_listed_are_the_definition_s() {
     let job = PalacesJob { k: 2, ..job };
     let mut count = 0;
     small
-        .palaces(&job, &Watch::default(), |b| {
+        .palaces(&job, &Watch::NONE, |b| {
             count += b.palaces.len();
             true
         })

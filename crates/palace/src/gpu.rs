@@ -64,10 +64,7 @@ pub fn stats(
 /// Runs `f` with a watch that counts on `progress` and stops the run when `cancel` is
 /// cancelled.
 fn watched<T>(progress: &dyn Progress, cancel: &Cancel, f: impl FnOnce(&palace_gpu::Watch<'_>) -> T) -> T {
-    let set_length = |n: u64| progress.set_length(n);
-    let set_position = |n: u64| progress.set_position(n);
-    let cancelled = || cancel.is_cancelled();
-    f(&palace_gpu::Watch { start: Some(&set_length), done: Some(&set_position), cancelled: Some(&cancelled) })
+    f(&palace_gpu::Watch::new(cancel, progress))
 }
 
 /// Tiles `(i, j)`: tile column, tile row.

@@ -1,7 +1,8 @@
-//! How a caller watches and stops a sweep: a [`Progress`] trait the engine reports rows to,
-//! and a [`Cancel`] token it polls between bands.
+//! How a caller watches and stops a long computation: a [`Progress`] trait it reports to,
+//! a [`Cancel`] token it polls between steps, and the [`Watch`] that carries both into a run:
+//! the one handle of the engine's sweeps, the games' solvers and the GPU's runs alike.
 //!
-//! Both belong to one run, not to the process: a library user can run two sweeps at once,
+//! All belong to one run, not to the process: a library user can run two sweeps at once,
 //! show progress for one and cancel the other. The `palace` binary implements [`Progress`]
 //! with a terminal progress bar and sets its runs' [`Cancel`] tokens from signal handlers.
 
@@ -60,6 +61,57 @@ impl Cancel {
     }
 }
 
+/// A run's cancel token and progress receiver, borrowed for the run: what the engine's
+/// sweeps ([`Sweep::watch`](crate::engine::Sweep::watch)), the games' solvers and the GPU's
+/// runs take to report how far they are and to stop when asked.
+#[derive(Clone, Copy)]
+pub struct Watch<'a> {
+    cancel: Option<&'a Cancel>,
+    progress: &'a dyn Progress,
+}
+
+impl std::fmt::Debug for Watch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").field("cancel", &self.cancel).finish_non_exhaustive()
+    }
+}
+
+impl<'a> Watch<'a> {
+    /// Watches nothing: never cancelled, progress shown nowhere.
+    pub const NONE: Watch<'static> = Watch { cancel: None, progress: &Silent };
+
+    /// Watches `cancel` and reports to `progress`.
+    pub fn new(cancel: &'a Cancel, progress: &'a dyn Progress) -> Self {
+        Watch { cancel: Some(cancel), progress }
+    }
+
+    /// Reports to `progress`, never cancelled.
+    pub fn reporting(progress: &'a dyn Progress) -> Self {
+        Watch { cancel: None, progress }
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_some_and(Cancel::is_cancelled)
+    }
+
+    /// `Err(`[`Error::Interrupted`](crate::error::Error::Interrupted)`)` once the run was
+    /// asked to stop.
+    pub fn check(&self) -> crate::error::Result<()> {
+        self.cancel.map_or(Ok(()), Cancel::check)
+    }
+
+    /// Where progress goes.
+    pub fn progress(&self) -> &'a dyn Progress {
+        self.progress
+    }
+
+    /// The token watched, if any.
+    pub fn cancel(&self) -> Option<&'a Cancel> {
+        self.cancel
+    }
+}
+
 /// Two tokens are equal when they share one flag.
 impl PartialEq for Cancel {
     fn eq(&self, other: &Self) -> bool {
@@ -72,6 +124,16 @@ impl Eq for Cancel {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watch_reports_its_tokens_cancel() {
+        let c = Cancel::new();
+        let w = Watch::new(&c, &Silent);
+        assert!(w.check().is_ok() && !w.is_cancelled());
+        c.cancel();
+        assert!(matches!(w.check(), Err(crate::error::Error::Interrupted)) && w.is_cancelled());
+        assert!(Watch::NONE.check().is_ok() && Watch::reporting(&Silent).cancel().is_none());
+    }
 
     #[test]
     fn clones_share_one_flag_and_fresh_tokens_are_independent() {

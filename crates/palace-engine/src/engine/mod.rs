@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::kernel::KernelChoice;
 use crate::kernel::NarrowFn;
 use crate::model::geometry::Window;
-pub use control::{Cancel, Progress, Silent};
+pub use control::{Cancel, Progress, Silent, Watch};
 pub use layout::Lane;
 use layout::{
     COUNTER_BAND_HEIGHT, DEFAULT_BAND_HEIGHT, Layout, default_counter_tile_width, default_tally_tile,
@@ -414,6 +414,15 @@ impl<'a> Sweep<'a> {
     /// Reports progress to `progress` (its length is set to the rows or tiles to do).
     pub fn progress(mut self, progress: &'a dyn Progress) -> Self {
         self.progress = progress;
+        self
+    }
+
+    /// Reports to `watch`'s progress and stops when its token is cancelled (where it has one).
+    pub fn watch(mut self, watch: Watch<'a>) -> Self {
+        self.progress = watch.progress();
+        if let Some(c) = watch.cancel() {
+            self.opts.cancel = c.clone();
+        }
         self
     }
 
