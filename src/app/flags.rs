@@ -251,6 +251,19 @@ pub fn backend(arg: BackendArg, shape: Option<&str>, engine: &EngineOptions) -> 
     }
 }
 
+/// Thread counts, separated by commas: when set, every sweep records its tiles' times
+/// ([`palace::engine::Timeline`]) and its profile line gives, under `"schedule"`, the seconds
+/// they take scheduled on each count. `bench --series` sets it for its children.
+pub const SCHEDULE_ENV: &str = "PALACE_SCHEDULE_THREADS";
+
+/// The thread counts [`SCHEDULE_ENV`] names (none if unset; entries that are not counts are
+/// left out).
+pub fn schedule_threads() -> Vec<usize> {
+    std::env::var(SCHEDULE_ENV)
+        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
 /// Engine and reporting settings shared by all commands.
 #[derive(Debug, Clone)]
 pub struct RunConfig {
@@ -291,7 +304,7 @@ impl RunArgs {
                 band_height: self.band_height,
                 cancel: cancel.clone(),
                 // Only for `bench --series`, which reads the tiles' schedule from its children.
-                timeline: std::env::var_os(crate::app::print::SCHEDULE_ENV).is_some(),
+                timeline: std::env::var_os(SCHEDULE_ENV).is_some(),
                 ..EngineOptions::default()
             },
             quiet: self.quiet,

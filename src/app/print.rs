@@ -2,7 +2,7 @@
 //! (a table or JSON), and its lines on standard error (the engine's summary, the files written).
 
 use crate::app::error::Result;
-use crate::app::flags::RunConfig;
+use crate::app::flags::{RunConfig, schedule_threads};
 use palace::backend::{GpuRun, RunReport};
 use palace::engine::SweepReport;
 
@@ -148,19 +148,6 @@ pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
 /// appended, one JSON line each (`{"threads", "elapsed", "workers"}`), quiet runs included:
 /// `bench --series` reads it from its children.
 pub const PROFILE_ENV: &str = "PALACE_WORKERS_PROFILE";
-
-/// Thread counts, separated by commas: when set, every sweep records its tiles' times
-/// ([`palace::engine::Timeline`]) and its profile line gives, under `"schedule"`, the seconds
-/// they take scheduled on each count. `bench --series` sets it for its children.
-pub const SCHEDULE_ENV: &str = "PALACE_SCHEDULE_THREADS";
-
-/// The thread counts [`SCHEDULE_ENV`] names (none if unset; entries that are not counts are
-/// left out).
-pub fn schedule_threads() -> Vec<usize> {
-    std::env::var(SCHEDULE_ENV)
-        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
-        .unwrap_or_default()
-}
 
 /// Appends `r`'s profile to the file [`PROFILE_ENV`] names, if it names one (best effort: a
 /// profile that cannot be written is left out, and the bench then shows none).

@@ -13,7 +13,7 @@
 //! where the workers' time went in its sweeps: computing, in the analysis (and of that, the
 //! part one worker at a time does), waiting for the band above or for a band, and idle.
 //!
-//! The children also record their tiles' times ([`SCHEDULE_ENV`](crate::app::print::SCHEDULE_ENV)),
+//! The children also record their tiles' times ([`SCHEDULE_ENV`](crate::app::flags::SCHEDULE_ENV)),
 //! and each profile says how long its sweeps' tiles take scheduled on every count of the series
 //! ([`palace::engine::Timeline::schedule`]). From the fewest threads' best run, the table's
 //! `allows` column gives the speed-up the sweeps' dependencies alone allow at each count: the
@@ -345,7 +345,7 @@ fn run_child(
         .args(["--threads", &threads.to_string(), "-q"])
         .env(crate::app::print::PROFILE_ENV, &profile_file)
         .env(
-            crate::app::print::SCHEDULE_ENV,
+            crate::app::flags::SCHEDULE_ENV,
             series.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
         )
         .stdin(Stdio::null())
