@@ -29,8 +29,8 @@ fn without_the_feature_the_gpu_backend_is_refused_with_the_build_command() {
 mod with_the_feature {
     use crate::common::{bin, kill, palace};
     use palace::analysis::{skin, stats, survey};
+    use palace::backend::gpu::{self, Gpu, Shape};
     use palace::engine::{Cancel, EngineOptions, Silent};
-    use palace::gpu::{self, Gpu, Shape};
     use palace::model::geometry::Window;
     use palace::resume::{Checkpoint, Reader, Resumable, Writer};
     use proptest::prelude::*;

@@ -46,8 +46,6 @@ pub mod analysis;
 pub mod backend;
 pub mod error;
 pub mod games;
-#[cfg(feature = "gpu")]
-pub mod gpu;
 pub mod labels;
 pub mod output;
 pub mod resume;

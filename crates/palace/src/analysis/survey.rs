@@ -23,7 +23,7 @@
 //! The last two, the costly ones, can be limited to every `detail_step`-th k.
 //!
 //! The sweeps (the first two and the skin's) sit behind `BoardSweeps`: the CPU engine's
-//! visitors here, or the GPU backend's (`crate::gpu::survey`, feature `gpu`), which sends back
+//! visitors here, or the GPU backend's (`crate::backend::gpu::survey`, feature `gpu`), which sends back
 //! only the tiles along the diagonal and those holding the largest value; both give the same
 //! rows (`tests/integration/gpu.rs`).
 
@@ -453,7 +453,7 @@ pub(crate) struct Board {
 }
 
 /// The sweeps behind a survey row: on the CPU engine ([`CpuSweeps`]) or on a GPU
-/// (`crate::gpu`). Each takes the board's engine options for its threads and its cancel.
+/// (`crate::backend::gpu`). Each takes the board's engine options for its threads and its cancel.
 pub(crate) trait BoardSweeps: Sync {
     /// Game k on the `n x n` board from its corner.
     fn board(&self, k: u32, n: u32, opts: &EngineOptions) -> Result<Board>;

@@ -9,7 +9,7 @@
 //!
 //! ```no_run
 //! use palace::engine::{Cancel, Silent};
-//! use palace::gpu::{self, Gpu, Shape};
+//! use palace::backend::gpu::{self, Gpu, Shape};
 //! use palace::Window;
 //!
 //! let gpu = Gpu::open().map_err(palace::Error::Gpu)?;
@@ -18,11 +18,11 @@
 //! # Ok::<(), palace::Error>(())
 //! ```
 
+pub use super::report::GpuRun;
 use crate::analysis::positions::{self, PositionsReport};
 use crate::analysis::skin::{self, Column, SkinReport};
 use crate::analysis::stats::{Extreme, PalaceCount, Stats, StatsAcc};
 use crate::analysis::survey::{self, BoardSweeps, SurveyOptions, SurveyRow};
-pub use crate::backend::GpuRun;
 use crate::engine::checkpoint::{Reader, Writer};
 use crate::engine::{Cancel, Progress};
 use crate::engine::{EngineOptions, Silent};

@@ -20,16 +20,20 @@
 //! # Ok::<(), palace::Error>(())
 //! ```
 
+#[cfg(feature = "gpu")]
+pub mod gpu;
+mod report;
+
+pub use report::{AdapterInfo, GpuRun, RunReport};
+
 use crate::analysis::positions::{self, Method, PositionsReport};
 use crate::analysis::skin::{self, Column, SkinReport};
 use crate::analysis::stats::{PalaceCount, PalaceCountRun, Stats, StatsRun};
 use crate::analysis::survey::{self, SurveyOptions, SurveyRow};
-use crate::engine::{Cancel, EngineOptions, Progress, SweepReport};
+use crate::engine::{Cancel, EngineOptions, Progress};
 use crate::error::{Error, Param, ParameterError, Result};
 use crate::model::geometry::{Board, Window};
 use crate::resume::{Checkpoints, drive};
-use serde::Serialize;
-use std::time::Duration;
 
 /// Where a run computes its cells.
 #[derive(Debug, Clone)]
@@ -53,7 +57,7 @@ pub struct GpuOptions {
 #[derive(Clone)]
 pub struct Device {
     #[cfg(feature = "gpu")]
-    gpu: std::sync::Arc<crate::gpu::Gpu>,
+    gpu: std::sync::Arc<gpu::Gpu>,
     #[cfg(not(feature = "gpu"))]
     none: std::convert::Infallible,
 }
@@ -74,7 +78,7 @@ impl Device {
     /// Opens the adapter a GPU run uses; [`Error::NoGpu`] in a build without the GPU backend.
     pub fn open() -> Result<Device> {
         #[cfg(feature = "gpu")]
-        return Ok(Device { gpu: std::sync::Arc::new(crate::gpu::Gpu::open().map_err(Error::Gpu)?) });
+        return Ok(Device { gpu: std::sync::Arc::new(gpu::Gpu::open().map_err(Error::Gpu)?) });
         #[cfg(not(feature = "gpu"))]
         Err(Error::NoGpu)
     }
@@ -129,63 +133,6 @@ impl std::str::FromStr for TileShape {
             _ => Err(format!("{s:?} is not LANESxROWSxWIDTH, e.g. 64x4x256")),
         }
     }
-}
-
-/// How a run went on the backend that ran it.
-#[derive(Debug, Clone, Serialize)]
-pub enum RunReport {
-    /// The CPU engine's report.
-    Cpu(SweepReport),
-    /// The GPU's.
-    Gpu(GpuRun),
-}
-
-/// How a GPU run went.
-#[derive(Debug, Clone, Serialize)]
-pub struct GpuRun {
-    /// The adapter, in words.
-    pub adapter: String,
-    /// The tile shape, `lanes x rows x width`.
-    pub shape: String,
-    /// Cells computed: the region, rounded up to whole tiles, less the tiles of outer space
-    /// skipped.
-    pub computed: u64,
-    /// Cells of the region, rounded up to whole tiles (for the skin, of the tile-diagonals
-    /// swept before the skin was complete).
-    pub region: u64,
-    /// Bytes read back from the GPU for the analysis (the skin's tiles near the boundary, the
-    /// P-positions).
-    pub sent_back: u64,
-    /// Wall time of the sweep.
-    #[serde(serialize_with = "secs")]
-    pub elapsed: Duration,
-}
-
-fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
-}
-
-/// The GPU adapter a [`Backend::Gpu`] run uses, in words: its name, backend, kind of device,
-/// driver and subgroup size.
-#[derive(Debug, Clone, Serialize)]
-pub struct AdapterInfo {
-    /// Its name.
-    pub name: String,
-    /// The graphics backend (Vulkan, Metal, Dx12).
-    pub backend: String,
-    /// The kind of device (discrete, integrated, CPU).
-    pub device_type: String,
-    /// The driver and its version, where the backend names them.
-    pub driver: String,
-    /// The size of its subgroups, where every subgroup has the same size.
-    pub subgroup: Option<u32>,
-    /// All of it in one line.
-    pub summary: String,
-    /// The largest storage binding, in bytes: boards up to a quarter of it in columns and as
-    /// many rows.
-    pub max_binding_bytes: u64,
-    /// Its memory: the largest device-local heap (or `PALACE_GPU_MEMORY`), where told.
-    pub memory_bytes: Option<u64>,
 }
 
 /// The adapter a GPU run would use; [`Error::NoGpu`] in a build without the GPU backend.
@@ -266,8 +213,8 @@ pub fn stats(
                 return no_gpu(g);
                 #[cfg(feature = "gpu")]
                 {
-                    let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
-                    let (s, run) = crate::gpu::stats(&gpu, board.k(), window, shape, progress, stop)?;
+                    let (gpu, shape) = open(g, gpu::Shape::default())?;
+                    let (s, run) = gpu::stats(&gpu, board.k(), window, shape, progress, stop)?;
                     Ok((s, RunReport::Gpu(run)))
                 }
             }
@@ -298,8 +245,8 @@ pub fn palace_count(
                 return no_gpu(g);
                 #[cfg(feature = "gpu")]
                 {
-                    let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
-                    let (count, run) = crate::gpu::palace_count(&gpu, k, w, h, shape, progress, stop)?;
+                    let (gpu, shape) = open(g, gpu::Shape::default())?;
+                    let (count, run) = gpu::palace_count(&gpu, k, w, h, shape, progress, stop)?;
                     Ok((count, RunReport::Gpu(run)))
                 }
             }
@@ -359,14 +306,13 @@ pub fn skin(
             return no_gpu(g);
             #[cfg(feature = "gpu")]
             {
-                let mut tiles = crate::gpu::SkinTiles::default();
+                let mut tiles = gpu::SkinTiles::default();
                 let gpu;
                 (gpu, tiles.shape) = open(&whole_words(g, "the skin's tiles")?, tiles.shape)?;
                 // Where checkpoints are saved, a stop pauses the sweep between submissions
                 // instead of stopping it.
                 let own = Cancel::new();
-                let run =
-                    crate::gpu::GpuSkin::new(&gpu, k, to, patterns, tiles, progress, c.cancel(&own, stop))?;
+                let run = gpu::GpuSkin::new(&gpu, k, to, patterns, tiles, progress, c.cancel(&own, stop))?;
                 let (report, cols, r) = drive(run, c, stop)?;
                 Ok((report, cols, RunReport::Gpu(r)))
             }
@@ -393,9 +339,8 @@ pub fn survey(
             return no_gpu(g);
             #[cfg(feature = "gpu")]
             {
-                let (gpu, shape) =
-                    open(&whole_words(g, "the survey's tiles")?, crate::gpu::Shape::default())?;
-                crate::gpu::survey(&gpu, shape, so, threads, opts, progress)
+                let (gpu, shape) = open(&whole_words(g, "the survey's tiles")?, gpu::Shape::default())?;
+                gpu::survey(&gpu, shape, so, threads, opts, progress)
             }
         }
     }
@@ -428,8 +373,8 @@ pub fn positions(
             return no_gpu(g);
             #[cfg(feature = "gpu")]
             {
-                let (gpu, shape) = open(g, crate::gpu::Shape::default())?;
-                let (r, run) = crate::gpu::positions(&gpu, k, rows, width, shape, emit, progress, stop)?;
+                let (gpu, shape) = open(g, gpu::Shape::default())?;
+                let (r, run) = gpu::positions(&gpu, k, rows, width, shape, emit, progress, stop)?;
                 Ok((r, Some(run)))
             }
         }
@@ -445,13 +390,10 @@ fn no_gpu<T>(_: &GpuOptions) -> Result<T> {
 /// The device (`g`'s, or one opened now), and the tile shape `g` asks for (checked) or
 /// `default`.
 #[cfg(feature = "gpu")]
-fn open(
-    g: &GpuOptions,
-    default: crate::gpu::Shape,
-) -> Result<(std::sync::Arc<crate::gpu::Gpu>, crate::gpu::Shape)> {
+fn open(g: &GpuOptions, default: gpu::Shape) -> Result<(std::sync::Arc<gpu::Gpu>, gpu::Shape)> {
     let shape = match g.shape {
         Some(TileShape { lanes, rows, width }) => {
-            let s = crate::gpu::Shape { lanes, rows, width };
+            let s = gpu::Shape { lanes, rows, width };
             if let Err(e) = s.check() {
                 return Err(ParameterError::new(Param::GpuShape, s.to_string())
                     .text(format!(": {e}; give LANESxROWSxWIDTH, e.g. 64x4x256"))
