@@ -1,15 +1,17 @@
 //! The P-positions' sweep: the whole board's counters on the GPU, and back to the host only
 //! its palaces (`palaces.wgsl`).
 
-use crate::{
-    BATCH_DIAGONALS, BATCH_TILES, Gpu, GpuError, Kernel, Shape, Watch, check_game, counters, next_budget,
-    region,
-};
+use crate::device::{BATCH_DIAGONALS, BATCH_TILES, Gpu, next_budget};
+use crate::error::GpuError;
+use crate::job::{check_game, region};
+use crate::shader::Kernel;
+use crate::shape::Shape;
+use palace_engine::engine::Watch;
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that lists its palaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PalacesJob {
-    /// The game, `1 <= k`, with `3k < 2^31`.
+    /// The game, `1 <= k <= MAX_K` (the engine's bound).
     pub k: u32,
     /// Columns swept.
     pub width: u32,
@@ -158,16 +160,4 @@ impl Gpu {
         sweep.computed = tiles_computed * u64::from(tw) * u64::from(th);
         Ok(sweep)
     }
-}
-
-/// The shader for tiles of `shape` (before the substitutions common to every kernel).
-pub(crate) fn source(shape: Shape) -> String {
-    let body = (0..shape.rows)
-        .map(|h| {
-            counters(h, "            ")
-                + &format!("\n            nz |= n ^ k;\n            if (p == 1u) {{\n                emit(x, ytop + {h}u);\n            }}")
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    include_str!("palaces.wgsl").replace("@STEP_LOOP@", &crate::step_loop("", &body))
 }

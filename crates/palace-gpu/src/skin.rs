@@ -1,16 +1,18 @@
 //! The skin's sweep: the whole board's counters on the GPU, and back to the host only the
 //! tiles near the arm's boundary, whose cells the skin reads (`skin.wgsl`).
 
-use crate::{
-    BATCH_DIAGONALS, Gpu, GpuError, Kernel, Shape, Watch, bytes_to_words, check_game, counters, next_budget,
-    region,
-};
+use crate::device::{BATCH_DIAGONALS, Gpu, bytes_to_words, next_budget};
+use crate::error::GpuError;
+use crate::job::{check_game, region};
+use crate::shader::Kernel;
+use crate::shape::Shape;
+use palace_engine::engine::Watch;
 
 /// A sweep of `[0, width) x [0, height)` of game `k` that keeps the tiles near the arm's
 /// boundary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SkinJob {
-    /// The game, `1 <= k`, with `3k < 2^31`.
+    /// The game, `1 <= k <= MAX_K` (the engine's bound).
     pub k: u32,
     /// Columns swept.
     pub width: u32,
@@ -159,40 +161,11 @@ const SKIN_BATCH_TILES: u64 = 1 << 22;
 /// The header words before the slots' headers in `meta`.
 const META: u64 = 8;
 
-/// The shader for tiles of `shape` (before the substitutions common to both kernels).
-pub(crate) fn source(shape: Shape) -> String {
-    let body = |keep: bool| {
-        (0..shape.rows)
-            .map(|h| {
-                let mut s = counters(h, "                ") + "\n                nz |= n ^ k;";
-                if keep {
-                    let shift = 8 * (h % 4);
-                    let op = if h % 4 == 0 { "=" } else { "|=" };
-                    s += &format!("\n                word {op} value_byte(n, x, ytop + {h}u) << {shift}u;");
-                    if h % 4 == 3 {
-                        s += &format!(
-                            "\n                cells[base + lx * (LANES * WORDS) + lane * WORDS + {}u] = word;",
-                            h / 4
-                        );
-                    }
-                }
-                s
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let lp = |keep: bool| crate::step_loop("var word = 0u;", &body(keep));
-    include_str!("skin.wgsl")
-        .replace("@LOOP_KEEP@", &lp(true))
-        .replace("@LOOP_LEAN@", &lp(false))
-        .replace("@WORDS@", &(shape.rows / 4).to_string())
-}
-
 /// A sweep of `[0, width) x [0, height)` of game `k` that sends back the tiles asked for
 /// ([`Gpu::tiles`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TilesJob {
-    /// The game, `1 <= k`, with `3k < 2^31`.
+    /// The game, `1 <= k <= MAX_K` (the engine's bound).
     pub k: u32,
     /// Columns swept.
     pub width: u32,
