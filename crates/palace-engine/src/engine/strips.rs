@@ -28,6 +28,31 @@
 //! carries the encoded messages between threads of one process, and [`run_strip`] is the loop
 //! each strip (thread or process) runs. The messages are encoded with the checkpoint codec
 //! ([`super::checkpoint::Writer`]), so any byte transport can carry them.
+//!
+//! ```
+//! use palace_engine::engine::strips::StripPartition;
+//! use palace_engine::engine::{PalaceTile, PalaceVisitor, Sweep};
+//! use palace_engine::Window;
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//!
+//! #[derive(Default)]
+//! struct Count(AtomicU64);
+//! impl PalaceVisitor for Count {
+//!     fn visit(&self, _worker: usize, t: &PalaceTile<'_>) {
+//!         self.0.fetch_add(t.palaces, Ordering::Relaxed);
+//!     }
+//! }
+//!
+//! // Game 100 on 600 x 400 as three strips, the middle one past the shoulder: the palaces of
+//! // the plain counter sweep.
+//! let board = Window::new(0, 0, 600, 400)?;
+//! let (plain, striped) = (Count::default(), Count::default());
+//! Sweep::new(100, board).palaces(&plain)?;
+//! let strips = StripPartition::new(600, vec![90, 350])?;
+//! Sweep::new(100, board).palaces_in_strips(&strips, &striped)?;
+//! assert_eq!(striped.0.into_inner(), plain.0.into_inner());
+//! # Ok::<(), palace_engine::Error>(())
+//! ```
 
 use super::checkpoint::{Reader, Writer};
 use super::control::Cancel;

@@ -383,3 +383,21 @@ fn cancelled_and_orphaned_strips_stop() {
     let opts = EngineOptions { kernel: KernelChoice::Wide, ..Default::default() };
     assert!(StripSweep::new(5, 10, &strips, 3, &opts, false).is_ok());
 }
+
+/// Game 40003 over 3000 rows and past the shoulder by 90000 columns (the hood, the arm, the
+/// fabric below it and outer space), palaces only: balanced and equal strips with the default
+/// tiling leave what the plain sweep leaves.
+#[test]
+fn game_40003_past_its_shoulder() {
+    let (k, w, h) = (40003u32, 130_000u32, 3000u32);
+    let plain = Tiles::default();
+    let opts = EngineOptions::default();
+    Sweep::new(k, board(w, h)).options(&opts).palaces(&plain).unwrap();
+    let want = outcome(&plain.0.into_inner().unwrap(), w, h);
+    assert!(want.palaces > 0);
+    for strips in [StripPartition::balanced(k, w, h, 5).unwrap(), StripPartition::equal(w, 3).unwrap()] {
+        let striped = Tiles::default();
+        Sweep::new(k, board(w, h)).options(&opts).palaces_in_strips(&strips, &striped).unwrap();
+        assert_eq!(outcome(&striped.0.into_inner().unwrap(), w, h), want, "cuts {:?}", strips.cuts());
+    }
+}
