@@ -21,11 +21,14 @@ use super::tile::{
     CASING_BLOCK, Made, Neighbourhood, Scratch, Tile, compute_tile, exact_above, exact_cells, halo_columns,
     within,
 };
+use super::{KeptTile, PalaceTile, PalaceVisitor, TileView};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
 use crate::kernel::{Arrangement, BufPool, NarrowFn, TileBuf};
+use crate::model::geometry::Window;
 use crate::model::rule::{hood_len, hood_sentinel, hood_value, in_hood};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A worker's buffers for counter tiles.
 #[derive(Default)]
@@ -217,6 +220,78 @@ pub(crate) fn compute(
         }
     }
     exact(nb, e, narrow, skip, pool, scratch, values)
+}
+
+/// The paths a counter sweep computes its tiles with.
+#[derive(Clone, Copy)]
+pub(crate) struct Paths {
+    /// The three-counter kernel (none: every tile by the CA's paths).
+    pub counter: Option<CounterKernel>,
+    /// The CA's narrow kernel (none: the wide kernel).
+    pub narrow: Option<NarrowFn>,
+    /// Fill the hood and quiet tiles instead of computing them.
+    pub skip: bool,
+}
+
+/// Computes the tile of `nb` with what visitor `v` asks of it, publishes it with `publish`
+/// (which returns the tile as published), and shows it to `v` as worker `id`, clipped to
+/// `window` for its values. The tile is published before the CA computes its values, if the
+/// visitor wants them: the tiles below and to the right need only its counters and edges.
+/// Returns how its cells were made and the time spent in the visitor. One routine for the
+/// wavefront's workers (`super::sweep`) and the strips (`super::strips`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn palace_tile<'t>(
+    nb: &Neighbourhood<'_>,
+    v: &dyn PalaceVisitor,
+    id: usize,
+    window: Window,
+    paths: Paths,
+    pool: &Arc<BufPool>,
+    scratch: &mut Scratch,
+    cs: &mut CounterScratch,
+    publish: impl FnOnce(Tile) -> &'t Tile,
+) -> Result<(Made, Duration)> {
+    let rect = nb.rect();
+    let k = nb.layout.k;
+    let also = |c: &[u64; 256]| v.wants_values_too(rect.x0, rect.y0, rect.x1, rect.y1, c);
+    let want = if v.wants_values(rect.x0, rect.y0, rect.x1, rect.y1) {
+        Want::Values
+    } else if v.wants_counts() {
+        Want::Counts(&also)
+    } else {
+        Want::Palaces
+    };
+    let Computed { tile, made, palaces, values, counts, pieces, values_by_ca } =
+        compute(nb, paths.counter, paths.narrow, paths.skip, want, pool, scratch, cs)?;
+    let published = publish(tile);
+    let (values, made) = if values_by_ca {
+        let (cells, made) = compute_tile(nb, paths.narrow, Arrangement::Rows, paths.skip, pool, scratch)?;
+        (Some(cells), made)
+    } else {
+        (values, made)
+    };
+    let pieces: Vec<TileView<'_>> =
+        pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
+    let kept = values.and_then(|t| KeptTile::new(k, t, rect, window));
+    let Tile::Edges { leaving: Some(leaving), .. } = published else {
+        unreachable!("counter tiles carry their leaving counters")
+    };
+    let view = PalaceTile {
+        k,
+        x0: rect.x0,
+        x1: rect.x1,
+        y0: rect.y0,
+        y1: rect.y1,
+        palaces,
+        leaving,
+        values: kept.as_ref().map(KeptTile::view),
+        kept: kept.as_ref(),
+        counts: counts.as_deref(),
+        pieces: &pieces,
+    };
+    let t = Instant::now();
+    v.visit(id, &view);
+    Ok((made, t.elapsed()))
 }
 
 /// The exact path: the CA computes the cells (`compute_tile`), the counters `e` are counted

@@ -5,6 +5,11 @@
 //! x_off` and `b * band_height + y_off`, the first strip and band being wider by the offset.
 //! Several games swept together with shifted windows (`Sweep::lanes`) use this so that
 //! tile `(j, b)` of each game holds the cells compared with tile `(j, b)` of the first.
+//!
+//! A layout may instead start at column `x_start >= 2` (a strip of a striped sweep,
+//! `super::strips`): its tile 0 is then the **ghost** `[x_start - 2, x_start)`, the two columns
+//! left of the strip that its halo reads, filled from the message of the strip to its left
+//! and never computed; tiles `1..` are `tile_width` wide from `x_start` on.
 
 use crate::model::geometry::Window;
 
@@ -28,6 +33,8 @@ pub(crate) struct Layout {
     /// Where the boundaries are shifted to (see the module's documentation).
     pub x_off: u32,
     pub y_off: u32,
+    /// The first computed column (see the module's documentation); 0 but in strips.
+    pub x_start: u32,
 }
 
 /// A tile's rectangle `[x0, x1) x [y0, y1)` in board coordinates.
@@ -56,7 +63,7 @@ impl Layout {
     /// two rows above) then always lies in its immediate neighbours.
     pub fn new(k: u32, width: u32, height: u32, tile_width: u32, band_height: u32) -> Self {
         assert!(tile_width >= 2 && band_height >= 2, "tiles must be at least 2 x 2");
-        Layout { k, width, height, tile_width, band_height, x_off: 0, y_off: 0 }
+        Layout { k, width, height, tile_width, band_height, x_off: 0, y_off: 0, x_start: 0 }
     }
 
     /// The layout with its boundaries shifted by `(x_off, y_off)`, which must be less than the
@@ -66,7 +73,19 @@ impl Layout {
         Layout { x_off, y_off, ..self }
     }
 
+    /// The layout of the columns `x_start..width` after a ghost tile of the two columns
+    /// before them (see the module's documentation); `x_start` must be at least 2 and less
+    /// than the width, and the layout not shifted.
+    pub fn starting_at(self, x_start: u32) -> Self {
+        assert!(x_start >= 2 && x_start < self.width, "a strip starts inside the region, past its halo");
+        assert!(self.x_off == 0 && self.y_off == 0, "strips are not shifted");
+        Layout { x_start, ..self }
+    }
+
     pub fn strips(&self) -> usize {
+        if self.x_start > 0 {
+            return 1 + (self.width - self.x_start).div_ceil(self.tile_width) as usize;
+        }
         (self.width - self.x_off).div_ceil(self.tile_width) as usize
     }
 
@@ -75,6 +94,13 @@ impl Layout {
     }
 
     pub fn strip_x(&self, j: usize) -> (u32, u32) {
+        if self.x_start > 0 {
+            let tw = self.tile_width;
+            return match j {
+                0 => (self.x_start - 2, self.x_start),
+                _ => (self.x_start + (j as u32 - 1) * tw, (self.x_start + j as u32 * tw).min(self.width)),
+            };
+        }
         let x0 = if j == 0 { 0 } else { j as u32 * self.tile_width + self.x_off };
         (x0, ((j as u32 + 1) * self.tile_width + self.x_off).min(self.width))
     }
@@ -92,6 +118,9 @@ impl Layout {
 
     /// The strip holding column `x`.
     pub fn strip_of(&self, x: u32) -> usize {
+        if self.x_start > 0 {
+            return if x < self.x_start { 0 } else { 1 + ((x - self.x_start) / self.tile_width) as usize };
+        }
         (x.saturating_sub(self.x_off) / self.tile_width) as usize
     }
 }

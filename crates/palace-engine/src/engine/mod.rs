@@ -4,11 +4,13 @@
 //! The region `[0, x1) x [0, y1)` that the window depends on is cut into tiles (`layout`),
 //! each tile is classified and computed (`tile`, with the kernels of [`crate::kernel`]), and
 //! the tiles are swept by a pool of workers in a staggered wavefront (`sweep`). Cells outside
-//! the window are computed as needed but never stored beyond the few bands in flight.
+//! the window are computed as needed but never stored beyond the few bands in flight. A
+//! counter sweep may also run as column strips that exchange only their edges ([`strips`]),
+//! the seam of a sweep over several processes.
 //!
 //! `src/engine/README.md` is the design note: how a sweep is cut into bands and tiles, the
-//! wavefront, which kernel computes which tile and why every path is exact, and the frontier
-//! protocol that pauses and resumes a sweep.
+//! wavefront, which kernel computes which tile and why every path is exact, the frontier
+//! protocol that pauses and resumes a sweep, and the strips.
 
 pub mod checkpoint;
 pub mod control;
@@ -17,6 +19,7 @@ mod layout;
 pub mod lines;
 pub mod lockstep;
 pub mod sink;
+pub mod strips;
 mod sweep;
 mod tile;
 pub mod timeline;
@@ -545,6 +548,35 @@ impl<'a> Sweep<'a> {
         self.check("Sweep::palaces_pausable", true, true, false)?;
         let output = sweep::Output::Palaces(visitor, self.opts.kernel.counter());
         self.run(output)
+    }
+
+    /// [`Sweep::palaces`] computed as the column strips of `strips` (see [`strips`]): each
+    /// strip on a thread of its own, sweeping its columns band by band and handing the edge of
+    /// each band to the strip on its right over a channel, as the processes of a distributed
+    /// sweep would. The visitor sees the strips' tiles, strip `p`'s as worker `p`; the palaces,
+    /// the counters leaving the board and the values it asks for are those of
+    /// [`Sweep::palaces`]. The options' threads play no part (one per strip); `strips` must
+    /// span the window's width.
+    pub fn palaces_in_strips(
+        self,
+        strips: &strips::StripPartition,
+        visitor: &dyn PalaceVisitor,
+    ) -> Result<SweepReport> {
+        self.check_board("Sweep::palaces_in_strips")?;
+        self.check("Sweep::palaces_in_strips", false, false, false)?;
+        if strips.width() != self.window.x1 {
+            return Err(Error::InvalidArgument {
+                function: "Sweep::palaces_in_strips",
+                argument: "strips",
+                value: format!(
+                    "a partition of {} columns for a window of {}",
+                    strips.width(),
+                    self.window.x1
+                ),
+                expected: "strips that span the window's width",
+            });
+        }
+        strips::palaces(self.k, self.window.y1, strips, &self.opts, visitor, self.progress)
     }
 
     /// A counter sweep covers a board: its window starts at the origin.

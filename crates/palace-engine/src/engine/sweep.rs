@@ -33,10 +33,7 @@ use super::counted::{self, CounterScratch};
 use super::layout::{Lane, Layout, Rect};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::timeline::{MAX_TILES, TileTime, Timeline};
-use super::{
-    Cancel, KeptTile, LaneState, LaneTiles, LaneVisitor, PalaceTile, PalaceVisitor, Progress, TileView,
-    TileVisitor,
-};
+use super::{Cancel, LaneState, LaneTiles, LaneVisitor, PalaceVisitor, Progress, TileView, TileVisitor};
 use super::{Counters, EngineOptions, SweepReport, WorkerTimes};
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
@@ -253,65 +250,24 @@ impl Shared<'_> {
                 // only for the computation, not for the statistics.
                 let computed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if let Workers::Palaces(v) = output {
-                        let also = |c: &[u64; 256]| v.wants_values_too(rect.x0, rect.y0, rect.x1, rect.y1, c);
-                        let want = if v.wants_values(rect.x0, rect.y0, rect.x1, rect.y1) {
-                            counted::Want::Values
-                        } else if v.wants_counts() {
-                            counted::Want::Counts(&also)
-                        } else {
-                            counted::Want::Palaces
-                        };
-                        let counted::Computed { tile, made, palaces, values, counts, pieces, values_by_ca } =
-                            counted::compute(
-                                &nb,
-                                self.counter,
-                                self.narrow,
-                                self.skip,
-                                want,
-                                &self.pools[id],
-                                &mut scratch,
-                                &mut counter_scratch,
-                            )?;
-                        // Published before the CA computes its values, if it has to: the
-                        // worker below needs only the counters and the edges.
-                        publish(tile);
-                        let (values, made) = if values_by_ca {
-                            let (cells, made) = compute_tile(
-                                &nb,
-                                self.narrow,
-                                Arrangement::Rows,
-                                self.skip,
-                                &self.pools[id],
-                                &mut scratch,
-                            )?;
-                            (Some(cells), made)
-                        } else {
-                            (values, made)
-                        };
+                        let paths =
+                            counted::Paths { counter: self.counter, narrow: self.narrow, skip: self.skip };
+                        let (made, visited) = counted::palace_tile(
+                            &nb,
+                            v,
+                            id,
+                            window,
+                            paths,
+                            &self.pools[id],
+                            &mut scratch,
+                            &mut counter_scratch,
+                            |tile| {
+                                publish(tile);
+                                cur.tiles[j].get().expect("just set")
+                            },
+                        )?;
                         self.counters.add(made);
-                        let k = self.layout.k;
-                        let pieces: Vec<TileView<'_>> =
-                            pieces.iter().filter_map(|(r, t)| TileView::new(k, t, r, window)).collect();
-                        let kept = values.and_then(|t| KeptTile::new(k, t, rect, window));
-                        let Some(Tile::Edges { leaving: Some(leaving), .. }) = cur.tiles[j].get() else {
-                            unreachable!("counter tiles carry their leaving counters")
-                        };
-                        let view = PalaceTile {
-                            k: self.layout.k,
-                            x0: rect.x0,
-                            x1: rect.x1,
-                            y0: rect.y0,
-                            y1: rect.y1,
-                            palaces,
-                            leaving,
-                            values: kept.as_ref().map(KeptTile::view),
-                            kept: kept.as_ref(),
-                            counts: counts.as_deref(),
-                            pieces: &pieces,
-                        };
-                        let t = Instant::now();
-                        v.visit(id, &view);
-                        visiting.set(visiting.get() + t.elapsed());
+                        visiting.set(visiting.get() + visited);
                         return Ok(());
                     }
                     let (tile, made) = compute_tile(

@@ -85,6 +85,15 @@ pub enum Error {
     /// nothing was written.
     #[error("interrupted; no output was written")]
     Interrupted,
+    /// A strip of a striped sweep ([`crate::engine::strips`]) got a message from its neighbour
+    /// that it cannot use.
+    #[error("strip {strip}: {problem}")]
+    Strip {
+        /// The strip.
+        strip: usize,
+        /// What was wrong.
+        problem: String,
+    },
     /// The engine stopped because another part of the run failed first.
     #[error("the sweep was aborted")]
     Aborted,

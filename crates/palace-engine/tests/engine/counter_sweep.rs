@@ -12,14 +12,14 @@ use std::sync::Mutex;
 
 /// Exact counters of every cell of a board, one row and one column more than the swept board
 /// (for the counters leaving it).
-struct Board(DirectCounters);
+pub(super) struct Board(pub(super) DirectCounters);
 
 impl Board {
-    fn new(k: u32, w: usize, h: usize) -> Self {
+    pub(super) fn new(k: u32, w: usize, h: usize) -> Self {
         Board(DirectCounters::new(k, w + 1, h + 1))
     }
 
-    fn check(&self, t: &Tile, what: &str) {
+    pub(super) fn check(&self, t: &Tile, what: &str) {
         let b = &self.0;
         let w = b.width;
         let (x0, x1, y0, y1) = (t.x0 as usize, t.x1 as usize, t.y0 as usize, t.y1 as usize);
@@ -38,17 +38,17 @@ impl Board {
     }
 }
 
-struct Tile {
-    x0: u32,
-    x1: u32,
-    y0: u32,
-    y1: u32,
-    palaces: u64,
-    leaving: Edges,
+pub(super) struct Tile {
+    pub(super) x0: u32,
+    pub(super) x1: u32,
+    pub(super) y0: u32,
+    pub(super) y1: u32,
+    pub(super) palaces: u64,
+    pub(super) leaving: Edges,
 }
 
 #[derive(Default)]
-struct Tiles(Mutex<Vec<Tile>>);
+pub(super) struct Tiles(pub(super) Mutex<Vec<Tile>>);
 
 impl PalaceVisitor for Tiles {
     fn visit(&self, _worker: usize, t: &PalaceTile<'_>) {

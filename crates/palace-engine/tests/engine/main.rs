@@ -7,3 +7,4 @@ mod counter_sweep;
 mod engine_vs_direct;
 mod kernels;
 mod paper_fig1;
+mod strips;
