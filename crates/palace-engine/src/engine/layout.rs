@@ -76,7 +76,7 @@ impl Layout {
     /// The layout of the columns `x_start..width` after a ghost tile of the two columns
     /// before them (see the module's documentation); `x_start` must be at least 2 and less
     /// than the width, and the layout not shifted.
-    pub fn starting_at(self, x_start: u32) -> Self {
+    pub(crate) fn starting_at(self, x_start: u32) -> Self {
         assert!(x_start >= 2 && x_start < self.width, "a strip starts inside the region, past its halo");
         assert!(self.x_off == 0 && self.y_off == 0, "strips are not shifted");
         Layout { x_start, ..self }
@@ -93,7 +93,7 @@ impl Layout {
         (self.height - self.y_off).div_ceil(self.band_height) as usize
     }
 
-    pub fn strip_x(&self, j: usize) -> (u32, u32) {
+    pub(crate) fn strip_x(&self, j: usize) -> (u32, u32) {
         if self.x_start > 0 {
             let tw = self.tile_width;
             return match j {
@@ -105,19 +105,19 @@ impl Layout {
         (x0, ((j as u32 + 1) * self.tile_width + self.x_off).min(self.width))
     }
 
-    pub fn band_y(&self, b: usize) -> (u32, u32) {
+    pub(crate) fn band_y(&self, b: usize) -> (u32, u32) {
         let y0 = if b == 0 { 0 } else { b as u32 * self.band_height + self.y_off };
         (y0, ((b as u32 + 1) * self.band_height + self.y_off).min(self.height))
     }
 
-    pub fn rect(&self, j: usize, b: usize) -> Rect {
+    pub(crate) fn rect(&self, j: usize, b: usize) -> Rect {
         let (x0, x1) = self.strip_x(j);
         let (y0, y1) = self.band_y(b);
         Rect { x0, y0, x1, y1 }
     }
 
     /// The strip holding column `x`.
-    pub fn strip_of(&self, x: u32) -> usize {
+    pub(crate) fn strip_of(&self, x: u32) -> usize {
         if self.x_start > 0 {
             return if x < self.x_start { 0 } else { 1 + ((x - self.x_start) / self.tile_width) as usize };
         }

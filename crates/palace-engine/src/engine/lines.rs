@@ -157,6 +157,7 @@ impl MinIndex {
         if l == 0 { self.len() } else { self.levels[l].len() / CLASSES }
     }
 
+    #[cfg(test)]
     /// The count at `i`.
     #[inline]
     fn get(&self, i: usize) -> u8 {
@@ -416,9 +417,10 @@ impl LineCounter {
         self.lines.diagonals.counts()
     }
 
+    #[cfg(test)]
     /// The palaces north (`V`) and north-west (`D`) of `(x, y)` for the next row `y`: with the
     /// palaces west of it in that row, its palace number. `x` must lie on the board.
-    pub fn north_and_north_west(&self, x: u32) -> (u32, u32) {
+    pub(crate) fn north_and_north_west(&self, x: u32) -> (u32, u32) {
         let d = x as usize + self.rows as usize - self.y as usize;
         (u32::from(self.lines.columns.get(x as usize)), u32::from(self.lines.diagonals.get(d)))
     }

@@ -5,7 +5,7 @@
 //! The board `[0, width) x [0, height)` is cut at ascending columns into `P` strips
 //! ([`StripPartition`]), each at least two columns wide. Strip `p` sweeps its columns band by
 //! band ([`StripSweep`]), tile by tile with the counter sweep's paths
-//! ([`super::counted::palace_tile`]: hood, quiet, three-counter kernel, exact CA), exactly as
+//! (`counted::palace_tile`: hood, quiet, three-counter kernel, exact CA), exactly as
 //! the plain sweep computes a tile. What a tile reads of the tiles to its left is, per row of
 //! its band (`docs/rule.md`, "The three-counter form in bytes" and "The rule"):
 //!
@@ -372,7 +372,7 @@ impl StripSweep {
     }
 
     /// The band [`StripSweep::band`] sweeps next (`bands()` when done).
-    pub fn next_band(&self) -> usize {
+    pub(crate) fn next_band(&self) -> usize {
         self.next
     }
 
@@ -502,7 +502,7 @@ fn tiling(width: u32, tally: bool) -> (u32, u32) {
 
 /// Runs strip `strip` to its last band: receives each band's left edge, sweeps the band, sends
 /// its right edge. `band_done(b)` is called after each band. The loop each strip runs, on a
-/// thread ([`palaces`]) or in a process of its own.
+/// thread ([`Sweep::palaces_in_strips`](crate::engine::Sweep::palaces_in_strips)) or in a process of its own.
 pub fn run_strip(
     strip: &mut StripSweep,
     transport: &mut dyn Transport,

@@ -117,7 +117,7 @@ impl Tile {
     /// Row `y`, columns `xa..xb`, as stored: borrowed where the tile holds them as one run
     /// ([`Tile::lend_row`]; `zeros`, at least `xb - xa` zeros, for outer space), else copied
     /// into `scratch` (`xb - xa` long).
-    pub fn row_ref<'a>(
+    pub(crate) fn row_ref<'a>(
         &'a self,
         k: u32,
         rect: &Rect,

@@ -35,7 +35,7 @@ pub fn available() -> bool {
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX2 or the buffers do not match `w` and `h`.
-pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     assert!(available(), "AVX2 kernel on a CPU without AVX2");
     assert_eq!(top.len(), 2 * (w + 2));
     assert_eq!(left.len(), 2 * h);

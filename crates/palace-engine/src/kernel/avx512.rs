@@ -21,7 +21,7 @@ pub fn available() -> bool {
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX-512 BW/VBMI or the buffers do not match `w` and `h`.
-pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     assert!(available(), "AVX-512 kernel on a CPU without AVX-512 BW/VBMI");
     assert_eq!(top.len(), 2 * (w + 2));
     assert_eq!(left.len(), 2 * h);

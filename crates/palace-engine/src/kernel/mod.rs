@@ -157,7 +157,7 @@ impl TileBuf {
 
     /// Diagonal arrangement: offset in the raw buffer of block `b`'s step 0.
     #[inline]
-    pub fn block0(&self, b: usize) -> usize {
+    pub(crate) fn block0(&self, b: usize) -> usize {
         debug_assert!(matches!(self.arrangement, Arrangement::Diagonal(_)));
         self.origin + b * self.stride
     }
@@ -247,7 +247,7 @@ impl TileBuf {
 
     /// Row `r`, writable (rows arrangement only).
     #[inline]
-    pub fn row_mut(&mut self, r: usize) -> &mut [i8] {
+    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [i8] {
         assert_eq!(self.arrangement, Arrangement::Rows, "row_mut on a diagonal tile");
         debug_assert!(r < self.h);
         let c = self.col0(r);
@@ -257,7 +257,7 @@ impl TileBuf {
     /// The raw buffer, for vector kernels (see [`TileBuf::col0`] and [`TileBuf::block0`] for
     /// where they may write).
     #[inline]
-    pub fn raw_mut(&mut self) -> &mut [i8] {
+    pub(crate) fn raw_mut(&mut self) -> &mut [i8] {
         &mut self.data
     }
 

@@ -31,7 +31,7 @@ fn rule8(a: i8, b: i8, c: i8, d: i8, e: i8, f: i8) -> i8 {
 }
 
 /// The portable narrow kernel (see [`NarrowFn`]).
-pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     let _: NarrowFn = narrow_tile;
     assert_eq!(top.len(), 2 * (w + 2));
     assert_eq!(left.len(), 2 * h);

@@ -36,7 +36,7 @@ pub fn wide_tile(top: &[i64], left: &[i64], w: usize, h: usize, out: &mut [i64])
 ///
 /// Returns the first cell outside the hood whose value does not fit `i8`, as `(column, row,
 /// value)` within the tile.
-pub fn casing_tile(
+pub(crate) fn casing_tile(
     k: u32,
     x0: u64,
     y0: u64,

@@ -103,8 +103,9 @@ impl Window {
         Window { x0: 0, y0: 0, x1: self.x1, y1: self.y1 }
     }
 
+    #[cfg(test)]
     /// The cells this window shares with `other`, if any.
-    pub fn intersect(&self, other: &Window) -> Option<Window> {
+    pub(crate) fn intersect(&self, other: &Window) -> Option<Window> {
         let (x0, x1) = (self.x0.max(other.x0), self.x1.min(other.x1));
         let (y0, y1) = (self.y0.max(other.y0), self.y1.min(other.y1));
         (x0 < x1 && y0 < y1).then_some(Window { x0, y0, x1, y1 })

@@ -42,7 +42,7 @@ pub fn initial(k: u32, x: i64, y: i64) -> i64 {
 /// `max(x, y) + 2 min(x, y)`: inside the hood this is the palace number itself (paper §3.2:
 /// one per step of the higher coordinate, two per step of the lower one).
 #[inline]
-pub fn hood_key(x: u64, y: u64) -> u64 {
+pub(crate) fn hood_key(x: u64, y: u64) -> u64 {
     x.max(y) + 2 * x.min(y)
 }
 

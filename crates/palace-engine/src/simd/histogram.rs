@@ -131,7 +131,7 @@ pub fn count_below_32(cells: &mut [u8], offset: u8, counts: &mut [u64; 256]) {
 }
 
 /// Whether [`count_below_32`] takes its VBMI path here.
-pub fn vbmi_available() -> bool {
+pub(crate) fn vbmi_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         gfni_available() && is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi")
@@ -145,7 +145,7 @@ pub fn vbmi_available() -> bool {
 /// per value of -4..=4 other than 0, added as `(x == c) as u8` and emptied every 255 chunks of
 /// 32 cells; a running maximum of `x + 4` (unsigned) flags the groups holding a value outside
 /// -4..=4, whose rare cells are then counted one by one. Zeros are the remainder.
-pub fn count_portable<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+pub(crate) fn count_portable<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
     const W: usize = 32;
     let mut common = [0u64; 8];
     let (mut total, mut rare) = (0u64, 0u64);
@@ -189,8 +189,9 @@ pub fn count_portable<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u6
     finish(total, &COMMON_WIDE, &common, rare, counts);
 }
 
+#[cfg(test)]
 /// The plain reference.
-pub fn count_scalar<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
+pub(crate) fn count_scalar<'a>(rows: impl Iterator<Item = &'a [i8]>, counts: &mut [u64; 256]) {
     for row in rows {
         for &v in row {
             counts[(i16::from(v) + 128) as usize] += 1;

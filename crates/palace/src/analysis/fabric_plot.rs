@@ -14,7 +14,7 @@ const BAND: usize = 28;
 
 /// Where the zoomed-in part of a panel begins (cells from the window's corner) and its side:
 /// a quarter of the window, centred on the nose, which lies `size / 8` from the corner.
-pub fn zoom_part(size: usize) -> (usize, usize) {
+pub(crate) fn zoom_part(size: usize) -> (usize, usize) {
     let side = (size / ZOOM).max(1);
     ((size / 8).saturating_sub(side / 2), side)
 }

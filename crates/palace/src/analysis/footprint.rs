@@ -115,7 +115,7 @@ impl Work {
     /// Bytes each worker holds whatever the width: the skin's tiles with values (up to six of
     /// 4092 x 2048 cells a band, kept until the band is read, and their buffers in the
     /// worker's pool); none for the other kinds.
-    pub fn per_thread(self) -> u64 {
+    pub(crate) fn per_thread(self) -> u64 {
         match self {
             Work::Skin { .. } => SKIN_PER_THREAD,
             _ => 0,

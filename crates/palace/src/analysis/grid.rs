@@ -37,8 +37,9 @@ impl BitGrid {
         BitGrid { width, height, words, bits: vec![0; words * height] }
     }
 
+    #[cfg(test)]
     /// The grid whose cell `(x, y)` is `f(x, y)`.
-    pub fn from_fn(width: usize, height: usize, f: impl Fn(usize, usize) -> bool) -> Self {
+    pub(crate) fn from_fn(width: usize, height: usize, f: impl Fn(usize, usize) -> bool) -> Self {
         let mut g = BitGrid::new(width, height);
         for y in 0..height {
             for x in 0..width {
@@ -151,7 +152,7 @@ pub struct Correlation {
 impl Correlation {
     /// The map whose `r(dx, dy)` is `f(dx, dy)` for `0 <= dy <= reach`, `|dx| <= reach` (the
     /// other half by `r(-s) = r(s)`).
-    pub fn from_fn(reach: i64, f: impl Fn(i64, i64) -> f64) -> Self {
+    pub(crate) fn from_fn(reach: i64, f: impl Fn(i64, i64) -> f64) -> Self {
         let r = (0..=reach)
             .flat_map(|dy| (-reach..=reach).map(move |dx| (dx, dy)))
             .map(|(dx, dy)| f(dx, dy))
@@ -180,7 +181,7 @@ pub(crate) fn pearson(n: u64, n1: u64, n2: u64, n11: u64) -> f64 {
 /// The masked autocorrelation of `pattern` within `mask` ([`Correlation`]), counted by
 /// `count` ([`pair_count`] or [`pair_count_reference`]). Pattern cells outside the mask are
 /// ignored.
-pub fn correlation_with(
+pub(crate) fn correlation_with(
     pattern: &BitGrid,
     mask: &BitGrid,
     reach: i64,
@@ -192,7 +193,7 @@ pub fn correlation_with(
 /// [`correlation_with`] for a run that `cancel` stops: every shift looks at the token first,
 /// and a cancelled run ends with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) (a window's map of a large reach
 /// takes seconds).
-pub fn correlation_until(
+pub(crate) fn correlation_until(
     pattern: &BitGrid,
     mask: &BitGrid,
     reach: i64,
@@ -220,7 +221,7 @@ pub fn correlation_until(
     Ok(Correlation { reach, r })
 }
 
-/// [`correlation_with`] by [`pair_count`].
+/// `correlation_with` by [`pair_count`].
 pub fn correlation(pattern: &BitGrid, mask: &BitGrid, reach: i64) -> Correlation {
     correlation_with(pattern, mask, reach, pair_count)
 }
@@ -310,7 +311,7 @@ pub const EXPLAINED_OF: usize = 12;
 
 /// The Lagrange-Gauss reduction of the lattice spanned by `a` and `b` (independent): a basis
 /// of the same lattice with `|a| <= |b|` and `|a . b| <= |a|^2 / 2`.
-pub fn reduce(mut a: (i64, i64), mut b: (i64, i64)) -> [(i64, i64); 2] {
+pub(crate) fn reduce(mut a: (i64, i64), mut b: (i64, i64)) -> [(i64, i64); 2] {
     let dot = |u: (i64, i64), v: (i64, i64)| u.0 * v.0 + u.1 * v.1;
     loop {
         if dot(a, a) > dot(b, b) {
@@ -381,7 +382,7 @@ pub struct BandLattice {
 }
 
 /// The lattice of the peaks of each of [`BANDS`].
-pub fn band_lattices(peaks: &[Peak]) -> Vec<BandLattice> {
+pub(crate) fn band_lattices(peaks: &[Peak]) -> Vec<BandLattice> {
     BANDS
         .iter()
         .map(|&(from, to)| {
@@ -456,12 +457,12 @@ pub fn default_distances(k: u32, side: u32) -> Vec<u32> {
 
 /// The window side at distance `d`: `side`, or `d / 2` near the nose, where the fabric is
 /// narrow (the square then lies in the fabric but for its far corner).
-pub fn side_at(d: u32, side: u32) -> u32 {
+pub(crate) fn side_at(d: u32, side: u32) -> u32 {
     side.min(d / 2).max(1)
 }
 
 /// The window at distance `d`: above the diagonal, its lower-left corner on it.
-pub fn window_at(k: u32, d: u32, side: u32) -> Result<Window> {
+pub(crate) fn window_at(k: u32, d: u32, side: u32) -> Result<Window> {
     let nose = (k - 1) / 3;
     let s = side_at(d, side);
     Ok(Window::new(nose + d, nose + d - s, nose + d + s, nose + d)?)
@@ -476,7 +477,7 @@ struct Bits {
 }
 
 /// Measures the grid of game `k`'s fabric in windows at distances `at` from the nose (side
-/// [`side_at`] of `side`), shifts up to `reach`, on the sweep's workers
+/// `side_at` of `side`), shifts up to `reach`, on the sweep's workers
 /// ([`labels::label_tiles`]). Returns the report and the black cells' autocorrelation map of
 /// each window, in the report's order: the picture module `grid_plot` draws them.
 pub fn run(

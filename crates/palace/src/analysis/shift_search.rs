@@ -70,7 +70,7 @@ pub struct SearchReport {
 impl SearchReport {
     /// How many standard deviations the best fraction lies above the mean (0 when every shift
     /// scores alike).
-    pub fn best_z(&self) -> f64 {
+    pub(crate) fn best_z(&self) -> f64 {
         let best = self.best.first().map_or(0.0, |c| c.fraction);
         if self.sd_fraction > 0.0 { (best - self.mean_fraction) / self.sd_fraction } else { 0.0 }
     }

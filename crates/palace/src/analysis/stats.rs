@@ -180,7 +180,7 @@ impl StatsAcc {
 
     /// Adds counts (by `v + 128`) of cells outside the hood that cannot hold a new first
     /// occurrence of an extreme (see [`StatsVisitor`]'s use of [`could_hold_extreme`]).
-    pub fn add_counts_only(&mut self, counts: &[u64; 256]) {
+    pub(crate) fn add_counts_only(&mut self, counts: &[u64; 256]) {
         for (a, b) in self.hist.iter_mut().zip(counts) {
             *a += b;
         }
@@ -188,7 +188,8 @@ impl StatsAcc {
 
     /// Adds counts (by `v + 128`) of cells outside the hood together with the smallest and
     /// largest of their values and the first cell (row-major) of each, as a GPU tally gives.
-    pub fn add_counts_with_extremes(
+    #[cfg(feature = "gpu")]
+    pub(crate) fn add_counts_with_extremes(
         &mut self,
         counts: &[u64; 256],
         min: Option<Extreme>,
@@ -204,7 +205,8 @@ impl StatsAcc {
     }
 
     /// Adds the hood cells of `window`, by the closed form.
-    pub fn add_hood_of(&mut self, window: Window) {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn add_hood_of(&mut self, window: Window) {
         let (x0, x1) = (u64::from(window.x0()), u64::from(window.x1()));
         for y in u64::from(window.y0())..u64::from(window.y1()).min(u64::from(self.k)) {
             self.add_hood_run(y, x0, hood_len(self.k, y).clamp(x0, x1) - x0);
@@ -212,21 +214,21 @@ impl StatsAcc {
     }
 
     /// Adds a block of cells that are all 0: rows `y0..y1`, columns `x0..x1`.
-    pub fn add_zero_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
+    pub(crate) fn add_zero_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
         self.hist[128] += (y1 - y0) * (x1 - x0);
         self.rest.see_min(0, x0, y0);
         self.rest.see_max(0, x0, y0);
     }
 
     /// Adds a block of cells that all lie in the hood.
-    pub fn add_hood_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
+    pub(crate) fn add_hood_block(&mut self, y0: u64, y1: u64, x0: u64, x1: u64) {
         for y in y0..y1 {
             self.add_hood_run(y, x0, x1 - x0);
         }
     }
 
     /// Adds the part of a finished tile inside the window.
-    pub fn add_tile(&mut self, t: &TileView<'_>) {
+    pub(crate) fn add_tile(&mut self, t: &TileView<'_>) {
         let (x0, x1, y0, y1) = (u64::from(t.x0), u64::from(t.x1), u64::from(t.y0), u64::from(t.y1));
         match t.kind {
             TileKind::Zero => self.add_zero_block(y0, y1, x0, x1),
@@ -418,7 +420,7 @@ impl RowSink for StatsSink {
 /// given the extremes `known` so far (their value and first cell): a more extreme value, or
 /// the same value where the block starts before the known cell. Extremes only improve, so an
 /// answer given against an older `known` stays right.
-pub fn could_hold_extreme(known: &Part, x0: u64, y0: u64, lo: i64, hi: i64) -> bool {
+pub(crate) fn could_hold_extreme(known: &Part, x0: u64, y0: u64, lo: i64, hi: i64) -> bool {
     let earlier = |m: &Extreme| (y0, x0) < (m.y, m.x);
     known.min.is_none_or(|m| lo < m.v || (lo == m.v && earlier(&m)))
         || known.max.is_none_or(|m| hi > m.v || (hi == m.v && earlier(&m)))

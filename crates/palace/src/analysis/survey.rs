@@ -125,7 +125,7 @@ pub struct SurveyRow {
 
 impl SurveyRow {
     /// Whether the hottest cell is at an armpit (within [`ARMPIT_NEAR`]).
-    pub fn at_armpit(&self) -> bool {
+    pub(crate) fn at_armpit(&self) -> bool {
         self.armpit_dist.is_some_and(|d| d <= ARMPIT_NEAR)
     }
 }
@@ -348,7 +348,7 @@ pub fn clusters(cells: &[(u32, u32)]) -> u32 {
 /// diagonal cell of the run, from the nose, of blocks whose cells outside the hood all match
 /// (`v_k(x, y) = v_{k+3}(x+1, y+1)`, i.e. `N_{k+3} = N_k + 3`) and are not all equal; a run
 /// ends at a gap of more than two blocks — the rule of `palace regions` on the diagonal.
-pub fn prism_of(k: u32, n: u32, band_k: &[i8], band_k3: &[i8]) -> Option<u64> {
+pub(crate) fn prism_of(k: u32, n: u32, band_k: &[i8], band_k3: &[i8]) -> Option<u64> {
     let b = BLOCK as u32;
     let mut prism: Option<u64> = None;
     let mut prev_fabric = false;

@@ -217,17 +217,17 @@ pub fn fibonacci_nim(o: &Outcomes, g: &nim::GrundyTable) -> Vec<Claim> {
     out
 }
 
-/// Entries of the Wythoff array checked by [`wythoff_array_claims`].
+/// Entries of the Wythoff array checked by `wythoff_array_claims`.
 pub const WYTHOFF_ARRAY_TO: u64 = 1_000_000;
 /// Starting pairs `(s0, s1)`, `|s0|, |s1| <= ` this, of the Fibonacci-recurrent sequences
-/// [`wythoff_array_claims`] looks for in the array.
+/// `wythoff_array_claims` looks for in the array.
 pub const WYTHOFF_SEQUENCES_BOX: i64 = 30;
 
 /// The Wythoff array's entries up to `to`, row by row: row `n >= 1` starts
 /// `floor(floor(n phi) phi), floor(floor(n phi) phi^2)` (Morrison's definition, in exact integer
 /// arithmetic: the Wythoff pair of `floor(n phi)`) and goes on by `x_{k+2} = x_{k+1} + x_k`.
 /// Rows are cut where their entries pass `to`; rows whose first entry passes it are left out.
-pub fn wythoff_array(to: u64) -> Vec<Vec<u64>> {
+pub(crate) fn wythoff_array(to: u64) -> Vec<Vec<u64>> {
     let mut rows = Vec::new();
     for n in 1u64.. {
         let (a, b) = crate::model::wythoff::pair(crate::model::wythoff::pair(n).0);
@@ -251,7 +251,7 @@ pub fn wythoff_array(to: u64) -> Vec<Vec<u64>> {
 /// the sequences started by the pairs in a box, literally (every integer sequence) and for the
 /// sequences that become positive (the zero sequence and those that turn negative for good
 /// never meet the array, whose entries are positive).
-pub fn wythoff_array_claims(to: u64) -> Vec<Claim> {
+pub(crate) fn wythoff_array_claims(to: u64) -> Vec<Claim> {
     let rows = wythoff_array(to);
     let mut seen = vec![0u8; to as usize + 1];
     let mut at = vec![(0usize, 0usize); to as usize + 1];
@@ -324,9 +324,9 @@ pub fn wythoff_array_claims(to: u64) -> Vec<Claim> {
     ]
 }
 
-/// Digits of the negafibonacci representations [`negafibonacci_claims`] enumerates.
+/// Digits of the negafibonacci representations `negafibonacci_claims` enumerates.
 pub const NEGAFIBONACCI_DIGITS: usize = 22;
-/// Integers `-N..=N` whose negafibonacci representations [`negafibonacci_claims`] counts.
+/// Integers `-N..=N` whose negafibonacci representations `negafibonacci_claims` counts.
 pub const NEGAFIBONACCI_TO: i64 = 5000;
 
 /// The notes' sentence on negafibonacci coding: it "encodes nonzero integers", "allows both
@@ -335,7 +335,7 @@ pub const NEGAFIBONACCI_TO: i64 = 5000;
 /// last digit 1 is read as `sum d_k F_{-k}` (`F_{-1} = 1, F_{-2} = -1, F_{-3} = 2, ...`, from the
 /// recurrence run backwards); every nonzero integer of `-to..=to` must have exactly one, and its
 /// code word (the digits from `F_{-1}` up, then a 1) must end in 11 with no 11 before.
-pub fn negafibonacci_claims(digits: usize, to: i64) -> Vec<Claim> {
+pub(crate) fn negafibonacci_claims(digits: usize, to: i64) -> Vec<Claim> {
     // F_{-k} for k = 1..=digits, by F_{j} = F_{j+2} - F_{j+1} from F_1 = 1, F_0 = 0.
     let mut neg = Vec::with_capacity(digits);
     let (mut hi, mut lo) = (1i64, 0i64); // F_{j+1}, F_j for j = 0

@@ -31,7 +31,7 @@ pub fn fibonacci_up_to(max: u64) -> Vec<u64> {
 }
 
 /// Whether `n` is a Fibonacci number (1, 2, 3, 5, 8, ...).
-pub fn is_fibonacci(n: u64) -> bool {
+pub(crate) fn is_fibonacci(n: u64) -> bool {
     fibonacci_up_to(n).last() == Some(&n)
 }
 
@@ -51,13 +51,13 @@ pub fn zeckendorf(n: u64) -> Vec<u64> {
 }
 
 /// The smallest term of the Zeckendorf representation of `n >= 1`.
-pub fn smallest_zeckendorf_term(n: u64) -> u64 {
+pub(crate) fn smallest_zeckendorf_term(n: u64) -> u64 {
     *zeckendorf(n).last().expect("n >= 1")
 }
 
 /// The Fibonacci coding of `n >= 1`: bit `i` (first character = `F_1 = 1`) says whether `F_{i+1}`
 /// is in the Zeckendorf representation, followed by a closing `1`.
-pub fn fibonacci_code(n: u64) -> String {
+pub(crate) fn fibonacci_code(n: u64) -> String {
     let fibs = fibonacci_up_to(n);
     let terms = zeckendorf(n);
     let top = fibs.iter().position(|&f| f == terms[0]).expect("a Fibonacci number");
@@ -118,7 +118,7 @@ impl BitSet {
     }
 
     /// How many bits are set.
-    pub fn count_ones(&self) -> u64 {
+    pub(crate) fn count_ones(&self) -> u64 {
         self.words.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 

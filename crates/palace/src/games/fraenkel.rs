@@ -7,8 +7,8 @@
 //!   when the mex reaches it, so no property of the array is assumed.
 //! * The system `U` (Theorem I): basis `u_0 = 1, u_1 = 3, u_i = 3 u_{i-1} - u_{i-2}`, digits
 //!   0, 1, 2, two 2s always separated by a 0. [`representation`] is the greedy algorithm of §4
-//!   (divide by the largest basis element that fits); [`is_admissible`] tests the special
-//!   condition, and [`admissible_strings`] enumerates every admissible string, the brute force the
+//!   (divide by the largest basis element that fits); `is_admissible` tests the special
+//!   condition, and `admissible_strings` enumerates every admissible string, the brute force the
 //!   greedy is tested against.
 //! * [`sweep`] builds the array up to a bound `X` in one streamed pass (a bit set of `X + 1`
 //!   bits, the rows' first entries in chunks checked in parallel) and runs the checks of
@@ -43,7 +43,7 @@ pub const MAX_DIGITS: usize = BASIS_LEN;
 /// returns the number of digits (0 for `n = 0`). Each step takes the largest basis element not
 /// above the remainder as often as it fits.
 #[inline]
-pub fn greedy_into(n: u64, d: &mut [u8; MAX_DIGITS]) -> usize {
+pub(crate) fn greedy_into(n: u64, d: &mut [u8; MAX_DIGITS]) -> usize {
     if n == 0 {
         return 0;
     }
@@ -74,7 +74,7 @@ pub fn representation_string(n: u64) -> String {
 
 /// Whether digits (least significant first) satisfy Theorem I: every digit is 0, 1 or 2, and
 /// between any two 2s there is a 0.
-pub fn is_admissible(d: &[u8]) -> bool {
+pub(crate) fn is_admissible(d: &[u8]) -> bool {
     let mut open_two = false;
     for &x in d {
         match x {
@@ -94,20 +94,10 @@ pub fn value(d: &[u8]) -> Option<u128> {
     })
 }
 
-/// The number of trailing zeros of the representation of `n >= 1` (`n` is *reduced* when 0).
-pub fn trailing_zeros(n: u64) -> usize {
-    representation(n).iter().take_while(|&&d| d == 0).count()
-}
-
-/// The left shift `L(n) = sum d_i u_{i+1}` (Fraenkel §1), `None` when it overflows `u64`.
-pub fn left_shift(n: u64) -> Option<u64> {
-    let d = representation(n);
-    d.iter().enumerate().try_fold(0u64, |acc, (i, &x)| acc.checked_add(u64::from(x) * *BASIS.get(i + 1)?))
-}
-
+#[cfg(test)]
 /// Every admissible digit string of exactly `len` digits (leading zeros allowed), least
 /// significant first: the brute force behind the tests of [`representation`].
-pub fn admissible_strings(len: usize) -> Vec<Vec<u8>> {
+pub(crate) fn admissible_strings(len: usize) -> Vec<Vec<u8>> {
     let mut out = vec![Vec::new()];
     for _ in 0..len {
         out = out
@@ -126,7 +116,7 @@ pub fn admissible_strings(len: usize) -> Vec<Vec<u8>> {
 
 /// The number of admissible strings of `len` digits and the largest value among them, by a
 /// two-state count (state: whether a 2 has been met since the last 0, reading upwards).
-pub fn count_admissible(len: usize) -> (u128, u128) {
+pub(crate) fn count_admissible(len: usize) -> (u128, u128) {
     // (count, largest value) of the strings in each state; `None`: no string in that state.
     let (mut free, mut open): ((u128, Option<u128>), (u128, Option<u128>)) = ((1, Some(0)), (0, None));
     let plus = |m: Option<u128>, x: u128| m.map(|v| v + x);
@@ -142,7 +132,7 @@ pub fn count_admissible(len: usize) -> (u128, u128) {
 
 /// `floor(m phi)`, exactly (`phi` the golden section): `floor((m + sqrt(5 m^2)) / 2)`.
 #[inline]
-pub fn floor_phi(m: u64) -> u64 {
+pub(crate) fn floor_phi(m: u64) -> u64 {
     // 5 m^2 and (sqrt(5) m + 1)^2 fit in u64 below 1.9e9.
     if m < 1_900_000_000 {
         let s = 5 * m * m;
@@ -161,12 +151,12 @@ pub fn floor_phi(m: u64) -> u64 {
 
 /// `floor(m phi^2) = m + floor(m phi)`.
 #[inline]
-pub fn floor_phi2(m: u64) -> u64 {
+pub(crate) fn floor_phi2(m: u64) -> u64 {
     m + floor_phi(m)
 }
 
 /// The Fibonacci numbers of the text's §1: `f_0 = 1, f_1 = 2, f_n = f_{n-1} + f_{n-2}`.
-pub fn fib_f(i: usize) -> u64 {
+pub(crate) fn fib_f(i: usize) -> u64 {
     FIB_F[i]
 }
 
@@ -444,7 +434,7 @@ fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
 
 /// The entries `<= to` of row `n >= 1` with first entry `a0`, by (2), into `out`.
 #[inline]
-pub fn entries_up_to(n: u64, a0: u64, to: u64, out: &mut Vec<u64>) {
+pub(crate) fn entries_up_to(n: u64, a0: u64, to: u64, out: &mut Vec<u64>) {
     out.clear();
     let (mut a, mut b) = (u128::from(a0), 2 * u128::from(a0) + u128::from(n));
     while a <= u128::from(to) {
@@ -638,14 +628,15 @@ pub fn sweep_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Sweep> 
     Ok(s)
 }
 
+#[cfg(test)]
 /// The Beatty pair of the proof of Theorem 2 (ii) (Fraenkel 1969, Theorem II): whether
 /// `S = {floor(n phi) + 1}` and `T = {floor(n phi^2) + 1}` (`n >= 1`) split `2..=to` (every
 /// integer in exactly one); the first integer that breaks it.
-pub fn beatty_split(to: u64) -> Option<u64> {
+pub(crate) fn beatty_split(to: u64) -> Option<u64> {
     beatty_split_watched(to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`beatty_split`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
+/// `beatty_split`, stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled.
 pub fn beatty_split_watched(to: u64, watch: &Watch<'_>) -> crate::error::Result<Option<u64>> {
     let (mut n, mut m) = (1u64, 1u64);

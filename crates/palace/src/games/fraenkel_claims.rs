@@ -189,7 +189,7 @@ pub fn array(s: &Sweep, beatty: Option<u64>) -> Vec<Claim> {
 }
 
 /// The claims about the basis and the recurrences (§1, (5), §5).
-pub fn basis_claims() -> Vec<Claim> {
+pub(crate) fn basis_claims() -> Vec<Claim> {
     let mut out = Vec::new();
     out.push(claim(
         "§1, before Theorem 2",
@@ -258,7 +258,7 @@ pub fn basis_claims() -> Vec<Claim> {
 }
 
 /// The claims of §4 about where a square `x_0` lies in the array, over the entries `<= to`.
-pub fn section_4(to: u64) -> Vec<Claim> {
+pub(crate) fn section_4(to: u64) -> Vec<Claim> {
     let rows = fr::array(to as usize + 2, 1).expect("first entries fit");
     let (mut bad_n, mut bad_n1, mut bad_j) = (None, None, None);
     let mut count_bad = 0u64;

@@ -19,11 +19,11 @@
 //! Moves of several coins are sequential (§1): the shifted coins move right to left, each onto a
 //! square unoccupied at that moment. So no square is vacated and refilled in one move: a type I
 //! move leaves `Y = (X \ S) + E` with `S = X \ Y` the moved coins and `E = Y \ X` the new squares,
-//! and a type II move lands on squares outside `X`. [`is_move`] and [`is_move_mask`] test a move
-//! `X -> Y` by that description; [`followers_literal`] generates the followers by replaying the
+//! and a type II move lands on squares outside `X`. `is_move` and `is_move_mask` test a move
+//! `X -> Y` by that description; `followers_literal` generates the followers by replaying the
 //! rules coin by coin, the reference both are tested against on small strips.
 //!
-//! The solvers ([`solve_squares`], [`solve_sum`]) are plain searches by (7) of §3: a position is
+//! The solvers (`solve_squares`, `solve_sum`) are plain searches by (7) of §3: a position is
 //! P exactly when no follower is P. Every move lowers the occupied squares' sum and, read as a
 //! bit mask, the position, so positions are visited in either order and each is tested for a
 //! move into every P-position already found. Theorem 3 is checked on their output
@@ -32,7 +32,7 @@
 use crate::error::Result;
 use crate::games::watch::Watch;
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// The two readings of a type II move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -198,7 +198,7 @@ fn type_one(x: &[u32], y: &[u32]) -> bool {
 }
 
 /// Whether `X -> Y` is a move of Frankenstein (`x`, `y` increasing squares `>= 1`).
-pub fn is_move(x: &[u32], y: &[u32], two: TypeTwo) -> bool {
+pub(crate) fn is_move(x: &[u32], y: &[u32], two: TypeTwo) -> bool {
     let k = x.len();
     if k < 2 || y.len() == 1 {
         return false;
@@ -289,7 +289,7 @@ fn mask_sum(mut m: u64) -> u32 {
 
 /// [`is_move`] on bit masks (bit `i` = square `i`, bit 0 unused), the solver's fast path.
 #[inline]
-pub fn is_move_mask(x: u64, y: u64, two: TypeTwo) -> bool {
+pub(crate) fn is_move_mask(x: u64, y: u64, two: TypeTwo) -> bool {
     let k = x.count_ones();
     if k < 2 || y.count_ones() == 1 || y >= x {
         return false;
@@ -336,7 +336,7 @@ pub fn is_move_mask(x: u64, y: u64, two: TypeTwo) -> bool {
 /// at that moment or into the hole (the (b) coin into the hole, placing new coins on free
 /// squares of sum below its square). Type II: every shift sequence `n_0 <= ... <= n_{k-1}`
 /// applied right to left under the same occupancy rule, all into the hole or none, with (4).
-pub fn followers_literal(x: &[u32], two: TypeTwo) -> BTreeSet<Vec<u32>> {
+pub(crate) fn followers_literal(x: &[u32], two: TypeTwo) -> BTreeSet<Vec<u32>> {
     let k = x.len();
     let mut out = BTreeSet::new();
     if k < 2 {
@@ -449,9 +449,14 @@ fn type_two_steps(
     }
 }
 
+#[cfg(test)]
 /// The second, simpler solver: recursion over coin vectors with a hash map, the followers from
 /// [`followers_literal`]. Whether the player to move from `x` wins.
-pub fn wins_brute(x: &[u32], two: TypeTwo, memo: &mut HashMap<Vec<u32>, bool>) -> bool {
+pub(crate) fn wins_brute(
+    x: &[u32],
+    two: TypeTwo,
+    memo: &mut std::collections::HashMap<Vec<u32>, bool>,
+) -> bool {
     if let Some(&w) = memo.get(x) {
         return w;
     }
@@ -471,19 +476,20 @@ pub struct SquaresSolution {
     pub p_masks: Vec<u64>,
     /// Positions (the empty strip and every set of at least two squares).
     pub positions: u64,
-    /// Positions with no move into a claimed position (`claimed` of [`solve_squares`]) that are
+    /// Positions with no move into a claimed position (`claimed` of `solve_squares`) that are
     /// not claimed themselves.
     pub without_move_into_claimed: Vec<u64>,
     /// Seconds.
     pub seconds: f64,
 }
 
+#[cfg(test)]
 /// Solves every position on squares `1..=squares` by (7), visiting the positions as
 /// increasing masks (every move lowers the mask: its highest vacated square lies above every
 /// square it fills). Also lists the positions outside `claimed` (masks) with no move into
 /// `claimed` — Theorem 3 (B) when `claimed` is the text's set. `progress` gets the fraction
 /// done.
-pub fn solve_squares(
+pub(crate) fn solve_squares(
     squares: u32,
     two: TypeTwo,
     claimed: &[u64],
@@ -500,7 +506,7 @@ pub fn solve_squares(
         .expect("an unwatched run is never cancelled")
 }
 
-/// [`solve_squares`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
+/// `solve_squares`, stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled; its progress counts masks, out of `2^squares`.
 pub fn solve_squares_watched(
     squares: u32,
@@ -614,15 +620,16 @@ fn sets_with_sum(s: u32, largest: u32, f: &mut dyn FnMut(&[u32])) {
     go(s - largest, largest, &mut stack, f);
 }
 
+#[cfg(test)]
 /// Solves every position whose occupied squares add up to at most `max_sum` by (7), by
 /// increasing sum (every move lowers the sum, so one sum's positions depend only on smaller
 /// sums and are solved in parallel). Also lists the positions outside `claimed` with no move
 /// into it.
-pub fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolution {
+pub(crate) fn solve_sum(max_sum: u32, two: TypeTwo, claimed: &[Vec<u32>]) -> SumSolution {
     solve_sum_watched(max_sum, two, claimed, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`solve_sum`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
+/// `solve_sum`, stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts the sums done.
 pub fn solve_sum_watched(
     max_sum: u32,
@@ -749,7 +756,7 @@ mod tests {
     fn solver_agrees_with_the_brute_force() {
         for two in [TypeTwo::Ordered, TypeTwo::Literal] {
             let sol = solve_squares(9, two, &[], &|_| {});
-            let mut memo = HashMap::new();
+            let mut memo = std::collections::HashMap::new();
             for x in all_positions(9) {
                 let p = sol.p_masks.binary_search(&x).is_ok();
                 assert_eq!(p, !wins_brute(&squares_of(x), two, &mut memo), "{:?}", squares_of(x));

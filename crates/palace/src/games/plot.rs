@@ -24,7 +24,7 @@ pub struct Panel<'a> {
 }
 
 /// A perceptually ordered colour map (viridis, 9 stops, linearly interpolated) at `t` in 0..=1.
-pub fn viridis(t: f64) -> [u8; 3] {
+pub(crate) fn viridis(t: f64) -> [u8; 3] {
     const STOPS: [[u8; 3]; 9] = [
         [68, 1, 84],
         [71, 44, 122],

@@ -9,7 +9,7 @@
 //! `B(n) = floor(n phi^2)`, `AB(n) = 2 A(n) + n`; `B_0 = {B(n) : n >= 0}`, `B_0 + 1`,
 //! `AB + 1 = {AB(n) + 1 : n >= 1}` (the paper's `B_0 (+) 1`, `AB (+) 1`).
 //!
-//! Lemma 1 and Theorem 2 run over the whole range `0..=to` ([`wythoff_classes`](crate::games::subtraction::wythoff_classes)); the
+//! Lemma 1 and Theorem 2 run over the whole range `0..=to` (`wythoff_classes`); the
 //! statements about representations over `0..=min(to, ZECKENDORF_RANGE)`.
 
 use super::claims::{Claim, claim};
@@ -25,7 +25,7 @@ pub const LEAST_ODD_COUNT_RANGE: u64 = 100_000;
 
 /// The Zeckendorf representation of `x` as a bit mask of indices `>= 2` (greedy: the largest
 /// Fibonacci number that fits, then the rest).
-pub fn zeckendorf_bits(mut x: u64) -> u128 {
+pub(crate) fn zeckendorf_bits(mut x: u64) -> u128 {
     let mut bits = 0u128;
     let mut i = FIB.partition_point(|&f| f <= x);
     while x > 0 {
@@ -56,7 +56,7 @@ fn z2(bits: u128) -> u32 {
 /// The least-odd representation (Silber's second canonical one) from the Zeckendorf one: an
 /// even smallest index `2k` is replaced by `2k - 1, 2k - 3, ..., 1`
 /// (`F_{2k} = F_{2k-1} + F_{2k-3} + ... + F_1`).
-pub fn least_odd_bits(z: u128) -> u128 {
+pub(crate) fn least_odd_bits(z: u128) -> u128 {
     let k = z1(z);
     if z == 0 || k % 2 == 1 {
         return z;

@@ -19,7 +19,7 @@
 //! The empty-board game (paper §2, rule 2) puts a placing phase in front: from an empty board
 //! and a pile of `n`, the players alternately place one piece in `F_1` or in `F_{m-1}` (paying
 //! its weight, only if it fits) until the pile is spent, then go on alternating with the moves
-//! above. [`empty_board`] solves the placing phase by backward induction over the placements,
+//! above. `empty_board` solves the placing phase by backward induction over the placements,
 //! on top of the positions' outcomes.
 
 use super::fib::{self, BitSet};
@@ -59,7 +59,7 @@ impl Rules {
     }
 
     /// How many move kinds a position is tried against: M, A_1 .. A_{C-1}, S_2 .. S_C.
-    pub fn move_kinds(&self) -> usize {
+    pub(crate) fn move_kinds(&self) -> usize {
         2 * self.columns - 1
     }
 
@@ -84,7 +84,7 @@ impl Rules {
     /// [`Rules::apply`], also saying whether a piece fell into the black hole (the value then
     /// drops by the hole's weight; otherwise it is unchanged).
     #[inline]
-    pub fn apply_and_fall(&self, p: &Counts, m: usize) -> Option<(Counts, bool)> {
+    pub(crate) fn apply_and_fall(&self, p: &Counts, m: usize) -> Option<(Counts, bool)> {
         let c = self.columns;
         let mut q = *p;
         // Column index (0-based) the new piece lands on.
@@ -205,7 +205,7 @@ impl Space {
     }
 
     /// How many positions of value `v`.
-    pub fn count_of_value(&self, v: u64) -> u64 {
+    pub(crate) fn count_of_value(&self, v: u64) -> u64 {
         self.count[self.columns - 1][v as usize]
     }
 
@@ -391,7 +391,7 @@ pub fn original(n: u64, census: bool) -> OriginalRow {
 
 /// [`original`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled.
-pub fn original_watched(n: u64, census: bool, watch: &Watch<'_>) -> Result<OriginalRow> {
+pub(crate) fn original_watched(n: u64, census: bool, watch: &Watch<'_>) -> Result<OriginalRow> {
     let start = std::time::Instant::now();
     let rules = Rules::original(n);
     let mut s = Solver::new(rules, n, n);
@@ -441,12 +441,13 @@ pub fn original_watched(n: u64, census: bool, watch: &Watch<'_>) -> Result<Origi
     })
 }
 
+#[cfg(test)]
 /// [`original`] for every `n` in `1..=to`, in parallel (largest first).
-pub fn original_range(to: u64, census: bool) -> Vec<OriginalRow> {
+pub(crate) fn original_range(to: u64, census: bool) -> Vec<OriginalRow> {
     original_range_watched(to, census, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`original_range`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
+/// `original_range`, stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted)
 /// when `watch` is cancelled; its progress counts the piles solved.
 pub fn original_range_watched(to: u64, census: bool, watch: &Watch<'_>) -> Result<Vec<OriginalRow>> {
     watch.progress().set_length(to);
@@ -490,14 +491,15 @@ pub fn setup(m: usize, n: u64, j: u64) -> Counts {
     p
 }
 
+#[cfg(test)]
 /// Solves the empty-board game on `F_m` for every pile `1..=to`: the setups' outcomes by the
 /// [`Solver`] (one memo for all piles), then the placing phase of each pile by backward
 /// induction over the number of placements ([`placing_phase_bits`]), the piles in parallel.
-pub fn empty_board(m: usize, to: u64) -> EmptyBoard {
+pub(crate) fn empty_board(m: usize, to: u64) -> EmptyBoard {
     empty_board_watched(m, to, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
-/// [`empty_board`], stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
+/// `empty_board`, stopping with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when
 /// `watch` is cancelled; its progress counts the piles whose setups are solved.
 pub fn empty_board_watched(m: usize, to: u64, watch: &Watch<'_>) -> Result<EmptyBoard> {
     let mut solver = Solver::new(Rules::black_hole(m), 0, to);
@@ -532,16 +534,22 @@ pub fn empty_board_watched(m: usize, to: u64, watch: &Watch<'_>) -> Result<Empty
     Ok(EmptyBoard { m, winners, solver })
 }
 
+#[cfg(test)]
 /// [`placing_phase`] for an outer weight `w >= 2`, 64 states a step: level `t`'s states are a
 /// bit set over `j`, computed from level `t + 1` by shifts and masks. `setup_wins` has bit `j`
 /// set when the first player of the decomposition phase wins the setup with `j` outer pieces.
-pub fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
+pub(crate) fn placing_phase_bits(n: u64, w: u64, setup_wins: &BitSet) -> bool {
     placing_phase_bits_watched(n, w, setup_wins, &Watch::NONE).expect("an unwatched run is never cancelled")
 }
 
 /// [`placing_phase_bits`], stopping with
 /// [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) when `watch` is cancelled.
-pub fn placing_phase_bits_watched(n: u64, w: u64, setup_wins: &BitSet, watch: &Watch<'_>) -> Result<bool> {
+pub(crate) fn placing_phase_bits_watched(
+    n: u64,
+    w: u64,
+    setup_wins: &BitSet,
+    watch: &Watch<'_>,
+) -> Result<bool> {
     assert!(w >= 2);
     let (n, w) = (n as usize, w as usize);
     let bits = n / w + 1;
@@ -592,7 +600,7 @@ pub fn placing_phase_bits_watched(n: u64, w: u64, setup_wins: &BitSet, watch: &W
 ///
 /// States are (placements made `t`, outer pieces among them `j`); the pile left is
 /// `n - t - (w - 1) j`. Levels `t` are solved from the last down.
-pub fn placing_phase(n: u64, w: u64, single: bool, setup_wins: &dyn Fn(u64) -> bool) -> bool {
+pub(crate) fn placing_phase(n: u64, w: u64, single: bool, setup_wins: &dyn Fn(u64) -> bool) -> bool {
     if single {
         // n placements, then the setup (n): the player to move after them wins it or not.
         return setup_wins(0) == n.is_multiple_of(2);
@@ -622,7 +630,7 @@ pub fn placing_phase(n: u64, w: u64, single: bool, setup_wins: &dyn Fn(u64) -> b
 /// Whether `player` (1 or 2) can force the placing phase of a pile `n` (outer weight `w >= 2`)
 /// to end in a setup whose number of outer pieces `j` satisfies `target`, whatever the other
 /// player does (paper Theorems 4.7 and 5.18).
-pub fn can_force(n: u64, w: u64, player: Player, target: &dyn Fn(u64) -> bool) -> bool {
+pub(crate) fn can_force(n: u64, w: u64, player: Player, target: &dyn Fn(u64) -> bool) -> bool {
     let n = n as usize;
     let w = w as usize;
     let mut next = vec![false; n / w + 2];
@@ -705,7 +713,7 @@ pub(crate) mod brute {
 
     /// The empty-board game by plain recursion over (pile left, board), with the player to
     /// move winning or not.
-    pub fn empty_board_first_wins(m: usize, n: u64) -> bool {
+    pub(crate) fn empty_board_first_wins(m: usize, n: u64) -> bool {
         fn go(m: usize, left: u64, a: u32, c: u32, memo: &mut HashMap<Vec<u32>, bool>) -> bool {
             if left == 0 {
                 let cols = m - 1;

@@ -78,7 +78,7 @@ impl Region {
     }
 
     /// The region of an index into [`ALL`].
-    pub fn from_index(i: u8) -> Region {
+    pub(crate) fn from_index(i: u8) -> Region {
         ALL[usize::from(i)]
     }
 

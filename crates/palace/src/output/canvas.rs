@@ -37,7 +37,7 @@ pub fn font(size: u32) -> FontDesc<'static> {
 }
 
 /// Draws on `rgb`, a `w x h` RGB canvas the caller filled, with `draw`; a failure names `path`.
-pub fn draw_on(
+pub(crate) fn draw_on(
     rgb: &mut [u8],
     w: u32,
     h: u32,
@@ -53,7 +53,12 @@ pub fn draw_on(
 }
 
 /// A white `w x h` canvas drawn by `draw` and written to `out` as an RGB PNG.
-pub fn plot_png(out: AtomicOutput, w: u32, h: u32, draw: impl FnOnce(&Area<'_>) -> Drawn) -> Result<()> {
+pub(crate) fn plot_png(
+    out: AtomicOutput,
+    w: u32,
+    h: u32,
+    draw: impl FnOnce(&Area<'_>) -> Drawn,
+) -> Result<()> {
     let mut rgb = vec![255u8; w as usize * h as usize * 3];
     draw_on(&mut rgb, w, h, out.path(), draw)?;
     crate::output::rgb::write_rgb(out, w, h, &rgb)
@@ -78,7 +83,7 @@ impl TextMask {
 }
 
 /// The line height of text of `size` pixels in a [`TextMask`]: the font's ascent to descent.
-pub fn line_height(size: u32) -> usize {
+pub(crate) fn line_height(size: u32) -> usize {
     let (ascent, descent) = metrics(size);
     (ascent - descent).ceil() as usize
 }
@@ -94,7 +99,7 @@ fn metrics(size: u32) -> (f32, f32) {
 /// font's advances, and returns its coverage. (Drawn with `ab_glyph` directly: `plotters`
 /// puts the top of every glyph's ink at the text's top, which is good enough for plot labels
 /// but lifts descenders off the baseline.)
-pub fn text_mask(text: &str, size: u32) -> TextMask {
+pub(crate) fn text_mask(text: &str, size: u32) -> TextMask {
     use ab_glyph::{Font, ScaleFont};
     let font = ab_glyph::FontRef::try_from_slice(FONT).expect("the embedded font parses");
     let scale = ab_glyph::PxScale::from(size as f32);

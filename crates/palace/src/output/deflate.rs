@@ -81,7 +81,7 @@ fn distance_code(d: usize) -> (usize, u8, u32) {
 
 /// Huffman code lengths for `freqs`, none longer than `max_bits`; symbols with a zero count get
 /// none (length 0). With a single used symbol it gets length 1.
-pub fn code_lengths(freqs: &[u32], max_bits: u8) -> Vec<u8> {
+pub(crate) fn code_lengths(freqs: &[u32], max_bits: u8) -> Vec<u8> {
     let mut lens = vec![0u8; freqs.len()];
     let mut syms: Vec<usize> = (0..freqs.len()).filter(|&s| freqs[s] > 0).collect();
     match syms.len() {
@@ -155,7 +155,7 @@ pub fn code_lengths(freqs: &[u32], max_bits: u8) -> Vec<u8> {
 }
 
 /// Canonical codes for `lens` (RFC 1951, 3.2.2), bit-reversed for LSB-first output.
-pub fn canonical_codes(lens: &[u8]) -> Vec<u16> {
+pub(crate) fn canonical_codes(lens: &[u8]) -> Vec<u16> {
     let mut bl_count = [0u16; 16];
     for &l in lens {
         bl_count[usize::from(l)] += 1;
@@ -428,8 +428,9 @@ impl PieceEncoder {
         PieceEncoder { avx2: false, ..Self::default() }
     }
 
+    #[cfg(test)]
     /// Whether this encoder runs its AVX2 + BMI2 build.
-    pub fn uses_avx2(&self) -> bool {
+    pub(crate) fn uses_avx2(&self) -> bool {
         self.avx2
     }
 }

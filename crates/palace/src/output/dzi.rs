@@ -74,7 +74,7 @@ impl Pyramid {
     }
 
     /// Width and height of `level` in pixels.
-    pub fn level_size(&self, level: u32) -> (u32, u32) {
+    pub(crate) fn level_size(&self, level: u32) -> (u32, u32) {
         let shift = self.max_level() - level;
         let f = |n: u32| ((u64::from(n) + (1u64 << shift) - 1) >> shift) as u32;
         (f(self.width), f(self.height))
@@ -86,8 +86,9 @@ impl Pyramid {
         (w.div_ceil(self.tile_size), h.div_ceil(self.tile_size))
     }
 
+    #[cfg(test)]
     /// Tiles in all levels.
-    pub fn tile_count(&self) -> u64 {
+    pub(crate) fn tile_count(&self) -> u64 {
         (0..=self.max_level())
             .map(|l| {
                 let (c, r) = self.tiles(l);
@@ -97,17 +98,11 @@ impl Pyramid {
     }
 
     /// The `.dzi` descriptor.
-    pub fn dzi_xml(&self) -> String {
+    pub(crate) fn dzi_xml(&self) -> String {
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Image xmlns=\"http://schemas.microsoft.com/deepzoom/2008\" TileSize=\"{}\" Overlap=\"0\" Format=\"png\">\n  <Size Width=\"{}\" Height=\"{}\"/>\n</Image>\n",
             self.tile_size, self.width, self.height
         )
-    }
-
-    /// Largest number of bytes the level bands hold at once (the memory bound of the
-    /// streamed sweep apart from the engine and the encoder queue).
-    pub fn band_bytes(&self) -> u64 {
-        (0..=self.max_level()).map(|l| u64::from(self.level_size(l).0) * u64::from(self.tile_size)).sum()
     }
 }
 

@@ -165,7 +165,7 @@ pub fn start(
 }
 
 impl MapDraft {
-    /// Finishes the map from what the sweep wrote (`drawn`, [`PngStream::finish_file`]):
+    /// Finishes the map from what the sweep wrote (`drawn`, `PngStream::finish_file`):
     /// renames it into place, or with a legend, reads it back and writes the map with `key`'s
     /// legend and markers to the output. Returns the output's path.
     pub fn finish(self, drawn: AtomicOutput, key: &dyn MapKey, opts: &EngineOptions) -> Result<PathBuf> {
@@ -225,7 +225,7 @@ impl StripBelow {
     }
 
     /// Writes a row of the picture, padded to the legend's width where that is wider.
-    pub fn push_row(&mut self, png: &mut PngStream, row: &[u8]) -> Result<()> {
+    pub(crate) fn push_row(&mut self, png: &mut PngStream, row: &[u8]) -> Result<()> {
         if self.pad.len() > row.len() {
             self.pad[..row.len()].copy_from_slice(row);
             png.push_row(&self.pad)
@@ -243,7 +243,7 @@ impl StripBelow {
 impl Layout {
     /// Writes the legend strip's rows to `png`, below the map's rows: a rule between the map
     /// and the legend, then the title and the entries on paper.
-    pub fn push_strip(&self, png: &mut PngStream) -> Result<()> {
+    pub(crate) fn push_strip(&self, png: &mut PngStream) -> Result<()> {
         let mut line = vec![self.inks.paper; self.width as usize];
         for r in 0..self.strip_height {
             line.fill(self.inks.paper);
@@ -343,14 +343,14 @@ pub fn layout(key: &Key, plte: &[u8], window: Window, scale: u32) -> Layout {
 }
 
 /// How the pixels of a map at `scale` and its cells relate, for the legend's title.
-pub fn cells_text(scale: u32) -> String {
+pub(crate) fn cells_text(scale: u32) -> String {
     if scale == 1 { "one pixel per cell".to_string() } else { format!("{scale} x {scale} cells a pixel") }
 }
 
 /// [`layout`] for a map of `size` pixels (a picture zoomed or reduced any way), `cells` saying
 /// how pixels and cells relate (added to the title); `window` and `scale` place the key's
 /// points.
-pub fn layout_sized(
+pub(crate) fn layout_sized(
     key: &Key,
     plte: &[u8],
     size: (u32, u32),

@@ -112,7 +112,7 @@ impl OrderedPicture {
 
     /// Finishes the picture and hands back its output uncommitted
     /// ([`PngStream::finish_file`]).
-    pub fn finish_file(self) -> Result<crate::output::atomic::AtomicOutput> {
+    pub(crate) fn finish_file(self) -> Result<crate::output::atomic::AtomicOutput> {
         let mut g = self.inner.into_inner().expect("picture lock");
         if let Some(e) = g.error.take() {
             return Err(e);

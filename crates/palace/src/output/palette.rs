@@ -61,7 +61,7 @@ pub fn mean_rgb(i: u8) -> [u8; 3] {
 
 /// The index of the lattice colour nearest to the mean colour `sum / n` (each channel rounded
 /// to its nearest level).
-pub fn mean_index(sum: [u64; 3], n: u64) -> u8 {
+pub(crate) fn mean_index(sum: [u64; 3], n: u64) -> u8 {
     let [lr, lg, lb] = MEAN_LEVELS.map(u64::from);
     // round(sum / n * (l - 1) / 255), in integers.
     let q = |s: u64, l: u64| (2 * s * (l - 1) + 255 * n) / (2 * 255 * n);
@@ -88,7 +88,7 @@ pub enum Scheme {
 
 /// Palette index of a cell under [`Scheme::Values`]: `v <= -5` is the hood colour.
 #[inline(always)]
-pub fn value_index(v: i8) -> u8 {
+pub(crate) fn value_index(v: i8) -> u8 {
     if v <= -5 { HOOD } else { index(v) }
 }
 

@@ -210,7 +210,7 @@ pub struct PngOptions {
     /// Most threads the PNG encoder uses (0: one per core).
     pub threads: usize,
     /// A legend strip below the picture: the colour of each value and how a pixel is made
-    /// ([`render_key`]). The picture's pixels are kept; a picture narrower than the legend is
+    /// (`render_key`). The picture's pixels are kept; a picture narrower than the legend is
     /// padded on the right with white.
     pub legend: bool,
 }
@@ -231,7 +231,7 @@ impl Default for PngOptions {
 
 /// The legend of a rendered picture: a swatch for each colour of `opts.scheme`, titled with
 /// the game.
-pub fn render_key(k: u32, opts: &PngOptions) -> Key {
+pub(crate) fn render_key(k: u32, opts: &PngOptions) -> Key {
     let names = match opts.scheme {
         palette::Scheme::Paper => palette::NAMES,
         palette::Scheme::Values => {
@@ -285,7 +285,7 @@ impl PngWriter {
     }
 
     /// As [`PngWriter::create`], choosing the encoder explicitly (see [`PngStream`]).
-    pub fn create_with(
+    pub(crate) fn create_with(
         out: AtomicOutput,
         k: u32,
         window: Window,

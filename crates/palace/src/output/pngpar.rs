@@ -21,7 +21,7 @@ const BASE: u64 = 65521;
 
 /// Adler-32 of `a` followed by `b`, from their checksums and `b`'s length (zlib's
 /// `adler32_combine`).
-pub fn adler32_combine(a: u32, b: u32, len_b: u64) -> u32 {
+pub(crate) fn adler32_combine(a: u32, b: u32, len_b: u64) -> u32 {
     let rem = len_b % BASE;
     let mut sum1 = u64::from(a & 0xffff);
     let mut sum2 = (rem * sum1) % BASE;
@@ -59,7 +59,7 @@ fn chunk(w: &mut impl Write, kind: &[u8; 4], data: &[&[u8]]) -> std::io::Result<
 /// as the tiles of a pyramid ([`crate::output::dzi`]), which the `png` crate's fast settings
 /// compress about three times worse. `scanlines` are the rows of `depth`-bit palette indices,
 /// each with its filter byte.
-pub fn encode_in_memory(
+pub(crate) fn encode_in_memory(
     encoder: &mut PieceEncoder,
     width: u32,
     height: u32,

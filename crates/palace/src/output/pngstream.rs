@@ -28,8 +28,8 @@ pub const PARALLEL_PIXELS: u64 = 1 << 24;
 /// independently ([`crate::output::deflate`]), each ending with a sync flush so the pieces join into
 /// one zlib stream; a writer puts them into IDAT chunks in order and combines their Adler-32
 /// checksums (see [`crate::output::pngpar`]). Rows arrive either as palette indices
-/// ([`PngStream::push_row`]) or, on the 4-bit path, as the engine's cells in pieces, mapped and
-/// packed in one pass ([`PngStream::push_parts`]).
+/// (`PngStream::push_row`) or, on the 4-bit path, as the engine's cells in pieces, mapped and
+/// packed in one pass (`PngStream::push_parts`).
 pub struct PngStream {
     width: usize,
     height: usize,
@@ -61,7 +61,7 @@ impl PngStream {
 
     /// As [`PngStream::create`], choosing the encoder explicitly. `threads` bounds the
     /// parallel encoder's deflate workers (0: one per core).
-    pub fn create_with(
+    pub(crate) fn create_with(
         out: AtomicOutput,
         width: u32,
         height: u32,
@@ -101,7 +101,7 @@ impl PngStream {
     }
 
     /// Appends one row of palette indices.
-    pub fn push_row(&mut self, row: &[u8]) -> Result<()> {
+    pub(crate) fn push_row(&mut self, row: &[u8]) -> Result<()> {
         assert_eq!(row.len(), self.width, "PNG row width");
         assert!(self.rows < self.height, "more rows than the PNG holds");
         if self.filter_bytes {
@@ -123,7 +123,7 @@ impl PngStream {
         Ok(())
     }
 
-    /// Whether [`PngStream::push_parts`] can be used (4-bit rows with filter bytes).
+    /// Whether `PngStream::push_parts` can be used (4-bit rows with filter bytes).
     pub fn takes_parts(&self) -> bool {
         self.pack4 && self.filter_bytes
     }
@@ -131,7 +131,7 @@ impl PngStream {
     /// Appends one row of cells given in pieces, coloured by [`palette::Scheme::Paper`] (the
     /// first `hood` cells hood, the rest by value), mapped and packed in one pass straight
     /// from the pieces. Only where [`PngStream::takes_parts`].
-    pub fn push_parts(&mut self, parts: &[&[i8]], hood: usize) -> Result<()> {
+    pub(crate) fn push_parts(&mut self, parts: &[&[i8]], hood: usize) -> Result<()> {
         assert!(self.takes_parts(), "rows in pieces need the 4-bit parallel encoder");
         assert!(self.rows < self.height, "more rows than the PNG holds");
         self.batch.push(0); // filter type None
@@ -195,7 +195,7 @@ impl PngStream {
 
     /// Finishes the PNG and hands back its output uncommitted (a scratch file to read back,
     /// see [`AtomicOutput::scratch`]).
-    pub fn finish_file(mut self) -> Result<AtomicOutput> {
+    pub(crate) fn finish_file(mut self) -> Result<AtomicOutput> {
         assert_eq!(self.rows, self.height, "PNG finished before all its rows were written");
         self.flush_batch()?;
         self.join()

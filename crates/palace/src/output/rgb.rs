@@ -11,7 +11,7 @@ use std::io::BufWriter;
 
 /// Writes an 8-bit RGB picture (`w x h`, three bytes a pixel, row after row) to `out` as a
 /// PNG and commits it: the plots' output.
-pub fn write_rgb(mut out: AtomicOutput, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
+pub(crate) fn write_rgb(mut out: AtomicOutput, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
     let path = out.path().to_path_buf();
     {
         let mut enc = png::Encoder::new(BufWriter::new(out.file()), w, h);

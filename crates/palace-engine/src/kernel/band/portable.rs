@@ -23,6 +23,6 @@ fn block(halo: Halo<'_>, w: usize, h: usize, work: &mut Work) -> bool {
 }
 
 /// The portable band kernel under the narrow contract (see [`crate::kernel::NarrowFn`]).
-pub fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     PORTABLE.tile(top, left, w, h, out)
 }

@@ -15,12 +15,12 @@ const M_AVX2: usize = 3;
 const M_VL: usize = 6;
 
 /// Whether this CPU has AVX2.
-pub fn avx2_available() -> bool {
+pub(crate) fn avx2_available() -> bool {
     crate::kernel::counter::x86::avx2_available()
 }
 
 /// Whether this CPU has AVX-512 F, VL and BW.
-pub fn avx512vl_available() -> bool {
+pub(crate) fn avx512vl_available() -> bool {
     crate::kernel::counter::x86::avx512vl_available()
 }
 
@@ -46,7 +46,7 @@ pub const AVX512VL: BandKernel = BandKernel {
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX2.
-pub fn narrow_tile_avx2(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile_avx2(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     AVX2.tile(top, left, w, h, out)
 }
 
@@ -54,7 +54,7 @@ pub fn narrow_tile_avx2(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut T
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX-512 F, VL or BW.
-pub fn narrow_tile_avx512vl(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
+pub(crate) fn narrow_tile_avx512vl(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     AVX512VL.tile(top, left, w, h, out)
 }
 

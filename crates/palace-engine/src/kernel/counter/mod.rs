@@ -199,7 +199,7 @@ impl CounterKernel {
     /// most `group - 1` columns and 63 rows). The result is the reference's, bit for bit, and
     /// so is the tally where the scratch keeps one ([`Scratch::tally`]) and the tile is valid;
     /// a tile that is not valid adds nothing to the tally.
-    pub fn tile_any(
+    pub(crate) fn tile_any(
         &self,
         w: usize,
         h: usize,

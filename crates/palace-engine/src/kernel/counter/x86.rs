@@ -6,12 +6,12 @@ use super::{BIAS, CounterKernel, EdgeValues, Edges, Outcome};
 use std::arch::x86_64::*;
 
 /// Whether this CPU has AVX2.
-pub fn avx2_available() -> bool {
+pub(crate) fn avx2_available() -> bool {
     is_x86_feature_detected!("avx2")
 }
 
 /// Whether this CPU has AVX-512 F, VL and BW (32 vector registers for 256-bit operations).
-pub fn avx512vl_available() -> bool {
+pub(crate) fn avx512vl_available() -> bool {
     avx2_available()
         && is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512vl")
@@ -28,7 +28,7 @@ pub const AVX512VL: CounterKernel = CounterKernel { name: "avx512vl", group: 6, 
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX2.
-pub fn tile_avx2(
+pub(crate) fn tile_avx2(
     w: usize,
     h: usize,
     edges: &mut Edges,
@@ -44,7 +44,7 @@ pub fn tile_avx2(
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX-512 F, VL or BW.
-pub fn tile_avx512vl(
+pub(crate) fn tile_avx512vl(
     w: usize,
     h: usize,
     edges: &mut Edges,

@@ -249,7 +249,7 @@ impl Track {
 }
 
 /// The least-squares line `x = a + c y` through `cells` as `(a, c)`.
-pub fn line_through(cells: &[(u32, u32)]) -> Option<(f64, f64)> {
+pub(crate) fn line_through(cells: &[(u32, u32)]) -> Option<(f64, f64)> {
     let pts = cells.iter().map(|&(y, x)| (f64::from(y), f64::from(x)));
     fit::fit_points(pts).map(|(f, a)| (a, f.per_line))
 }

@@ -44,7 +44,7 @@ impl WeftCounts {
     }
 
     /// Whether row `y` is counted.
-    pub fn counts_row(&self, y: u32) -> bool {
+    pub(crate) fn counts_row(&self, y: u32) -> bool {
         y.is_multiple_of(STEP)
     }
 

@@ -13,14 +13,14 @@
 use serde::Serialize;
 
 /// Wythoff's pair `(a_n, b_n)` by integers: `a_n = floor((n + isqrt(5 n^2)) / 2)`, `b_n = a_n + n`.
-pub fn wythoff_pair(n: u64) -> (u64, u64) {
+pub(crate) fn wythoff_pair(n: u64) -> (u64, u64) {
     let a = (n + (5 * n * n).isqrt()) / 2;
     (a, a + n)
 }
 
 /// The upper positions of rows `0..rows` of game `k` by the closed form, sorted by `y`, then
 /// `x`; `None` for `k > 3`.
-pub fn upper_positions(k: u32, rows: u32) -> Option<Vec<(u32, u32)>> {
+pub(crate) fn upper_positions(k: u32, rows: u32) -> Option<Vec<(u32, u32)>> {
     let rows = u64::from(rows);
     let mut v: Vec<(u64, u64)> = match k {
         1 => (0..).map(wythoff_pair).take_while(|&(_, b)| b < rows).collect(),

@@ -97,7 +97,7 @@ impl Form {
 }
 
 /// `a t^2 + b t + c` written plainly: `t^2 - t - 1`, `2t^2 - 6t + 3`.
-pub fn poly_text(a: i64, b: i64, c: i64) -> String {
+pub(crate) fn poly_text(a: i64, b: i64, c: i64) -> String {
     let term = |n: i64, t: &str, first: bool| -> String {
         if n == 0 {
             return String::new();
@@ -116,7 +116,7 @@ pub fn poly_text(a: i64, b: i64, c: i64) -> String {
 }
 
 /// `[a0; a1, a2, ...]`.
-pub fn cf_text(terms: &[i64]) -> String {
+pub(crate) fn cf_text(terms: &[i64]) -> String {
     match terms.split_first() {
         None => "[]".into(),
         Some((a0, [])) => format!("[{a0}]"),
@@ -136,7 +136,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 /// The continued-fraction terms shared by every value of `[lo, hi]`.
-pub fn shared_terms(lo: f64, hi: f64) -> Vec<i64> {
+pub(crate) fn shared_terms(lo: f64, hi: f64) -> Vec<i64> {
     let (mut lo, mut hi) = (lo, hi);
     let mut out = Vec::new();
     while out.len() < MAX_TERMS && lo.is_finite() && hi.is_finite() {
@@ -279,7 +279,7 @@ fn quadratic_cf(a: i64, b: i64, c: i64, sign: i64) -> String {
 }
 
 /// Recognises `value`, measured to within `error`.
-pub fn recognise(value: f64, error: f64) -> Recognised {
+pub(crate) fn recognise(value: f64, error: f64) -> Recognised {
     let error = error.abs();
     let continued_fraction = shared_terms(value - error, value + error);
     let form = form_of(value, error);

@@ -144,7 +144,7 @@ fn fit(pts: &[(u32, u32)]) -> Option<Fit> {
 }
 
 /// The rows at which ratios are measured: `10^3, 10^4, ...` below `rows`, and `rows`.
-pub fn measure_rows(rows: u32) -> Vec<u64> {
+pub(crate) fn measure_rows(rows: u32) -> Vec<u64> {
     let mut v: Vec<u64> =
         std::iter::successors(Some(1000u64), |y| Some(y * 10)).take_while(|&y| y < u64::from(rows)).collect();
     v.push(u64::from(rows));

@@ -58,7 +58,7 @@ impl Texture {
     }
 
     /// The texture of an index in [`TEXTURES`].
-    pub fn from_index(i: u8) -> Texture {
+    pub(crate) fn from_index(i: u8) -> Texture {
         TEXTURES[usize::from(i)]
     }
 
@@ -99,7 +99,7 @@ pub struct Scores {
 
 impl Scores {
     /// The scores from `r` at [`SHIFTS`], in order.
-    pub fn from_r(r: &[f32]) -> Scores {
+    pub(crate) fn from_r(r: &[f32]) -> Scores {
         Scores { small: (r[0] + r[1]) / 2.0, shallow: r[2].max(r[3]), steep: r[4].max(r[5]) }
     }
 

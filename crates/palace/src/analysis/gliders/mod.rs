@@ -133,7 +133,7 @@ pub const POOL_CELLS: usize = 4000;
 
 /// A texture's own grid: the autocorrelation of the black cells pooled over (a sample of) its
 /// map cells, its peaks and the lattice of each band of lengths, read as `palace grid` reads
-/// them ([`crate::analysis::grid::band_lattices`]).
+/// them (`crate::analysis::grid::band_lattices`).
 #[derive(Debug, Clone, Serialize)]
 pub struct TextureLattice {
     /// The texture.
@@ -150,7 +150,11 @@ pub struct TextureLattice {
 
 /// The pooled autocorrelation of each texture's map cells (see [`TextureLattice`]); stops
 /// with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled (polled before each texture).
-pub fn texture_lattices(planes: &Planes, map: &ClassMap, cancel: &Cancel) -> Result<Vec<TextureLattice>> {
+pub(crate) fn texture_lattices(
+    planes: &Planes,
+    map: &ClassMap,
+    cancel: &Cancel,
+) -> Result<Vec<TextureLattice>> {
     let shifts: Vec<(i64, i64)> =
         (0..=POOL_REACH).flat_map(|dy| (-POOL_REACH..=POOL_REACH).map(move |dx| (dx, dy))).collect();
     let side = (2 * POOL_REACH + 1) as usize;
@@ -209,7 +213,7 @@ pub struct GlidersReport {
     pub black_cells: u64,
     /// Map cells with a texture.
     pub map_cells: usize,
-    /// Where the large grid's zone begins ([`zone_start`]): its first time `t` and the distance
+    /// Where the large grid's zone begins (`zone_start`): its first time `t` and the distance
     /// from the nose `t / 2 - nose` (`None`: the whole map, no map cell with a texture lies
     /// before it).
     pub zone: Option<[f64; 2]>,
@@ -269,7 +273,7 @@ pub fn run(
 /// into the small grid before it and the other textures from it on, the fewest map cells on
 /// the wrong side (of the other textures before `s`, of the small grid from `s` on); the first
 /// such `s` on a tie. 0 where the map holds no small grid.
-pub fn zone_start(per: &[[usize; 5]]) -> usize {
+pub(crate) fn zone_start(per: &[[usize; 5]]) -> usize {
     let small = Texture::Small as usize;
     let mut wrong: usize = per.iter().map(|p| p[small]).sum();
     let (mut best, mut at) = (wrong, 0);
@@ -284,7 +288,7 @@ pub fn zone_start(per: &[[usize; 5]]) -> usize {
 }
 
 /// The report from the classified map (see [`run`]), but for the textures' lattices
-/// ([`texture_lattices`]); stops with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
+/// (`texture_lattices`); stops with [`EngineError::Interrupted`](crate::error::EngineError::Interrupted) once `cancel` is cancelled
 /// (polled before each texture's tracking).
 pub fn analyse(
     k: u32,

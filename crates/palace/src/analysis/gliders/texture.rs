@@ -8,7 +8,7 @@
 //! from them; here a pair belongs to the window of its first cell `p` (its partner may lie
 //! outside the window), so that the window's counts are sums of its map cells' counts, each
 //! map cell counted once per shift, 16 cells of a row per `AND` and `popcount`.
-//! [`correlations_reference`] counts the same by a plain loop over the cells, for the tests.
+//! `correlations_reference` counts the same by a plain loop over the cells, for the tests.
 
 use crate::analysis::grid::pearson;
 use crate::engine::Cancel;
@@ -63,9 +63,10 @@ impl Planes {
         Planes { window, x0, y0, bw, bh, blocks: vec![None; bw * bh] }
     }
 
+    #[cfg(test)]
     /// The planes of `window` where `f(x, y)` is `Some(black)` for a fabric cell and `None`
     /// for any other.
-    pub fn from_fn(window: Window, f: impl Fn(u32, u32) -> Option<bool>) -> Self {
+    pub(crate) fn from_fn(window: Window, f: impl Fn(u32, u32) -> Option<bool>) -> Self {
         let mut p = Planes::new(window);
         for y in window.y0()..window.y1() {
             for x in window.x0()..window.x1() {
@@ -166,7 +167,7 @@ impl Planes {
 
     /// The same cells in the smallest window of whole blocks that holds them all (the window
     /// itself where it holds none): the map then covers the fabric's bounding box only.
-    pub fn trimmed(self) -> Planes {
+    pub(crate) fn trimmed(self) -> Planes {
         let used = |b: usize| self.blocks[b].is_some();
         let rows: Vec<usize> =
             (0..self.bh).filter(|&j| (0..self.bw).any(|i| used(j * self.bw + i))).collect();
@@ -198,7 +199,7 @@ impl Planes {
     }
 
     /// The map's geometry: map cells of [`CELL`] x [`CELL`] from the blocks' corner.
-    pub fn map_geometry(&self) -> MapGeometry {
+    pub(crate) fn map_geometry(&self) -> MapGeometry {
         MapGeometry { x0: self.x0, y0: self.y0, mw: self.bw * LANES, mh: self.bh * LANES }
     }
 }
@@ -263,7 +264,7 @@ fn row_counts(p: &Planes, j: usize, shifts: &[(i64, i64)]) -> Vec<Counts> {
 /// The pair counts at each of `shifts` (`|dx| <= 56`, `0 <= dy`) summed over the given map
 /// cells (each map cell's own cells are the pairs' first cells): the autocorrelation of a
 /// texture pooled over its map cells.
-pub fn pooled_counts(p: &Planes, cells: &[(usize, usize)], shifts: &[(i64, i64)]) -> Vec<[u64; 4]> {
+pub(crate) fn pooled_counts(p: &Planes, cells: &[(usize, usize)], shifts: &[(i64, i64)]) -> Vec<[u64; 4]> {
     // Each map cell's rows and those below it within reach, 128 cells from `x - 56` as one
     // u128 per row and plane, so that a shifted row is one shift of it.
     const LEFT: i64 = 56;
@@ -322,12 +323,14 @@ pub fn correlations(p: &Planes, shifts: &[(i64, i64)], w: usize) -> TextureMap {
     collect(p, shifts, w, row_counts)
 }
 
+#[cfg(test)]
 /// [`correlations`] with the pairs counted cell by cell ([`Planes::get`]): the reference the
 /// bitwise counts are tested against.
-pub fn correlations_reference(p: &Planes, shifts: &[(i64, i64)], w: usize) -> TextureMap {
+pub(crate) fn correlations_reference(p: &Planes, shifts: &[(i64, i64)], w: usize) -> TextureMap {
     collect(p, shifts, w, row_counts_reference)
 }
 
+#[cfg(test)]
 /// [`row_counts`] by a plain loop over the cells.
 fn row_counts_reference(p: &Planes, j: usize, shifts: &[(i64, i64)]) -> Vec<Counts> {
     let g = p.map_geometry();

@@ -158,7 +158,7 @@ pub struct Patch {
 /// The map cells' distances (8-neighbour steps, up to `cap`) from the fabric's outer edge:
 /// map cells without data above the diagonal (centre more than two map cells from it) and
 /// the map's border.
-pub fn edge_distance(m: &ClassMap, cap: u32) -> Vec<u32> {
+pub(crate) fn edge_distance(m: &ClassMap, cap: u32) -> Vec<u32> {
     let g = m.geometry;
     let (mw, mh) = (g.mw, g.mh);
     let mut dist = vec![u32::MAX; mw * mh];
@@ -201,7 +201,7 @@ fn neighbours(i: usize, j: usize, mw: usize, mh: usize) -> impl Iterator<Item = 
 
 /// The patches of `texture` in the map (8-connected components of its map cells), each
 /// followed through time and judged under `params`; in order of their first map cell
-/// (row-major). `edge` is [`edge_distance`]'s map.
+/// (row-major). `edge` is `edge_distance`'s map.
 pub fn patches(m: &ClassMap, texture: Texture, edge: &[u32], params: &TrackParams) -> Vec<Patch> {
     let g = m.geometry;
     let (mw, mh) = (g.mw, g.mh);

@@ -43,7 +43,7 @@ fn side(r: Region) -> Option<bool> {
 /// The paper's border that the pair of labels `a`, `b` makes (an index into
 /// [`PAPER_BORDERS`]), if any: same-side pairs only (the upper épaulette against the upper
 /// arm is the seam, against the lower arm no border of the paper's).
-pub fn paper_border(a: Region, b: Region) -> Option<usize> {
+pub(crate) fn paper_border(a: Region, b: Region) -> Option<usize> {
     use Region::*;
     if let (Some(sa), Some(sb)) = (side(a), side(b))
         && sa != sb

@@ -80,7 +80,7 @@ pub fn level_of_thickness(t: u32) -> Option<usize> {
 }
 
 /// The step word of level `n`: `2` expanded `n` times by `2 -> 23, 3 -> 233`.
-pub fn step_word(n: usize) -> Vec<u8> {
+pub(crate) fn step_word(n: usize) -> Vec<u8> {
     let mut w = vec![2u8];
     for _ in 0..n {
         w = w.iter().flat_map(|&s| if s == 2 { vec![2, 3] } else { vec![2, 3, 3] }).collect();
@@ -186,11 +186,6 @@ impl SkinState {
         self
     }
 
-    /// Whether the columns' patterns are recorded.
-    pub fn records_patterns(&self) -> bool {
-        self.patterns.is_some()
-    }
-
     /// The columns' patterns, if recorded (see [`SkinState::with_patterns`]).
     pub fn patterns(&self) -> Option<&[u64]> {
         self.patterns.as_deref()
@@ -232,7 +227,7 @@ impl SkinState {
     }
 
     /// The last column whose vertical run has ended: its column and thickness.
-    pub fn last_closed(&self) -> Option<(u64, u32)> {
+    pub(crate) fn last_closed(&self) -> Option<(u64, u32)> {
         self.last_closed.map(|i| (self.cols[i].x, self.cols[i].vertical))
     }
 
@@ -483,7 +478,7 @@ impl SkinState {
     }
 
     /// [`SkinState::decode`] for a state that records the columns' patterns (`patterns`) or not.
-    pub fn decode_with(k: u32, to: u64, patterns: bool, r: &mut Reader<'_>) -> Option<Self> {
+    pub(crate) fn decode_with(k: u32, to: u64, patterns: bool, r: &mut Reader<'_>) -> Option<Self> {
         let head: Vec<u64> = (0..10).map(|_| r.u64()).collect::<Option<_>>()?;
         let [kk, tt, boundary, rows, needed, last, ncols, nv, nd, nh] = head[..] else { return None };
         if (kk, tt) != (u64::from(k), to)

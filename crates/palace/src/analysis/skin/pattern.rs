@@ -121,7 +121,7 @@ pub fn matrix(v: i8, h: usize, w: usize) -> Option<&'static [&'static [i8]]> {
 
 /// Whether blocks for `cell` (top down), of heights 2 or 3, stacked, reproduce `step` (its
 /// columns' cells top down, all from the same top row) over the rows all its columns have.
-pub fn expands_to(cell: &[i8], step: &[Vec<i8>]) -> bool {
+pub(crate) fn expands_to(cell: &[i8], step: &[Vec<i8>]) -> bool {
     let w = step.len();
     let height = step.iter().map(Vec::len).min().unwrap_or(0);
     // reach[r]: the blocks of the cells so far can cover rows [0, r) exactly.

@@ -8,7 +8,7 @@ use crate::error::Result;
 use serde::Serialize;
 
 /// Whether `n` is a Fibonacci number (1, 2, 3, 5, 8, ...).
-pub fn is_fibonacci(n: u64) -> bool {
+pub(crate) fn is_fibonacci(n: u64) -> bool {
     let (mut a, mut b) = (1u64, 2u64);
     if n == 1 {
         return true;
@@ -186,7 +186,7 @@ pub fn fit_line(tail: &[Section]) -> Option<LineFit> {
 
 /// Fits `x = a + c y` to the points `(y, x)` by least squares: the fit and the line's value
 /// `a` at `y = 0`; `None` for fewer than 3 points or points all on one line `y`.
-pub fn fit_points(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option<(LineFit, f64)> {
+pub(crate) fn fit_points(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option<(LineFit, f64)> {
     let mut pts = points.clone();
     let (y0, x0) = pts.next()?;
     let n = points.clone().count();
@@ -230,7 +230,7 @@ pub fn continued_fraction(x: f64, tol: f64, max_terms: usize) -> Vec<i64> {
 }
 
 /// The continued fraction of the rational `num / den` (exact).
-pub fn continued_fraction_exact(mut num: i64, mut den: i64) -> Vec<i64> {
+pub(crate) fn continued_fraction_exact(mut num: i64, mut den: i64) -> Vec<i64> {
     assert!(den != 0);
     if den < 0 {
         (num, den) = (-num, -den);
@@ -286,7 +286,7 @@ pub fn nearest_quadratic(value: f64, bound: i64, tol: f64) -> Option<QuadraticFi
 /// `value`: they are listed once per bound (and kept for the next call) and each
 /// search runs down the list, in the order and with the arithmetic of
 /// [`nearest_quadratic_plain`], so it finds the same fit.
-pub fn nearest_quadratic_until(
+pub(crate) fn nearest_quadratic_until(
     value: f64,
     bound: i64,
     tol: f64,
