@@ -21,7 +21,7 @@ use super::tile::{
     CASING_BLOCK, Made, Neighbourhood, Scratch, Tile, compute_tile, exact_above, exact_cells, halo_columns,
     within,
 };
-use super::{KeptTile, PalaceTile, PalaceVisitor, TileView};
+use super::visit::{KeptTile, PalaceTile, PalaceVisitor, TileView};
 use crate::error::Result;
 use crate::kernel::counter::{self, BIAS, CounterKernel, EdgeValues, Edges};
 use crate::kernel::{Arrangement, BufPool, NarrowFn, TileBuf};

@@ -3,10 +3,12 @@
 //! its own worker pool and hands its rows through a small bounded channel; the caller sees
 //! the i-th row of every sweep together. Memory stays bounded by the widths.
 
-use crate::engine::Progress;
+use super::control::Progress;
+use super::front::Sweep;
+use super::options::EngineOptions;
+use super::report::SweepReport;
 pub use crate::engine::layout::Lane;
 use crate::engine::sink::{Row, RowSink};
-use crate::engine::{EngineOptions, Sweep, SweepReport};
 use crate::error::{Error, Result};
 
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -43,7 +45,7 @@ pub fn lockstep<E: From<Error>>(
     progress: &dyn Progress,
     mut f: impl FnMut(&[Row<'_>]) -> std::result::Result<(), E>,
 ) -> std::result::Result<Vec<SweepReport>, E> {
-    super::check_lanes("lockstep", lanes, opts)?;
+    super::options::check_lanes("lockstep", lanes, opts)?;
     let h = lanes[0].window.height();
     // Each sweep gets an equal share of the threads: oversubscribed pools would spin.
     let threads = (opts.resolved_threads() / lanes.len()).max(1);
@@ -117,7 +119,7 @@ pub fn lockstep<E: From<Error>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Silent;
+    use crate::engine::control::Silent;
     use crate::model::geometry::Window;
     use crate::model::reference::direct_values;
 

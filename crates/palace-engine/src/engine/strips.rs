@@ -56,10 +56,13 @@
 
 use super::checkpoint::{Reader, Writer};
 use super::control::Cancel;
+use super::control::Progress;
 use super::counted::{self, CounterScratch, Paths};
 use super::layout::{COUNTER_BAND_HEIGHT, Layout, default_counter_tile_width, default_tally_tile};
+use super::options::EngineOptions;
+use super::report::{SweepReport, WorkerTimes};
 use super::tile::{Made, Neighbourhood, Scratch, Tile};
-use super::{EngineOptions, PalaceVisitor, Progress, SweepReport, WorkerTimes};
+use super::visit::PalaceVisitor;
 use crate::error::{Error, Result};
 use crate::kernel::BufPool;
 use crate::kernel::counter::Edges;
@@ -339,7 +342,7 @@ impl StripSweep {
         tally: bool,
     ) -> Result<Self> {
         let board = Window::new(0, 0, strips.width(), height)?;
-        super::check_request("StripSweep::new", k, opts)?;
+        super::options::check_request("StripSweep::new", k, opts)?;
         assert!(p < strips.strips(), "strip {p} of {}", strips.strips());
         let (x0, x1) = strips.strip(p);
         let (tw, bh) = tiling(x1 - x0, tally);

@@ -29,12 +29,14 @@
 //! the workers: 13 % of a one-core sweep). Twice as many bands may be in flight.
 
 use super::checkpoint::{Frontier, FrontierStrip};
+use super::control::{Cancel, Progress};
 use super::counted::{self, CounterScratch};
 use super::layout::{Lane, Layout, Rect};
+use super::options::EngineOptions;
+use super::report::{Counters, SweepReport, WorkerTimes};
 use super::tile::{Neighbourhood, Scratch, Tile, compute_tile};
 use super::timeline::{MAX_TILES, TileTime, Timeline};
-use super::{Cancel, LaneState, LaneTiles, LaneVisitor, PalaceVisitor, Progress, TileView, TileVisitor};
-use super::{Counters, EngineOptions, SweepReport, WorkerTimes};
+use super::visit::{LaneState, LaneTiles, LaneVisitor, PalaceVisitor, TileView, TileVisitor};
 use crate::engine::sink::{Row, RowParts, RowSink};
 use crate::error::{Error, Result};
 use crate::kernel::counter::CounterKernel;
