@@ -22,8 +22,14 @@ def test_bad_games():
     raises(ValueError, r"^k = -3", palace.values, k=-3, size=10)
     raises(ValueError, r"^k = 700000001 is too large.*k <= 700000000", palace.values, k=palace.MAX_K + 1, size=10)
     raises(ValueError, r"^k2 = 0", palace.compare, 5, 0, size=10)
-    raises(TypeError, r"^k = 'five': k is an integer", palace.values, k="five", size=10)
-    raises(TypeError, r"^size = 2.5: size is an integer", palace.stats, k=5, size=2.5)
+    # Python's types are the extension's to check (pyo3's errors name the argument).
+    raises(TypeError, r"^argument 'k': 'str' object cannot be interpreted as an integer", palace.values, k="five",
+           size=10)
+    raises(TypeError, r"^argument 'size': 'float' object cannot be interpreted as an integer", palace.stats, k=5,
+           size=2.5)
+    raises(TypeError, r"^argument 'k2'", palace.compare, 5, "six", size=10)
+    raises(TypeError, r"^argument 'min_gap'", palace.branches, k=3, rows=10, min_gap="wide")
+    raises(TypeError, r"^argument 'k'", palace.survey, k=("a", 9))
 
 
 def test_bad_boards_and_windows():
