@@ -70,6 +70,7 @@ MAX_K: int = _palace.MAX_K
 HAS_GPU: bool = _palace.GPU
 
 Window = Tuple[int, int, int, int]
+_Path = Union[str, "os.PathLike[str]"]
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -301,6 +302,9 @@ def stats(
     by_counters: bool = False,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: Optional[_Path] = None,
+    every: Optional[float] = None,
+    resume: Optional[_Path] = None,
     progress: bool = False,
 ) -> Union[Stats, PalaceCount]:
     """Counts, extremes and the value histogram of a window of game ``k`` (``palace stats``).
@@ -310,10 +314,21 @@ def stats(
     :class:`PalaceCount`; ``by_counters=True`` computes the same :class:`Stats` through the
     three-counter sweep (whole boards only). ``backend="gpu"`` runs on the GPU where this
     build has it (:data:`HAS_GPU`); otherwise it raises ``ValueError``.
+
+    A long run on the CPU can be saved and continued (``palace stats --checkpoint``):
+    ``checkpoint=FILE`` saves its progress to ``FILE`` every ``every`` seconds (default 600)
+    and when it is interrupted (Ctrl-C raises ``KeyboardInterrupt`` once the file is
+    written); the same call with ``resume=FILE`` (and ``checkpoint=FILE`` to keep saving)
+    continues it to the result an uninterrupted run gives. ``FILE`` must be new or the file
+    resumed from; it is removed when the run finishes.
+
+    >>> palace.stats(k=9999, size=500_000, checkpoint="run.ckpt")  # Ctrl-C, then:
+    >>> palace.stats(k=9999, size=500_000, checkpoint="run.ckpt", resume="run.ckpt")
     """
     with _Bar(progress, f"stats k={k}", "rows") as bar:
         found = _native.stats(
-            k, size, width, height, window, palaces_only, by_counters, threads, backend, bar.callback()
+            k, size, width, height, window, palaces_only, by_counters, threads, backend, checkpoint, every, resume,
+            bar.callback(),
         )
     return PalaceCount(**found) if palaces_only else Stats(**found)
 
@@ -351,18 +366,23 @@ def skin(
     to: int,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: Optional[_Path] = None,
+    every: Optional[float] = None,
+    resume: Optional[_Path] = None,
     progress: bool = False,
 ) -> Skin:
     """Follows the skin of game ``k`` (``k >= 3``) from the shoulder to column ``to``
     (exclusive; ``k < to``), measuring every column (``palace skin``). ``backend="gpu"``
     computes the cells on the GPU where this build has it (:data:`HAS_GPU`; the same columns
-    and report as the CPU's); otherwise it raises ``ValueError``.
+    and report as the CPU's); otherwise it raises ``ValueError``. ``checkpoint``, ``every``
+    and ``resume`` save and continue a long run as :func:`stats` does (``palace skin
+    --checkpoint``), on the CPU and on the GPU.
 
     >>> s = palace.skin(k=40003, to=3_040_003)
     >>> s.thickness.max(), s.report["levels"][0]
     """
     with _Bar(progress, f"skin k={k}", "cells") as bar:
-        return Skin(**_native.skin(k, to, threads, backend, bar.callback()))
+        return Skin(**_native.skin(k, to, threads, backend, checkpoint, every, resume, bar.callback()))
 
 
 def compare(

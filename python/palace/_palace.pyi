@@ -43,6 +43,9 @@ def stats(
     by_counters: bool = False,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: _Path = None,
+    every: Optional[float] = None,
+    resume: _Path = None,
     progress: _Progress = None,
 ) -> Dict[str, Any]: ...
 def skin(
@@ -50,6 +53,9 @@ def skin(
     to: int,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: _Path = None,
+    every: Optional[float] = None,
+    resume: _Path = None,
     progress: _Progress = None,
 ) -> Dict[str, Any]: ...
 def compare(

@@ -129,11 +129,41 @@ enum StatsFound {
     Count(palace::analysis::stats::PalaceCount),
 }
 
+/// The checkpoints of a run: saved to `checkpoint` every `every` seconds (600 by default) and
+/// when the run is interrupted, resumed from `resume`; the library checks the paths.
+fn checkpoints(
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
+) -> PyResult<Checkpoints> {
+    let every = match (every, &checkpoint) {
+        (None, _) => DEFAULT_EVERY,
+        (Some(e), None) => {
+            return Err(value_error(format!(
+                "every = {e}: every is the time between checkpoints; give checkpoint=FILE too"
+            )));
+        }
+        (Some(e), Some(_)) => match std::time::Duration::try_from_secs_f64(e) {
+            Ok(d) => d,
+            Err(_) => {
+                return Err(value_error(format!("every = {e}: every is a number of seconds, at least 0")));
+            }
+        },
+    };
+    Checkpoints::new(checkpoint, every, resume).map_err(to_py)
+}
+
+/// The time between two checkpoints unless `every` says otherwise: ten minutes, as the
+/// command line's `--every`.
+const DEFAULT_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// The statistics of a window, as the keyword arguments of `palace.Stats` (`k`, `window`,
 /// `total`, `hood`, `rest`, the histogram as two arrays, `engine`, and `raw`, the report as
-/// `palace stats --json` has it); with `palaces_only`, those of `palace.PalaceCount`.
+/// `palace stats --json` has it); with `palaces_only`, those of `palace.PalaceCount`. With
+/// `checkpoint`, the run is saved there as it goes and when interrupted, and `resume`
+/// continues a saved run (on the CPU).
 #[pyfunction]
-#[pyo3(signature = (k, size=None, width=None, height=None, window=None, palaces_only=false, by_counters=false, threads=None, backend="cpu", progress=None))]
+#[pyo3(signature = (k, size=None, width=None, height=None, window=None, palaces_only=false, by_counters=false, threads=None, backend="cpu", checkpoint=None, every=None, resume=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
@@ -146,6 +176,9 @@ fn stats<'py>(
     by_counters: bool,
     threads: Option<i64>,
     backend: &str,
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (b, w) = board(k, size, width, height, window)?;
@@ -168,9 +201,9 @@ fn stats<'py>(
         (false, true) => StatsForm::Auto,
         (false, false) => StatsForm::Ca,
     };
+    let c = checkpoints(checkpoint, every, resume)?;
     let (found, run) = run::run(py, progress, move |cancel, pb| {
         let backend = backend_of(on_gpu, threads, cancel);
-        let c = Checkpoints::none();
         Ok(if palaces_only {
             let (count, run) = palace::backend::palace_count(&backend, b, &c, pb, cancel)?;
             (StatsFound::Count(count), run)
@@ -225,15 +258,19 @@ fn backend_arg(backend: &str) -> PyResult<bool> {
 /// The skin of game `k` from the shoulder to column `to`, as the keyword arguments of
 /// `palace.Skin`: `k`, `to`, `columns` (the columns of `palace skin --csv` as arrays: `x`,
 /// `top`, `top_v`, `vertical`, `diagonal`, and `level`, -1 where the CSV leaves it empty) and
-/// `report` (the report of `palace skin --json`).
+/// `report` (the report of `palace skin --json`). Checkpointed as [`stats`] is.
 #[pyfunction]
-#[pyo3(signature = (k, to, threads=None, backend="cpu", progress=None))]
+#[pyo3(signature = (k, to, threads=None, backend="cpu", checkpoint=None, every=None, resume=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn skin<'py>(
     py: Python<'py>,
     k: i64,
     to: i64,
     threads: Option<i64>,
     backend: &str,
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use palace::analysis::skin as sk;
@@ -241,9 +278,9 @@ fn skin<'py>(
     let to = u64_arg("to", to, 0)?;
     let threads = threads_arg(threads)?;
     let on_gpu = backend_arg(backend)?;
+    let c = checkpoints(checkpoint, every, resume)?;
     let (found, cols) = run::run(py, progress, move |cancel, pb| {
         let backend = backend_of(on_gpu, threads, cancel);
-        let c = Checkpoints::none();
         let (found, cols, _) =
             palace::backend::skin(&backend, k, to, false, SkinForm::Counters, &c, pb, cancel)?;
         Ok((found, cols))
