@@ -25,11 +25,9 @@ where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacc
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -606,13 +604,9 @@ def render(
     >>> import matplotlib.pyplot as plt
     >>> plt.imshow(palace.render(k=500, size=1500))
     """
-    p = None if path is None else os.fspath(path)
-    if p is not None and not Path(p).parent.is_dir():
-        parent = str(Path(p).parent)
-        raise FileNotFoundError(errno.ENOENT, f"path = {p!r}: no such folder to write the picture in", parent)
     with _Bar(progress, f"render k={k}", "rows") as bar:
         return _native.render(
-            k, size, width, height, window, scale, zoom, aggregate, scheme, legend, p, threads, bar.callback()
+            k, size, width, height, window, scale, zoom, aggregate, scheme, legend, path, threads, bar.callback()
         )
 
 

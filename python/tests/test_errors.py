@@ -86,8 +86,9 @@ def test_bad_skin_and_games():
 
 
 def test_unwritable_paths_are_os_errors(tmp_path):
-    with pytest.raises(OSError):
-        palace.render(k=5, size=10, path=tmp_path / "no" / "such" / "dir" / "x.png")
+    raises(OSError, r"^path .*x\.png: cannot write in .*dir \(no such folder\)", palace.render, k=5, size=10,
+           path=tmp_path / "no" / "such" / "dir" / "x.png")
+    raises(OSError, r"^path .*: is a folder", palace.render, k=5, size=10, path=tmp_path)
     assert not list(tmp_path.rglob("*.png"))
 
 
