@@ -184,10 +184,11 @@ fn stats<'py>(
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     let corner = w.x0() == 0 && w.y0() == 0;
-    if (palaces_only || by_counters) && !corner {
-        let what = if palaces_only { "palaces_only" } else { "by_counters" };
+    // The palace count takes a board, not a window (the statistics by counters refuse a
+    // window off the corner themselves).
+    if palaces_only && !corner {
         return Err(value_error(format!(
-            "{what} counts boards from the corner; window = ({}, {}, {}, {}) does not start at (0, 0): give the board with size or width and height",
+            "palaces_only counts boards from the corner; window = ({}, {}, {}, {}) does not start at (0, 0): give the board with size or width and height",
             w.x0(),
             w.y0(),
             w.x1(),

@@ -43,6 +43,8 @@ def test_bad_boards_and_windows():
     raises(ValueError, r"^window = \(3, 0, 3, 5\) is empty", palace.render, k=5, size=10, window=(3, 0, 3, 5))
     raises(ValueError, r"^window = .*corners", palace.values, k=5, size=10, window=(-1, 0, 3, 5))
     raises(ValueError, r"palaces_only.*window", palace.stats, k=5, size=10, window=(1, 1, 5, 5), palaces_only=True)
+    raises(ValueError, r"^window = \(1, 1, 5, 5\): the statistics by counters cover a board from its corner",
+           palace.stats, k=5, size=10, window=(1, 1, 5, 5), by_counters=True)
 
 
 def test_bad_options():
