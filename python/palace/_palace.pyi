@@ -1,6 +1,6 @@
 """Type stubs of the native module ``palace._palace``; ``palace/__init__.py`` wraps it in the
 documented functions. ``python/tests/test_stubs.py`` checks every signature here against the
-compiled module's: names, order and defaults."""
+compiled module's (names, order and defaults), and the wrappers' parameters against them."""
 
 import os
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
