@@ -25,12 +25,9 @@ where pandas is installed; the games lab (:func:`fibonacci_nim`, :func:`fibonacc
 
 from __future__ import annotations
 
-import errno
-import json
-import operator
 import os
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -71,9 +68,37 @@ MAX_K: int = _palace.MAX_K
 HAS_GPU: bool = _palace.GPU
 
 Window = Tuple[int, int, int, int]
+_Path = Union[str, "os.PathLike[str]"]
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+class _Named:
+    """The native module, its functions' ``TypeError`` for an argument of the wrong type
+    worded ``argument 'k': ...``: pyo3 names the argument in a note on the exception, which
+    Python prints only from 3.11 on and ``str()`` never shows. The check itself is pyo3's."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        f = getattr(self._module, name)
+
+        def call(*args: Any, **kw: Any) -> Any:
+            try:
+                return f(*args, **kw)
+            except TypeError as e:
+                for note in getattr(e, "__notes__", ()):
+                    m = re.fullmatch(r"while processing '(\w+)'", note)
+                    if m:
+                        raise TypeError(f"argument '{m.group(1)}': {e}") from None
+                raise
+
+        return call
+
+
+_native: Any = _Named(_palace)
 
 
 class _Bar:
@@ -113,91 +138,15 @@ class _Bar:
             self.bar.close()
 
 
-def _available_memory() -> Optional[int]:
-    """Bytes this process could still allocate: MemAvailable on Linux, else the physical
-    memory; ``None`` where neither can be told."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-def _check_memory(cells: int, itemsize: int, what: str) -> None:
-    need = cells * itemsize
-    have = _available_memory()
-    if have is not None and need > have:
-        raise ValueError(
-            f"{what} would take {need / 2**30:.1f} GiB ({cells} cells of {itemsize} byte"
-            f"{'s' if itemsize > 1 else ''}), more than the {have / 2**30:.1f} GiB of memory "
-            "available; give a smaller window (window=(x0, y0, x1, y1)) or board"
-        )
-
-
-def _check_ints(**named: Any) -> None:
-    """Raises ``TypeError`` naming the first argument that is given but not an integer."""
-    for name, value in named.items():
-        if value is None:
-            continue
-        try:
-            operator.index(value)
-        except TypeError:
-            raise TypeError(f"{name} = {value!r}: {name} is an integer") from None
-
-
-def _check_board(k: Any, size: Any, width: Any, height: Any, threads: Any) -> None:
-    _check_ints(k=k, size=size, width=width, height=height, threads=threads)
-
-
 def _dtype_name(dtype: Any) -> Optional[str]:
+    """The name of a numpy dtype given any way numpy takes one (``np.int8``, ``"int8"``); the
+    native module says which it accepts."""
     if dtype is None:
         return None
     try:
-        name = np.dtype(dtype).name
+        return np.dtype(dtype).name
     except TypeError:
         raise TypeError(f"dtype = {dtype!r}: dtype is int8, int32 or None") from None
-    if name not in ("int8", "int32"):
-        raise ValueError(f"dtype = {name}: dtype is int8, int32 or None")
-    return name
-
-
-def _csv_table(text: str) -> Dict[str, np.ndarray]:
-    """The command line's CSV as columns: integer or float arrays where every entry is a
-    number, object arrays (``None`` for an empty entry) where some are empty or text."""
-    import csv
-    import io
-
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows:
-        return {}
-    head, body = rows[0], rows[1:]
-
-    def number(s: str) -> Any:
-        if s == "":
-            return None
-        for kind in (int, float):
-            try:
-                return kind(s)
-            except ValueError:
-                pass
-        return s
-
-    cols: Dict[str, np.ndarray] = {}
-    for i, name in enumerate(head):
-        col = [number(r[i]) for r in body]
-        if all(isinstance(c, (int, float)) for c in col):
-            cols[name] = np.asarray(col)
-        else:
-            arr = np.empty(len(col), dtype=object)
-            arr[:] = col
-            cols[name] = arr
-    return cols
 
 
 def _pandas():
@@ -264,13 +213,9 @@ def values(
     >>> (v < 0).sum()                       # the palaces of the board
     >>> palace.values(k=5, size=6) + 5      # the palace numbers of the paper's Fig. 1
     """
-    _check_board(k, size, width, height, threads)
     name = _dtype_name(dtype)
-    _, _, _, (x0, y0, x1, y1), name = _palace.plan(k, size, width, height, window, name)
-    itemsize = np.dtype(name).itemsize
-    _check_memory((x1 - x0) * (y1 - y0), itemsize, "the array of values")
     with _Bar(progress, f"values k={k}", "rows") as bar:
-        return _palace.values(k, size, width, height, window, threads, name, bar.callback())
+        return _native.values(k, size, width, height, window, threads, name, bar.callback())
 
 
 def palaces(
@@ -287,11 +232,8 @@ def palaces(
     The arguments are those of :func:`values`; ``palaces(...)`` equals ``values(...) < 0``
     at a byte a cell.
     """
-    _check_board(k, size, width, height, threads)
-    _, _, _, (x0, y0, x1, y1), _ = _palace.plan(k, size, width, height, window, None)
-    _check_memory((x1 - x0) * (y1 - y0), 1, "the array of palaces")
     with _Bar(progress, f"palaces k={k}", "rows") as bar:
-        return _palace.palaces(k, size, width, height, window, threads, bar.callback())
+        return _native.palaces(k, size, width, height, window, threads, bar.callback())
 
 
 # --- analyses --------------------------------------------------------------------------------
@@ -306,7 +248,8 @@ class Stats:
     are ``{"v", "x", "y"}``, the extreme value and its first cell in row-major order.
     ``histogram_values`` and ``histogram_counts`` count every value ``v`` outside the hood.
     ``engine`` is what the engine did (cells per path, threads, seconds, and under
-    ``workers`` where the workers' time went); ``raw`` the command line's JSON, parsed.
+    ``workers`` where the workers' time went); ``raw`` the report of the command line's JSON
+    (``{"stats": ..., "engine": ...}``), built from the library's types.
     """
 
     k: int
@@ -357,6 +300,9 @@ def stats(
     by_counters: bool = False,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: Optional[_Path] = None,
+    every: Optional[float] = None,
+    resume: Optional[_Path] = None,
     progress: bool = False,
 ) -> Union[Stats, PalaceCount]:
     """Counts, extremes and the value histogram of a window of game ``k`` (``palace stats``).
@@ -366,29 +312,23 @@ def stats(
     :class:`PalaceCount`; ``by_counters=True`` computes the same :class:`Stats` through the
     three-counter sweep (whole boards only). ``backend="gpu"`` runs on the GPU where this
     build has it (:data:`HAS_GPU`); otherwise it raises ``ValueError``.
+
+    A long run on the CPU can be saved and continued (``palace stats --checkpoint``):
+    ``checkpoint=FILE`` saves its progress to ``FILE`` every ``every`` seconds (default 600)
+    and when it is interrupted (Ctrl-C raises ``KeyboardInterrupt`` once the file is
+    written); the same call with ``resume=FILE`` (and ``checkpoint=FILE`` to keep saving)
+    continues it to the result an uninterrupted run gives. ``FILE`` must be new or the file
+    resumed from; it is removed when the run finishes.
+
+    >>> palace.stats(k=9999, size=500_000, checkpoint="run.ckpt")  # Ctrl-C, then:
+    >>> palace.stats(k=9999, size=500_000, checkpoint="run.ckpt", resume="run.ckpt")
     """
-    _check_board(k, size, width, height, threads)
     with _Bar(progress, f"stats k={k}", "rows") as bar:
-        text = _palace.stats(
-            k, size, width, height, window, palaces_only, by_counters, threads, backend, bar.callback()
+        found = _native.stats(
+            k, size, width, height, window, palaces_only, by_counters, threads, backend, checkpoint, every, resume,
+            bar.callback(),
         )
-    raw = json.loads(text)
-    if "palaces" in raw:
-        p = raw["palaces"]
-        return PalaceCount(p["k"], p["width"], p["height"], p["cells"], p["palaces"], raw["engine"])
-    s = raw["stats"]
-    hist = s["histogram"]
-    return Stats(
-        k=s["k"],
-        window=tuple(s["window"]),
-        total=s["total"],
-        hood=s["hood"],
-        rest=s["rest"],
-        histogram_values=np.array([h[0] for h in hist], dtype=np.int64),
-        histogram_counts=np.array([h[1] for h in hist], dtype=np.uint64),
-        engine=raw["engine"],
-        raw=raw,
-    )
+    return PalaceCount(**found) if palaces_only else Stats(**found)
 
 
 @dataclass
@@ -399,8 +339,8 @@ class Skin:
     ``columns`` holds the CSV's columns as arrays: ``x``; ``top``, the row of the first cell
     below outer space; ``top_v``, its value; ``vertical``, the palaces from it straight down
     (the skin's thickness); ``diagonal``, those along (1, 1); ``level``, the Fibonacci level
-    of the thickness (-1 where it is none). ``report`` is the command line's JSON report
-    (levels, periods, the paper's checks).
+    of the thickness (-1 where it is none). ``report`` is the command line's report (levels,
+    periods, the paper's checks), as a dictionary.
     """
 
     k: int
@@ -420,21 +360,27 @@ class Skin:
 
 
 def skin(
-    k: int, to: int, threads: Optional[int] = None, backend: str = "cpu", progress: bool = False
+    k: int,
+    to: int,
+    threads: Optional[int] = None,
+    backend: str = "cpu",
+    checkpoint: Optional[_Path] = None,
+    every: Optional[float] = None,
+    resume: Optional[_Path] = None,
+    progress: bool = False,
 ) -> Skin:
     """Follows the skin of game ``k`` (``k >= 3``) from the shoulder to column ``to``
     (exclusive; ``k < to``), measuring every column (``palace skin``). ``backend="gpu"``
     computes the cells on the GPU where this build has it (:data:`HAS_GPU`; the same columns
-    and report as the CPU's); otherwise it raises ``ValueError``.
+    and report as the CPU's); otherwise it raises ``ValueError``. ``checkpoint``, ``every``
+    and ``resume`` save and continue a long run as :func:`stats` does (``palace skin
+    --checkpoint``), on the CPU and on the GPU.
 
     >>> s = palace.skin(k=40003, to=3_040_003)
     >>> s.thickness.max(), s.report["levels"][0]
     """
-    _check_ints(k=k, to=to, threads=threads)
     with _Bar(progress, f"skin k={k}", "cells") as bar:
-        report, arrays = _palace.skin(k, to, threads, backend, bar.callback())
-    names = ("x", "top", "top_v", "vertical", "diagonal", "level")
-    return Skin(k=k, to=to, columns=dict(zip(names, arrays)), report=json.loads(report))
+        return Skin(**_native.skin(k, to, threads, backend, checkpoint, every, resume, bar.callback()))
 
 
 def compare(
@@ -453,11 +399,8 @@ def compare(
     cells satisfy ``N_k2(x + dx, y + dy) = N_k(x, y) + offset`` with ``shift = (dx, dy)``
     (both >= 0), in all and per region of game ``k`` (``palace compare --json``, as a
     dictionary: ``cells``, ``matched``, ``fraction``, ``per_region``)."""
-    _check_board(k, size, width, height, threads)
-    _check_ints(k2=k2, offset=offset)
     with _Bar(progress, f"compare {k} {k2}", "rows") as bar:
-        text = _palace.compare(k, k2, size, width, height, window, shift, offset, threads, bar.callback())
-    return json.loads(text)
+        return _native.compare(k, k2, size, width, height, window, shift, offset, threads, bar.callback())
 
 
 def regions(
@@ -471,17 +414,16 @@ def regions(
 ) -> Dict[str, Any]:
     """The paper's regions of a window of game ``k``, with their cells, palaces and
     boundaries (``palace regions --json``, as a dictionary; ``docs/regions.md``)."""
-    _check_board(k, size, width, height, threads)
     with _Bar(progress, f"regions k={k}", "rows") as bar:
-        text = _palace.regions(k, size, width, height, window, threads, bar.callback())
-    return json.loads(text)
+        return _native.regions(k, size, width, height, window, threads, bar.callback())
 
 
 @dataclass
 class Survey:
-    """A survey of many games (``palace survey``): ``rows`` holds the command's CSV as
-    columns, one entry per game (numpy arrays; object arrays with ``None`` where a column has
-    gaps), ``summary`` the command's summary (``docs/survey.md`` explains each column)."""
+    """A survey of many games (``palace survey``): ``rows`` holds the columns of the command's
+    CSV, one entry per game (numpy arrays; object arrays with ``None`` where a column has
+    gaps, and of ``str`` for ``hot_region``), ``summary`` the command's summary
+    (``docs/survey.md`` explains each column)."""
 
     rows: Dict[str, np.ndarray]
     summary: Dict[str, Any]
@@ -523,17 +465,18 @@ def survey(
         except (TypeError, ValueError):
             raise TypeError(f"k = {k!r}: k is (first, last), both included, or a range") from None
     with _Bar(progress, "survey", "k") as bar:
-        rows, summary = _palace.survey(
-            start, stop, step, size_factor, skin, detail_step, threads, backend, bar.callback()
+        rows, summary = _native.survey(
+            (start, stop), step, size_factor, skin, detail_step, threads, backend, bar.callback()
         )
-    return Survey(rows=_csv_table(rows), summary=json.loads(summary))
+    return Survey(rows=rows, summary=summary)
 
 
 @dataclass
 class Threads:
     """The threads of a window (``palace threads``; ``docs/threads.md``): ``table`` holds the
-    command's CSV as columns, one entry per thread (numpy arrays; object arrays with ``None``
-    where a column has gaps); ``report`` the command's JSON report."""
+    columns of the command's CSV, one entry per thread (numpy arrays; object arrays with
+    ``None`` where a column has gaps, of ``str`` for ``end`` and of lists for ``parents``;
+    ``near_share`` and ``slope`` unrounded); ``report`` the command's report."""
 
     table: Dict[str, np.ndarray]
     report: Dict[str, Any] = field(repr=False)
@@ -557,18 +500,16 @@ def threads(
     """Traces the threads of palaces through a window of game ``k`` (``palace threads``):
     cells on the same or the next row at most ``reach`` columns apart belong to one thread.
     ``threads`` is the number of worker threads, as everywhere."""
-    _check_board(k, size, width, height, threads)
-    _check_ints(reach=reach)
     with _Bar(progress, f"threads k={k}", "rows") as bar:
-        report, table = _palace.threads(k, size, width, height, window, reach, threads, bar.callback())
-    return Threads(table=_csv_table(table), report=json.loads(report))
+        report, table = _native.threads(k, size, width, height, window, reach, threads, bar.callback())
+    return Threads(table=table, report=report)
 
 
 @dataclass
 class Positions:
     """The P-positions of the first rows of a game (``palace positions``): ``xy`` is an
     ``(n, 2)`` int64 array of ``(x, y)``, sorted by ``y`` then ``x``; ``report`` the command's
-    JSON report (the exact-k-cover check: ``full_rows``, ``first_short_row``, ...)."""
+    report (the exact-k-cover check: ``full_rows``, ``first_short_row``, ...)."""
 
     k: int
     rows: int
@@ -588,11 +529,6 @@ class Positions:
         """The positions as a DataFrame with columns ``x`` and ``y``."""
         pd = _pandas()
         return pd.DataFrame(self.xy, columns=["x", "y"])
-
-
-def _check_method(method: Any) -> None:
-    if method not in ("auto", "lines", "sweep"):
-        raise ValueError(f"method = {method!r}: method is 'auto', 'lines' or 'sweep'")
 
 
 def positions(
@@ -616,13 +552,9 @@ def positions(
     >>> p.every_row_holds_k, p.xy.shape
     (True, (7000000, 2))
     """
-    _check_ints(k=k, rows=rows, width=width, threads=threads)
-    _check_method(method)
-    if isinstance(k, int) and isinstance(rows, int) and k > 0 and rows > 0:
-        _check_memory(2 * k * rows, 8, f"the positions of {rows} rows of game {k}")
     with _Bar(progress, f"positions k={k}", "rows") as bar:
-        xy, report = _palace.positions(k, rows, width, method, threads, backend, bar.callback())
-    return Positions(k=k, rows=rows, xy=xy, report=json.loads(report))
+        xy, report = _native.positions(k, rows, width, method, threads, backend, bar.callback())
+    return Positions(k=k, rows=rows, xy=xy, report=report)
 
 
 def branches(
@@ -641,13 +573,8 @@ def branches(
 
     >>> [b["limit"] for b in palace.branches(k=5, rows=100_000)["branches"]]
     """
-    _check_ints(k=k, rows=rows, width=width, threads=threads)
-    _check_method(method)
-    if min_gap is not None and not isinstance(min_gap, (int, float)):
-        raise TypeError(f"min_gap = {min_gap!r}: min_gap is a number")
     with _Bar(progress, f"branches k={k}", "rows") as bar:
-        text = _palace.branches(k, rows, width, method, min_gap, threads, bar.callback())
-    return json.loads(text)
+        return _native.branches(k, rows, width, method, min_gap, threads, bar.callback())
 
 
 def render(
@@ -677,14 +604,9 @@ def render(
     >>> import matplotlib.pyplot as plt
     >>> plt.imshow(palace.render(k=500, size=1500))
     """
-    _check_board(k, size, width, height, threads)
-    p = None if path is None else os.fspath(path)
-    if p is not None and not Path(p).parent.is_dir():
-        parent = str(Path(p).parent)
-        raise FileNotFoundError(errno.ENOENT, f"path = {p!r}: no such folder to write the picture in", parent)
     with _Bar(progress, f"render k={k}", "rows") as bar:
-        return _palace.render(
-            k, size, width, height, window, scale, zoom, aggregate, scheme, legend, p, threads, bar.callback()
+        return _native.render(
+            k, size, width, height, window, scale, zoom, aggregate, scheme, legend, path, threads, bar.callback()
         )
 
 
@@ -708,9 +630,8 @@ class FibonacciNim:
 
 def fibonacci_nim(to: int, threads: Optional[int] = None, progress: bool = False) -> FibonacciNim:
     """Solves Fibonacci nim for every pile ``1..to`` (at most 10**6)."""
-    _check_ints(to=to, threads=threads)
     with _Bar(progress, "fibonacci nim", "piles") as bar:
-        p, moves = _palace.fibonacci_nim(to, threads, bar.callback())
+        p, moves = _native.fibonacci_nim(to, threads, bar.callback())
     winner = np.array([0] + [2 if len(m) == 0 else 1 for m in moves[1:]], dtype=np.int8)
     return FibonacciNim(to=to, winner=winner, p_positions=p, winning_moves=moves)
 
@@ -719,9 +640,8 @@ def fibonacci_nim_grundy(to: int, threads: Optional[int] = None, progress: bool 
     """The Grundy values ``G(n, q)`` of Fibonacci nim (pile ``n``, quota ``q``) for
     ``0 <= n, q <= to`` (at most 30000), as a ``uint16`` array indexed ``[n, q]``.
     ``G(n, q) = mex{G(n - j, min(2j, n - j)) : 1 <= j <= min(q, n)}``, 0 without a move."""
-    _check_ints(to=to, threads=threads)
     with _Bar(progress, "grundy values", "rows") as bar:
-        return _palace.fibonacci_nim_grundy(to, threads, bar.callback())
+        return _native.fibonacci_nim_grundy(to, threads, bar.callback())
 
 
 @dataclass
@@ -754,7 +674,7 @@ def subtraction(
     integers, for piles ``0..to``."""
     spec = set if isinstance(set, str) else ",".join(str(int(s)) for s in set)
     with _Bar(progress, f"subtraction {spec}", "piles") as bar:
-        name, members, grundy, period = _palace.subtraction(spec, to, period_bound, threads, bar.callback())
+        name, members, grundy, period = _native.subtraction(spec, to, period_bound, threads, bar.callback())
     return Subtraction(set=name, members=np.array(members, dtype=np.uint64), to=to, grundy=grundy, period=period)
 
 
@@ -762,5 +682,4 @@ def fraenkel_array(rows: int, columns: int = 8) -> np.ndarray:
     """Rows ``0..rows-1`` and columns ``0..columns-1`` of Fraenkel's array ``A`` (*Arrays,
     Numeration Systems and Frankenstein Games*), as ``uint64`` (``palace game
     fraenkel-array``)."""
-    _check_ints(rows=rows, columns=columns)
-    return _palace.fraenkel_array(rows, columns)
+    return _native.fraenkel_array(rows, columns)

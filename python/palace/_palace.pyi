@@ -1,24 +1,19 @@
 """Type stubs of the native module ``palace._palace``; ``palace/__init__.py`` wraps it in the
-documented functions."""
+documented functions. ``python/tests/test_stubs.py`` checks every signature here against the
+compiled module's (names, order and defaults), and the wrappers' parameters against them."""
 
-from typing import Callable, List, Optional, Tuple
+import os
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 _Progress = Optional[Callable[[int, int, Optional[str]], None]]
 _Window = Optional[Tuple[int, int, int, int]]
+_Path = Optional[Union[str, "os.PathLike[str]"]]
 
 GPU: bool
 MAX_K: int
 
-def plan(
-    k: int,
-    size: Optional[int] = None,
-    width: Optional[int] = None,
-    height: Optional[int] = None,
-    window: _Window = None,
-    dtype: Optional[str] = None,
-) -> Tuple[int, int, int, Tuple[int, int, int, int], str]: ...
 def values(
     k: int,
     size: Optional[int] = None,
@@ -48,11 +43,21 @@ def stats(
     by_counters: bool = False,
     threads: Optional[int] = None,
     backend: str = "cpu",
+    checkpoint: _Path = None,
+    every: Optional[float] = None,
+    resume: _Path = None,
     progress: _Progress = None,
-) -> str: ...
+) -> Dict[str, Any]: ...
 def skin(
-    k: int, to: int, threads: Optional[int] = None, backend: str = "cpu", progress: _Progress = None
-) -> Tuple[str, List[np.ndarray]]: ...
+    k: int,
+    to: int,
+    threads: Optional[int] = None,
+    backend: str = "cpu",
+    checkpoint: _Path = None,
+    every: Optional[float] = None,
+    resume: _Path = None,
+    progress: _Progress = None,
+) -> Dict[str, Any]: ...
 def compare(
     k: int,
     k2: int,
@@ -64,7 +69,7 @@ def compare(
     offset: int = 0,
     threads: Optional[int] = None,
     progress: _Progress = None,
-) -> str: ...
+) -> Dict[str, Any]: ...
 def regions(
     k: int,
     size: Optional[int] = None,
@@ -73,10 +78,9 @@ def regions(
     window: _Window = None,
     threads: Optional[int] = None,
     progress: _Progress = None,
-) -> str: ...
+) -> Dict[str, Any]: ...
 def survey(
-    start: int,
-    stop: int,
+    k: Tuple[int, int],
     step: int = 1,
     size_factor: int = 3,
     skin: bool = True,
@@ -84,7 +88,7 @@ def survey(
     threads: Optional[int] = None,
     backend: str = "cpu",
     progress: _Progress = None,
-) -> Tuple[str, str]: ...
+) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]: ...
 def threads(
     k: int,
     size: Optional[int] = None,
@@ -94,7 +98,7 @@ def threads(
     reach: int = 4,
     threads: Optional[int] = None,
     progress: _Progress = None,
-) -> Tuple[str, str]: ...
+) -> Tuple[Dict[str, Any], Dict[str, np.ndarray]]: ...
 def render(
     k: int,
     size: Optional[int] = None,
@@ -106,7 +110,7 @@ def render(
     aggregate: str = "mean",
     scheme: str = "paper",
     legend: bool = False,
-    path: Optional[str] = None,
+    path: _Path = None,
     threads: Optional[int] = None,
     progress: _Progress = None,
 ) -> Optional[np.ndarray]: ...
@@ -124,8 +128,9 @@ def positions(
     width: Optional[int] = None,
     method: str = "auto",
     threads: Optional[int] = None,
+    backend: str = "cpu",
     progress: _Progress = None,
-) -> Tuple[np.ndarray, str]: ...
+) -> Tuple[np.ndarray, Dict[str, Any]]: ...
 def branches(
     k: int,
     rows: int,
@@ -134,4 +139,4 @@ def branches(
     min_gap: Optional[float] = None,
     threads: Optional[int] = None,
     progress: _Progress = None,
-) -> str: ...
+) -> Dict[str, Any]: ...

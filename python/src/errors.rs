@@ -1,8 +1,9 @@
 //! The library's errors as Python exceptions, worded with the Python arguments: a parameter
 //! outside what a call accepts is a `ValueError` naming the argument (`k`, `size`, `window`,
-//! `to`, ...), an unreadable or unwritable file an `OSError`, a cancelled run
-//! `KeyboardInterrupt`, a board too large for the GPU `MemoryError`, and any other failure a `RuntimeError` with the library's message.
-//! No message names a command-line flag.
+//! `to`, ...), an unreadable or unwritable file (or a path where none can be written) an
+//! `OSError`, a cancelled run `KeyboardInterrupt`, a board too large for the GPU
+//! `MemoryError`, and any other failure a `RuntimeError` with the library's message. No
+//! message names a command-line flag.
 
 use palace::Error;
 use palace::error::{EngineError, LibraryWords, Param, Value, Vocabulary};
@@ -59,7 +60,8 @@ pub fn to_py(e: impl Into<Error>) -> PyErr {
         | Error::Engine(EngineError::InvalidArgument { argument, value, expected, .. }) => {
             value_error(format!("{argument} = {value} is not accepted; {expected}"))
         }
-        Error::OutputPath(m) => value_error(m),
+        // A path the picture cannot be written to (no such folder, a folder, a name too long).
+        Error::OutputPath(m) => PyOSError::new_err(m),
         Error::NoGpu => value_error(NO_GPU),
         Error::Io { path, source } => {
             let code = source.raw_os_error().unwrap_or(0);

@@ -1,59 +1,35 @@
 //! `palace._palace`: the native half of the Python package `palace`. Each function here takes
 //! plain Python values, checks them with messages naming the Python arguments, runs the
 //! `palace` library's own code on a worker thread with the GIL released (`run.rs`), and hands
-//! back numpy arrays or the library's reports as JSON text, which `palace/__init__.py` turns
-//! into dictionaries and dataclasses. The friendly signatures and docstrings live there.
+//! back numpy arrays and the library's reports as Python objects built here (`report.rs`,
+//! `tables.rs`), which `palace/__init__.py` wraps in its dataclasses. The friendly signatures
+//! and docstrings live there.
 
 mod board;
 mod errors;
 mod fill;
 mod games;
+mod memory;
+mod report;
 mod run;
 mod small_k;
+mod tables;
 
 use board::{board, k_arg, threads_arg, u32_arg, u64_arg};
 use errors::{to_py, value_error};
 use fill::{Dtype, Fill};
 use numpy::IntoPyArray;
-use numpy::ndarray::Array2;
+use numpy::ndarray::{Array2, Array3};
 use palace::Window;
 use palace::backend::{Backend, SkinForm, StatsForm};
 use palace::engine::{EngineOptions, Sweep};
 use palace::resume::Checkpoints;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// Engine options for `threads` and the run's cancel token.
 fn engine(threads: usize, cancel: &palace::engine::Cancel) -> EngineOptions {
     EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() }
-}
-
-/// The window as a tuple `(x0, y0, x1, y1)`.
-fn corners(w: Window) -> (u32, u32, u32, u32) {
-    (w.x0(), w.y0(), w.x1(), w.y1())
-}
-
-/// What [`plan`] returns: `(k, width, height, (x0, y0, x1, y1), dtype)`.
-type Plan = (u32, u32, u32, (u32, u32, u32, u32), &'static str);
-
-/// `(k, width, height, window, dtype)` of a values request: the board and window resolved
-/// as [`values`] resolves them, and the element type of its array (`"int8"` where every
-/// value of the window fits, else `"int32"`, or the one asked for).
-#[pyfunction]
-#[pyo3(signature = (k, size=None, width=None, height=None, window=None, dtype=None))]
-fn plan(
-    k: i64,
-    size: Option<i64>,
-    width: Option<i64>,
-    height: Option<i64>,
-    window: Option<(i64, i64, i64, i64)>,
-    dtype: Option<&str>,
-) -> PyResult<Plan> {
-    let (b, w) = board(k, size, width, height, window)?;
-    let d = match dtype_of(b.k(), w, dtype)? {
-        Dtype::I8 => "int8",
-        Dtype::I32 => "int32",
-    };
-    Ok((b.k(), b.width(), b.height(), corners(w), d))
 }
 
 fn dtype_of(k: u32, w: Window, dtype: Option<&str>) -> PyResult<Dtype> {
@@ -88,7 +64,10 @@ fn values<'py>(
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     let shape = (w.height() as usize, w.width() as usize);
-    Ok(match dtype_of(b.k(), w, dtype)? {
+    let dtype = dtype_of(b.k(), w, dtype)?;
+    let itemsize = if dtype == Dtype::I8 { 1 } else { 4 };
+    memory::fits("the array of values", w.cells(), itemsize, memory::SMALLER_WINDOW)?;
+    Ok(match dtype {
         Dtype::I8 => {
             let cells = fill::<i8>(py, progress, b.k(), w, threads)?;
             array(py, shape, cells)?.into_any()
@@ -115,7 +94,9 @@ fn palaces<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (b, w) = board(k, size, width, height, window)?;
-    let cells = fill::<bool>(py, progress, b.k(), w, threads_arg(threads)?)?;
+    let threads = threads_arg(threads)?;
+    memory::fits("the array of palaces", w.cells(), 1, memory::SMALLER_WINDOW)?;
+    let cells = fill::<bool>(py, progress, b.k(), w, threads)?;
     Ok(array(py, (w.height() as usize, w.width() as usize), cells)?.into_any())
 }
 
@@ -142,13 +123,50 @@ fn array<'py, T: numpy::Element>(
     Ok(a.into_pyarray(py))
 }
 
-/// The statistics of a window as the JSON of `palace stats --json`: `{"stats": ..., "engine":
-/// ...}`, or `{"palaces": ..., "engine": ...}` with `palaces_only`.
+/// What a statistics run found: the statistics of the window, or the palaces of the board.
+enum StatsFound {
+    Stats(Box<palace::analysis::stats::Stats>),
+    Count(palace::analysis::stats::PalaceCount),
+}
+
+/// The checkpoints of a run: saved to `checkpoint` every `every` seconds (600 by default) and
+/// when the run is interrupted, resumed from `resume`; the library checks the paths.
+fn checkpoints(
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
+) -> PyResult<Checkpoints> {
+    let every = match (every, &checkpoint) {
+        (None, _) => DEFAULT_EVERY,
+        (Some(e), None) => {
+            return Err(value_error(format!(
+                "every = {e}: every is the time between checkpoints; give checkpoint=FILE too"
+            )));
+        }
+        (Some(e), Some(_)) => match std::time::Duration::try_from_secs_f64(e) {
+            Ok(d) => d,
+            Err(_) => {
+                return Err(value_error(format!("every = {e}: every is a number of seconds, at least 0")));
+            }
+        },
+    };
+    Checkpoints::new(checkpoint, every, resume).map_err(to_py)
+}
+
+/// The time between two checkpoints unless `every` says otherwise: ten minutes, as the
+/// command line's `--every`.
+const DEFAULT_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The statistics of a window, as the keyword arguments of `palace.Stats` (`k`, `window`,
+/// `total`, `hood`, `rest`, the histogram as two arrays, `engine`, and `raw`, the report as
+/// `palace stats --json` has it); with `palaces_only`, those of `palace.PalaceCount`. With
+/// `checkpoint`, the run is saved there as it goes and when interrupted, and `resume`
+/// continues a saved run (on the CPU).
 #[pyfunction]
-#[pyo3(signature = (k, size=None, width=None, height=None, window=None, palaces_only=false, by_counters=false, threads=None, backend="cpu", progress=None))]
+#[pyo3(signature = (k, size=None, width=None, height=None, window=None, palaces_only=false, by_counters=false, threads=None, backend="cpu", checkpoint=None, every=None, resume=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn stats(
-    py: Python<'_>,
+fn stats<'py>(
+    py: Python<'py>,
     k: i64,
     size: Option<i64>,
     width: Option<i64>,
@@ -158,15 +176,19 @@ fn stats(
     by_counters: bool,
     threads: Option<i64>,
     backend: &str,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
     let corner = w.x0() == 0 && w.y0() == 0;
-    if (palaces_only || by_counters) && !corner {
-        let what = if palaces_only { "palaces_only" } else { "by_counters" };
+    // The palace count takes a board, not a window (the statistics by counters refuse a
+    // window off the corner themselves).
+    if palaces_only && !corner {
         return Err(value_error(format!(
-            "{what} counts boards from the corner; window = ({}, {}, {}, {}) does not start at (0, 0): give the board with size or width and height",
+            "palaces_only counts boards from the corner; window = ({}, {}, {}, {}) does not start at (0, 0): give the board with size or width and height",
             w.x0(),
             w.y0(),
             w.x1(),
@@ -180,29 +202,44 @@ fn stats(
         (false, true) => StatsForm::Auto,
         (false, false) => StatsForm::Ca,
     };
-    run::run(py, progress, move |cancel, pb| {
+    let c = checkpoints(checkpoint, every, resume)?;
+    let (found, run) = run::run(py, progress, move |cancel, pb| {
         let backend = backend_of(on_gpu, threads, cancel);
-        let none = Checkpoints::none();
-        let v = if palaces_only {
-            let (count, report) = palace::backend::palace_count(&backend, b, &none, pb, cancel)?;
-            serde_json::json!({ "palaces": count, "engine": run_json(&report) })
+        Ok(if palaces_only {
+            let (count, run) = palace::backend::palace_count(&backend, b, &c, pb, cancel)?;
+            (StatsFound::Count(count), run)
         } else {
-            let (stats, report) = palace::backend::stats(&backend, b, w, form, &none, pb, cancel)?;
-            serde_json::json!({ "stats": stats, "engine": run_json(&report) })
-        };
-        Ok(serde_json::to_string(&v).expect("serialisable"))
-    })
-}
-
-/// How a run went, as the JSON a report carries: the engine's report, or the GPU's adapter and
-/// time.
-fn run_json(r: &palace::backend::RunReport) -> serde_json::Value {
-    match r {
-        palace::backend::RunReport::Cpu(e) => serde_json::to_value(e).expect("serialisable"),
-        palace::backend::RunReport::Gpu(g) => {
-            serde_json::json!({ "adapter": g.adapter, "elapsed": g.elapsed.as_secs_f64() })
+            let (stats, run) = palace::backend::stats(&backend, b, w, form, &c, pb, cancel)?;
+            (StatsFound::Stats(Box::new(stats)), run)
+        })
+    })?;
+    let engine = report::run(py, &run)?;
+    let d = PyDict::new(py);
+    match found {
+        StatsFound::Count(c) => {
+            d.set_item("k", c.k)?;
+            d.set_item("width", c.width)?;
+            d.set_item("height", c.height)?;
+            d.set_item("cells", c.cells)?;
+            d.set_item("palaces", c.palaces)?;
+        }
+        StatsFound::Stats(s) => {
+            let raw = PyDict::new(py);
+            raw.set_item("stats", report::object(py, &s)?)?;
+            raw.set_item("engine", &engine)?;
+            d.set_item("k", s.k)?;
+            d.set_item("window", report::object(py, &s.window)?)?;
+            d.set_item("total", report::object(py, &s.total)?)?;
+            d.set_item("hood", report::object(py, &s.hood)?)?;
+            d.set_item("rest", report::object(py, &s.rest)?)?;
+            let (values, counts): (Vec<i64>, Vec<u64>) = s.histogram.iter().copied().unzip();
+            d.set_item("histogram_values", values.into_pyarray(py))?;
+            d.set_item("histogram_counts", counts.into_pyarray(py))?;
+            d.set_item("raw", raw)?;
         }
     }
+    d.set_item("engine", engine)?;
+    Ok(d)
 }
 
 /// The backend a call asks for: the CPU engine on `threads` threads, or the GPU.
@@ -219,54 +256,62 @@ fn backend_arg(backend: &str) -> PyResult<bool> {
     }
 }
 
-/// The skin of game `k` from the shoulder to column `to`: the report as the JSON of
-/// `palace skin --json` and the columns of its CSV as arrays `(x, top, top_v, vertical,
-/// diagonal, level)`, `level` -1 where the CSV leaves it empty.
+/// The skin of game `k` from the shoulder to column `to`, as the keyword arguments of
+/// `palace.Skin`: `k`, `to`, `columns` (the columns of `palace skin --csv` as arrays: `x`,
+/// `top`, `top_v`, `vertical`, `diagonal`, and `level`, -1 where the CSV leaves it empty) and
+/// `report` (the report of `palace skin --json`). Checkpointed as [`stats`] is.
 #[pyfunction]
-#[pyo3(signature = (k, to, threads=None, backend="cpu", progress=None))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (k, to, threads=None, backend="cpu", checkpoint=None, every=None, resume=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn skin<'py>(
     py: Python<'py>,
     k: i64,
     to: i64,
     threads: Option<i64>,
     backend: &str,
+    checkpoint: Option<std::path::PathBuf>,
+    every: Option<f64>,
+    resume: Option<std::path::PathBuf>,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(String, Vec<Bound<'py, PyAny>>)> {
+) -> PyResult<Bound<'py, PyDict>> {
     use palace::analysis::skin as sk;
     let k = k_arg(k)?;
     let to = u64_arg("to", to, 0)?;
     let threads = threads_arg(threads)?;
     let on_gpu = backend_arg(backend)?;
-    let (report, cols) = run::run(py, progress, move |cancel, pb| {
+    let c = checkpoints(checkpoint, every, resume)?;
+    let (found, cols) = run::run(py, progress, move |cancel, pb| {
         let backend = backend_of(on_gpu, threads, cancel);
-        let none = Checkpoints::none();
-        let (report, cols, _) =
-            palace::backend::skin(&backend, k, to, false, SkinForm::Counters, &none, pb, cancel)?;
-        Ok((serde_json::to_string(&report).expect("serialisable"), cols))
+        let (found, cols, _) =
+            palace::backend::skin(&backend, k, to, false, SkinForm::Counters, &c, pb, cancel)?;
+        Ok((found, cols))
     })?;
     let level: Vec<i16> = cols
         .iter()
         .map(|c| sk::level_of_thickness(c.vertical).map_or(-1, |n| i16::try_from(n).unwrap_or(i16::MAX)))
         .collect();
-    let arrays = vec![
-        cols.iter().map(|c| c.x).collect::<Vec<u64>>().into_pyarray(py).into_any(),
-        cols.iter().map(|c| c.top).collect::<Vec<u32>>().into_pyarray(py).into_any(),
-        cols.iter().map(|c| c.top_v).collect::<Vec<i8>>().into_pyarray(py).into_any(),
-        cols.iter().map(|c| c.vertical).collect::<Vec<u32>>().into_pyarray(py).into_any(),
-        cols.iter().map(|c| c.diagonal).collect::<Vec<u32>>().into_pyarray(py).into_any(),
-        level.into_pyarray(py).into_any(),
-    ];
-    Ok((report, arrays))
+    let columns = PyDict::new(py);
+    columns.set_item("x", cols.iter().map(|c| c.x).collect::<Vec<u64>>().into_pyarray(py))?;
+    columns.set_item("top", cols.iter().map(|c| c.top).collect::<Vec<u32>>().into_pyarray(py))?;
+    columns.set_item("top_v", cols.iter().map(|c| c.top_v).collect::<Vec<i8>>().into_pyarray(py))?;
+    columns.set_item("vertical", cols.iter().map(|c| c.vertical).collect::<Vec<u32>>().into_pyarray(py))?;
+    columns.set_item("diagonal", cols.iter().map(|c| c.diagonal).collect::<Vec<u32>>().into_pyarray(py))?;
+    columns.set_item("level", level.into_pyarray(py))?;
+    let d = PyDict::new(py);
+    d.set_item("k", k)?;
+    d.set_item("to", to)?;
+    d.set_item("columns", columns)?;
+    d.set_item("report", report::object(py, &found)?)?;
+    Ok(d)
 }
 
 /// Games `k` and `k2` compared cell by cell (`N_k2(x + dx, y + dy) = N_k(x, y) + offset`):
-/// the JSON of `palace compare --json`.
+/// the report of `palace compare --json`, as a dict.
 #[pyfunction]
 #[pyo3(signature = (k, k2, size=None, width=None, height=None, window=None, shift=(0, 0), offset=0, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn compare(
-    py: Python<'_>,
+fn compare<'py>(
+    py: Python<'py>,
     k: i64,
     k2: i64,
     size: Option<i64>,
@@ -276,8 +321,8 @@ fn compare(
     shift: (i64, i64),
     offset: i64,
     threads: Option<i64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     use palace::analysis::compare as cmp;
     let (board_a, w) = board(k, size, width, height, window)?;
     let b = k_arg(k2)
@@ -287,10 +332,11 @@ fn compare(
     let shift = (u32_arg("shift[0]", shift.0, 0)?, u32_arg("shift[1]", shift.1, 0)?);
     let c = cmp::Comparison { a: board_a.k(), b, shift, offset };
     let threads = threads_arg(threads)?;
-    run::run(py, progress, move |cancel, pb| {
-        let (report, _) = cmp::run(c, w, 1, None, &engine(threads, cancel), pb)?;
-        Ok(serde_json::to_string(&report).expect("serialisable"))
-    })
+    let found = run::run(py, progress, move |cancel, pb| {
+        let (found, _) = cmp::run(c, w, 1, None, &engine(threads, cancel), pb)?;
+        Ok(found)
+    })?;
+    report::object(py, &found)
 }
 
 /// An error about `k` reworded for the argument `name` that gave that game.
@@ -302,49 +348,50 @@ fn rename_k(py: Python<'_>, e: PyErr, name: &str) -> PyErr {
     e
 }
 
-/// The paper's regions of a window: the JSON of `palace regions --json`.
+/// The paper's regions of a window: the report of `palace regions --json`, as a dict.
 #[pyfunction]
 #[pyo3(signature = (k, size=None, width=None, height=None, window=None, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn regions(
-    py: Python<'_>,
+fn regions<'py>(
+    py: Python<'py>,
     k: i64,
     size: Option<i64>,
     width: Option<i64>,
     height: Option<i64>,
     window: Option<(i64, i64, i64, i64)>,
     threads: Option<i64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let (b, w) = board(k, size, width, height, window)?;
     let threads = threads_arg(threads)?;
-    run::run(py, progress, move |cancel, pb| {
-        let (report, _) = palace::analysis::regions::run(b.k(), w, 1, None, &engine(threads, cancel), pb)?;
-        Ok(serde_json::to_string(&report).expect("serialisable"))
-    })
+    let found = run::run(py, progress, move |cancel, pb| {
+        let (found, _) = palace::analysis::regions::run(b.k(), w, 1, None, &engine(threads, cancel), pb)?;
+        Ok(found)
+    })?;
+    report::object(py, &found)
 }
 
-/// The survey of games `start..=stop` by `step` on `(size_factor k)`-sided boards: the rows as
-/// the CSV of `palace survey`, and the summary as its JSON.
+/// The survey of games `k.0..=k.1` by `step` on `(size_factor k)`-sided boards: the rows as
+/// the columns of `palace survey`'s CSV (a dict of arrays), and the summary of its `--json`
+/// (a dict).
 #[pyfunction]
-#[pyo3(signature = (start, stop, step=1, size_factor=3, skin=true, detail_step=1, threads=None, backend="cpu", progress=None))]
+#[pyo3(signature = (k, step=1, size_factor=3, skin=true, detail_step=1, threads=None, backend="cpu", progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn survey(
-    py: Python<'_>,
-    start: i64,
-    stop: i64,
+fn survey<'py>(
+    py: Python<'py>,
+    k: (i64, i64),
     step: i64,
     size_factor: i64,
     skin: bool,
     detail_step: i64,
     threads: Option<i64>,
     backend: &str,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(String, String)> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyAny>)> {
     use palace::analysis::survey as sv;
     let so = sv::SurveyOptions {
-        from: u32_arg("k", start, 1)?,
-        to: u32_arg("k", stop, 1)?,
+        from: u32_arg("k", k.0, 1)?,
+        to: u32_arg("k", k.1, 1)?,
         step: u32_arg("step", step, 1)?,
         factor: u32_arg("size_factor", size_factor, 1)?,
         skin,
@@ -370,22 +417,18 @@ fn survey(
         let opts = engine(threads, cancel);
         let rows = palace::backend::survey(&backend_of(on_gpu, threads, cancel), &so, threads, &opts, pb)?;
         let summary = sv::summarise(&rows, so.factor);
-        let mut csv = Vec::new();
-        sv::write_csv(&rows, &mut csv).expect("writing to memory");
-        Ok((
-            String::from_utf8(csv).expect("UTF-8 CSV"),
-            serde_json::to_string(&summary).expect("serialisable"),
-        ))
+        Ok((tables::survey(&rows), summary))
     })
+    .and_then(|(rows, summary)| Ok((rows.into_py(py)?, report::object(py, &summary)?)))
 }
 
-/// The threads of a window (`palace threads`): the report as the JSON of `palace threads
-/// --json`, and one line per thread as its CSV.
+/// The threads of a window (`palace threads`): the report of `palace threads --json` (a
+/// dict), and the columns of its CSV, one entry per thread (a dict of arrays).
 #[pyfunction]
 #[pyo3(signature = (k, size=None, width=None, height=None, window=None, reach=4, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn threads(
-    py: Python<'_>,
+fn threads<'py>(
+    py: Python<'py>,
     k: i64,
     size: Option<i64>,
     width: Option<i64>,
@@ -393,8 +436,8 @@ fn threads(
     window: Option<(i64, i64, i64, i64)>,
     reach: i64,
     threads: Option<i64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(String, String)> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     use palace::analysis::threads as th;
     let (b, w) = board(k, size, width, height, window)?;
     // The region labels play game k + 3 too.
@@ -414,8 +457,7 @@ fn threads(
         let opts = engine(workers, cancel);
         let (traced, _) = th::run(b.k(), w, reach, 1, None, false, &opts, pb)?;
         let summaries = th::summaries(&traced, opts.resolved_threads(), cancel)?;
-        let mut csv = Vec::new();
-        th::write_csv(&traced, &summaries, &mut csv).expect("writing to memory");
+        let table = tables::threads(&traced, &summaries);
         let report = th::ThreadsReport::from_summaries(
             b.k(),
             w,
@@ -425,15 +467,14 @@ fn threads(
             opts.resolved_threads(),
             cancel,
         )?;
-        Ok((
-            serde_json::to_string(&report).expect("serialisable"),
-            String::from_utf8(csv).expect("UTF-8 CSV"),
-        ))
+        Ok((report, table))
     })
+    .and_then(|(report, table)| Ok((report::object(py, &report)?, table.into_py(py)?)))
 }
 
 /// A picture of a window in the paper's colours, written as PNG to `path` (atomically: the
-/// file appears whole or not at all) and decoded back to RGB when `path` is `None`.
+/// file appears whole or not at all), or, when `path` is `None`, drawn in memory and returned
+/// as an RGB array: the pixels of that file.
 #[pyfunction]
 #[pyo3(signature = (k, size=None, width=None, height=None, window=None, scale=1, zoom=1, aggregate="mean", scheme="paper", legend=false, path=None, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -488,48 +529,28 @@ fn render<'py>(
     let threads = threads_arg(threads)?;
     let opts = PngOptions { scale, aggregate, zoom, scheme, threads, legend };
     let k = b.k();
-    let scratch = match &path {
-        Some(_) => None,
-        None => Some(tempfile::tempdir().map_err(|e| to_py(palace::Error::io(std::env::temp_dir(), e)))?),
+    let Some(path) = path else {
+        // The palette indices and the RGB array: four bytes a pixel (the legend's few rows
+        // aside).
+        memory::fits("the picture", pw * ph, 4, "give a larger scale or a smaller window")?;
+        let picture = run::run(py, progress, move |cancel, pb| {
+            let mut writer = PngWriter::in_memory(k, w, opts);
+            Sweep::new(k, w).options(&engine(threads, cancel)).progress(pb).rows(&mut writer)?;
+            writer.finish()
+        })?;
+        let (width, height) = picture.size();
+        let rgb = py.detach(|| picture.rgb());
+        let a =
+            Array3::from_shape_vec((height as usize, width as usize, 3), rgb).expect("three bytes a pixel");
+        return Ok(Some(a.into_pyarray(py).into_any()));
     };
-    let file = match (&path, &scratch) {
-        (Some(p), _) => p.clone(),
-        (None, Some(d)) => d.path().join("render.png"),
-        (None, None) => unreachable!("a scratch directory without a path"),
-    };
-    let written = run::run(py, progress, move |cancel, pb| {
-        let out = AtomicOutput::create_cancellable(&file, "path", cancel)?;
+    run::run(py, progress, move |cancel, pb| {
+        let out = AtomicOutput::create_cancellable(&path, "path", cancel)?;
         let mut writer = PngWriter::create(out, k, w, opts)?;
         Sweep::new(k, w).options(&engine(threads, cancel)).progress(pb).rows(&mut writer)?;
         writer.finish()
     })?;
-    if path.is_some() {
-        return Ok(None);
-    }
-    let (rgb, (width, height)) = py.detach(|| decode_rgb(&written)).map_err(to_py)?;
-    let a = Array2::from_shape_vec((height as usize, width as usize * 3), rgb).expect("RGB rows");
-    let a = a.into_shape_with_order((height as usize, width as usize, 3)).expect("three bytes a pixel");
-    Ok(Some(a.into_pyarray(py).into_any()))
-}
-
-/// The pixels of a PNG as RGB bytes, and its size.
-fn decode_rgb(path: &std::path::Path) -> palace::Result<(Vec<u8>, (u32, u32))> {
-    let err = |e: png::DecodingError| palace::Error::PngDecode { path: path.to_path_buf(), source: e };
-    let file = std::fs::File::open(path).map_err(|e| palace::Error::io(path, e))?;
-    let mut dec = png::Decoder::new(std::io::BufReader::new(file));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(err)?;
-    let mut buf = vec![0; reader.output_buffer_size().expect("a picture that fits memory")];
-    let info = reader.next_frame(&mut buf).map_err(err)?;
-    buf.truncate(info.buffer_size());
-    let rgb = match info.color_type {
-        png::ColorType::Rgb => buf,
-        png::ColorType::Rgba => buf.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
-        png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g]).collect(),
-        png::ColorType::GrayscaleAlpha => buf.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0]]).collect(),
-        png::ColorType::Indexed => unreachable!("EXPAND turns a palette into RGB"),
-    };
-    Ok((rgb, (info.width, info.height)))
+    Ok(None)
 }
 
 /// The native module.
@@ -538,7 +559,6 @@ fn _palace(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GPU", cfg!(feature = "gpu"))?;
     m.add("MAX_K", palace::model::rule::MAX_K)?;
     for f in [
-        wrap_pyfunction!(plan, m)?,
         wrap_pyfunction!(values, m)?,
         wrap_pyfunction!(palaces, m)?,
         wrap_pyfunction!(stats, m)?,

@@ -5,6 +5,7 @@
 //! between polls (the worker threads never touch Python).
 
 use palace::engine::{Cancel, Progress};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,7 +50,8 @@ impl Shared {
 
 /// Runs `f` with a fresh cancel token and progress receiver on a worker thread, the GIL
 /// released; returns its result, or raises `KeyboardInterrupt` (or whatever a signal handler
-/// raised) after stopping the worker when a signal arrives. An exception raised by the
+/// raised) after stopping the worker when a signal arrives; a run that saved a checkpoint as
+/// it stopped says so in the `KeyboardInterrupt`'s message. An exception raised by the
 /// progress callback stops the run the same way.
 pub fn run<T, F>(py: Python<'_>, progress: Option<&Bound<'_, PyAny>>, f: F) -> PyResult<T>
 where
@@ -92,6 +94,12 @@ where
                 cancel.cancel();
                 // The computation looks at the token between bands (a fraction of a second).
                 let _ = py.detach(move || worker.join());
+                // A run with a checkpoint saved it before it stopped: Ctrl-C says where.
+                if let Some(Ok(Err(paused @ palace::Error::Paused { .. }))) = rx.map(|r| r.try_recv())
+                    && e.is_instance_of::<PyKeyboardInterrupt>(py)
+                {
+                    return Err(PyKeyboardInterrupt::new_err(paused.to_string()));
+                }
                 return Err(e);
             }
         }

@@ -55,8 +55,8 @@ fn request(k: i64, rows: i64, width: Option<i64>, method: &str) -> PyResult<(u32
 }
 
 /// The P-positions of rows `0..rows` of game `k` as an `(n, 2)` int64 array of `(x, y)`,
-/// sorted by `y` then `x`, and the report (the k-cover check) as the JSON of `palace positions
-/// --json`.
+/// sorted by `y` then `x`, and the report (the k-cover check) of `palace positions --json`, as
+/// a dict.
 #[pyfunction]
 #[pyo3(signature = (k, rows, width=None, method="auto", threads=None, backend="cpu", progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -69,12 +69,20 @@ fn positions<'py>(
     threads: Option<i64>,
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, String)> {
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let on_gpu = crate::backend_arg(backend)?;
     // The GPU lists them by its sweep; method = 'lines' with it is the library's to refuse.
     let method = if on_gpu && method == "auto" { "sweep" } else { method };
     let (k, rows, width, method) = request(k, rows, width, method)?;
     let threads = threads_arg(threads)?;
+    // The array of k P-positions a row, two int64 each.
+    let fix = "give fewer rows";
+    crate::memory::fits(
+        &format!("the positions of {rows} rows of game {k}"),
+        2 * u64::from(k) * u64::from(rows),
+        8,
+        fix,
+    )?;
     let (flat, report) = run::run(py, progress, move |cancel, pb| {
         let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
         let mut flat: Vec<i64> = Vec::new();
@@ -89,28 +97,28 @@ fn positions<'py>(
         };
         let (report, _) =
             palace::backend::positions(&backend, k, rows, Some(width), method, &mut emit, pb, cancel)?;
-        Ok((flat, serde_json::to_string(&report).expect("serialisable")))
+        Ok((flat, report))
     })?;
     let n = flat.len() / 2;
     let a = Array2::from_shape_vec((n, 2), flat).expect("pairs");
-    Ok((a.into_pyarray(py).into_any(), report))
+    Ok((a.into_pyarray(py).into_any(), crate::report::object(py, &report)?))
 }
 
-/// The branches of the upper P-positions of rows `0..rows` of game `k`: the JSON of `palace
-/// branches --json`.
+/// The branches of the upper P-positions of rows `0..rows` of game `k`: the report of `palace
+/// branches --json`, as a dict.
 #[pyfunction]
 #[pyo3(signature = (k, rows, width=None, method="auto", min_gap=None, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn branches(
-    py: Python<'_>,
+fn branches<'py>(
+    py: Python<'py>,
     k: i64,
     rows: i64,
     width: Option<i64>,
     method: &str,
     min_gap: Option<f64>,
     threads: Option<i64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     use palace::analysis::branches::{self as br, Settings};
     let (k, rows, width, method) = request(k, rows, width, method)?;
     let mut settings = Settings::default();
@@ -123,11 +131,11 @@ fn branches(
         settings.min_gap = g;
     }
     let threads = threads_arg(threads)?;
-    run::run(py, progress, move |cancel, pb| {
+    let found = run::run(py, progress, move |cancel, pb| {
         let opts = EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() };
-        let found = br::branches(k, rows, Some(width), &settings, method, &opts, pb)?;
-        Ok(serde_json::to_string(&found.report).expect("serialisable"))
-    })
+        Ok(br::branches(k, rows, Some(width), &settings, method, &opts, pb)?.report)
+    })?;
+    crate::report::object(py, &found)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

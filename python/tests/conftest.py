@@ -47,6 +47,12 @@ class Cli:
         return json.loads(self.run(*args, "--json"))
 
 
+def as_json(report):
+    """A report as the command line's JSON has it: tuples as lists, keys as strings (the
+    package builds reports from the library's types, where a pair is a tuple)."""
+    return json.loads(json.dumps(report))
+
+
 @pytest.fixture(scope="session")
 def cli() -> Cli:
     return Cli(_find_cli())

@@ -22,8 +22,14 @@ def test_bad_games():
     raises(ValueError, r"^k = -3", palace.values, k=-3, size=10)
     raises(ValueError, r"^k = 700000001 is too large.*k <= 700000000", palace.values, k=palace.MAX_K + 1, size=10)
     raises(ValueError, r"^k2 = 0", palace.compare, 5, 0, size=10)
-    raises(TypeError, r"^k = 'five': k is an integer", palace.values, k="five", size=10)
-    raises(TypeError, r"^size = 2.5: size is an integer", palace.stats, k=5, size=2.5)
+    # Python's types are the extension's to check (pyo3's errors name the argument).
+    raises(TypeError, r"^argument 'k': 'str' object cannot be interpreted as an integer", palace.values, k="five",
+           size=10)
+    raises(TypeError, r"^argument 'size': 'float' object cannot be interpreted as an integer", palace.stats, k=5,
+           size=2.5)
+    raises(TypeError, r"^argument 'k2'", palace.compare, 5, "six", size=10)
+    raises(TypeError, r"^argument 'min_gap'", palace.branches, k=3, rows=10, min_gap="wide")
+    raises(TypeError, r"^argument 'k'", palace.survey, k=("a", 9))
 
 
 def test_bad_boards_and_windows():
@@ -37,6 +43,8 @@ def test_bad_boards_and_windows():
     raises(ValueError, r"^window = \(3, 0, 3, 5\) is empty", palace.render, k=5, size=10, window=(3, 0, 3, 5))
     raises(ValueError, r"^window = .*corners", palace.values, k=5, size=10, window=(-1, 0, 3, 5))
     raises(ValueError, r"palaces_only.*window", palace.stats, k=5, size=10, window=(1, 1, 5, 5), palaces_only=True)
+    raises(ValueError, r"^window = \(1, 1, 5, 5\): the statistics by counters cover a board from its corner",
+           palace.stats, k=5, size=10, window=(1, 1, 5, 5), by_counters=True)
 
 
 def test_bad_options():
@@ -80,8 +88,9 @@ def test_bad_skin_and_games():
 
 
 def test_unwritable_paths_are_os_errors(tmp_path):
-    with pytest.raises(OSError):
-        palace.render(k=5, size=10, path=tmp_path / "no" / "such" / "dir" / "x.png")
+    raises(OSError, r"^path .*x\.png: cannot write in .*dir \(no such folder\)", palace.render, k=5, size=10,
+           path=tmp_path / "no" / "such" / "dir" / "x.png")
+    raises(OSError, r"^path .*: is a folder", palace.render, k=5, size=10, path=tmp_path)
     assert not list(tmp_path.rglob("*.png"))
 
 

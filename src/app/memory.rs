@@ -79,18 +79,10 @@ pub fn fits(need: Option<Need>) -> Result<()> {
     Ok(())
 }
 
-/// The machine's memory in bytes: (available now, in all), from `/proc/meminfo`; `None` where
-/// it cannot be read (not Linux), and then nothing is refused.
+/// The machine's memory in bytes: (available now, in all); `None` where it cannot be read
+/// (not Linux), and then nothing is refused ([`palace::analysis::footprint::machine_memory`]).
 pub fn machine() -> Option<(u64, u64)> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let field = |name: &str| {
-        text.lines().find_map(|l| {
-            let rest = l.strip_prefix(name)?.strip_prefix(':')?;
-            rest.split_whitespace().next()?.parse::<u64>().ok().map(|kib| kib * 1024)
-        })
-    };
-    let total = field("MemTotal")?;
-    Some((field("MemAvailable").unwrap_or(total), total))
+    palace::analysis::footprint::machine_memory()
 }
 
 /// A byte count for people: GiB with one decimal, or MiB.

@@ -142,6 +142,21 @@ pub fn footprint(work: Work, columns: u64, threads: usize) -> Footprint {
     Footprint { fixed, per_column: work.per_column(threads), columns }
 }
 
+/// The machine's memory in bytes: (available now, in all), from `/proc/meminfo`; `None` where
+/// it cannot be read (not Linux), and then a caller refuses nothing. What a request is checked
+/// against before it allocates (the binary's refusals, the Python package's arrays).
+pub fn machine_memory() -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| {
+        text.lines().find_map(|l| {
+            let rest = l.strip_prefix(name)?.strip_prefix(':')?;
+            rest.split_whitespace().next()?.parse::<u64>().ok().map(|kib| kib * 1024)
+        })
+    };
+    let total = field("MemTotal")?;
+    Some((field("MemAvailable").unwrap_or(total), total))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::model::geometry::Window;
 use crate::output::atomic::AtomicOutput;
 use crate::output::canvas::{TextMask, line_height, text_mask};
-use crate::output::pngstream::{PngStream, picture_size};
+use crate::output::pngstream::{IndexRows, PngStream, picture_size};
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::PathBuf;
 
@@ -225,7 +225,7 @@ impl StripBelow {
     }
 
     /// Writes a row of the picture, padded to the legend's width where that is wider.
-    pub(crate) fn push_row(&mut self, png: &mut PngStream, row: &[u8]) -> Result<()> {
+    pub(crate) fn push_row(&mut self, png: &mut impl IndexRows, row: &[u8]) -> Result<()> {
         if self.pad.len() > row.len() {
             self.pad[..row.len()].copy_from_slice(row);
             png.push_row(&self.pad)
@@ -235,7 +235,7 @@ impl StripBelow {
     }
 
     /// Writes the legend strip, if any, after the picture's last row.
-    pub fn finish(&self, png: &mut PngStream) -> Result<()> {
+    pub fn finish(&self, png: &mut impl IndexRows) -> Result<()> {
         self.lay.as_ref().map_or(Ok(()), |l| l.push_strip(png))
     }
 }
@@ -243,7 +243,7 @@ impl StripBelow {
 impl Layout {
     /// Writes the legend strip's rows to `png`, below the map's rows: a rule between the map
     /// and the legend, then the title and the entries on paper.
-    pub(crate) fn push_strip(&self, png: &mut PngStream) -> Result<()> {
+    pub(crate) fn push_strip(&self, png: &mut impl IndexRows) -> Result<()> {
         let mut line = vec![self.inks.paper; self.width as usize];
         for r in 0..self.strip_height {
             line.fill(self.inks.paper);

@@ -4,7 +4,9 @@
 //! so encoding overlaps the sweep and memory is bounded by the width (it lives in
 //! [`crate::output::pngstream`], below the legend, and is re-exported here). [`Downscale`] turns
 //! index rows into `S x S` block rows. [`PngWriter`] is the [`RowSink`] that maps cells to the
-//! paper's palette ([`crate::output::palette`]) and feeds the two.
+//! paper's palette ([`crate::output::palette`]) and feeds the two; the same writer made with
+//! [`PngWriter::in_memory`] keeps the pixels in a [`Picture`] instead of encoding them, so a
+//! picture in memory holds exactly the pixels of the file.
 //!
 //! Aggregation under `--scale S` ([`Aggregate`]): by default each pixel shows the **mean
 //! colour** of its block ([`Aggregate::Mean`]): the average of its cells' palette colours,
@@ -25,7 +27,7 @@ use crate::output::atomic::AtomicOutput;
 use crate::output::legend::{self, Key, StripBelow};
 use crate::output::palette;
 pub use crate::output::pngstream::{
-    PARALLEL_PIXELS, PngStream, pack_cells, pack_nibbles, picture_size, unpack,
+    IndexRows, PARALLEL_PIXELS, Picture, PngStream, pack_cells, pack_nibbles, picture_size, unpack,
 };
 use std::path::PathBuf;
 
@@ -260,9 +262,10 @@ fn pixels_text(opts: &PngOptions) -> String {
     }
 }
 
-/// The [`RowSink`] that draws the palace numbers with the paper's palette.
-pub struct PngWriter {
-    stream: PngStream,
+/// The [`RowSink`] that draws the palace numbers with the paper's palette, into a PNG file
+/// ([`PngStream`], the default) or into memory ([`Picture`]).
+pub struct PngWriter<P = PngStream> {
+    stream: P,
     /// The file's width and height in pixels (the picture and its legend).
     size: (u32, u32),
     /// The legend strip written after the picture's rows, if any.
@@ -272,6 +275,88 @@ pub struct PngWriter {
     zoom: usize,
     zoomed: Vec<u8>,
     scheme: palette::Scheme,
+}
+
+/// What the file of a picture holds besides its rows: the text chunks, the legend strip,
+/// its size in pixels and its palette.
+struct Frame {
+    text: Vec<(String, String)>,
+    strip: StripBelow,
+    size: (u32, u32),
+    plte: Vec<u8>,
+}
+
+/// The frame of the picture of `window` of game `k` drawn with `opts`.
+fn layout(k: u32, window: Window, opts: &PngOptions) -> Frame {
+    let (w, h) = picture_size(window, opts.scale);
+    let (w, h) = (w * opts.zoom, h * opts.zoom);
+    let mut text = vec![
+        ("Software".to_string(), format!("palace {}", env!("CARGO_PKG_VERSION"))),
+        (
+            "Comment".to_string(),
+            format!(
+                "blocking-queen CA, k = {k}, window {window}, scale {} ({} aggregation)",
+                opts.scale,
+                opts.aggregate.name()
+            ),
+        ),
+    ];
+    let plte = if opts.scale > 1 { opts.aggregate.plte() } else { palette::plte() };
+    let lay = opts.legend.then(|| {
+        legend::layout_sized(&render_key(k, opts), &plte, (w, h), &pixels_text(opts), window, opts.scale)
+    });
+    let (strip, size, plte) = StripBelow::new(lay, (w, h), plte, &mut text);
+    Frame { text, strip, size, plte }
+}
+
+impl<P: IndexRows> PngWriter<P> {
+    /// The writer of `window` with `opts` into `stream`, whose size is `size` and whose legend
+    /// is `strip`.
+    fn with(stream: P, size: (u32, u32), strip: StripBelow, window: Window, opts: PngOptions) -> Self {
+        let scale =
+            (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
+        PngWriter {
+            stream,
+            size,
+            strip,
+            scale,
+            indices: vec![0; window.width() as usize],
+            zoom: opts.zoom as usize,
+            zoomed: Vec::new(),
+            scheme: opts.scheme,
+        }
+    }
+
+    /// The file's width and height in pixels: the picture's, and with a legend the strip's
+    /// rows below it (and its width, where the legend is wider).
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// Writes the last partial block row, if any, and the legend; the rows' destination.
+    fn end(mut self) -> Result<P> {
+        if let Some(s) = &mut self.scale
+            && let Some(r) = s.flush()
+        {
+            self.strip.push_row(&mut self.stream, r)?;
+        }
+        self.strip.finish(&mut self.stream)?;
+        Ok(self.stream)
+    }
+}
+
+impl PngWriter<Picture> {
+    /// Starts the picture of `window` of game `k` in memory: the pixels, legend included, of
+    /// the file [`PngWriter::create`] writes with the same options.
+    pub fn in_memory(k: u32, window: Window, opts: PngOptions) -> Self {
+        let Frame { strip, size: (w, h), plte, .. } = layout(k, window, &opts);
+        Self::with(Picture::new(w, h, plte), (w, h), strip, window, opts)
+    }
+
+    /// Writes the last partial block row, if any, and the legend; the picture.
+    pub fn finish(self) -> Result<Picture> {
+        self.end()
+    }
 }
 
 impl PngWriter {
@@ -292,66 +377,18 @@ impl PngWriter {
         opts: PngOptions,
         parallel: bool,
     ) -> Result<Self> {
-        let (w, h) = picture_size(window, opts.scale);
-        let (w, h) = (w * opts.zoom, h * opts.zoom);
-        let text = vec![
-            ("Software".to_string(), format!("palace {}", env!("CARGO_PKG_VERSION"))),
-            (
-                "Comment".to_string(),
-                format!(
-                    "blocking-queen CA, k = {k}, window {window}, scale {} ({} aggregation)",
-                    opts.scale,
-                    opts.aggregate.name()
-                ),
-            ),
-        ];
-        let mut text = text;
-        let plte = if opts.scale > 1 { opts.aggregate.plte() } else { palette::plte() };
-        let lay = opts.legend.then(|| {
-            legend::layout_sized(
-                &render_key(k, &opts),
-                &plte,
-                (w, h),
-                &pixels_text(&opts),
-                window,
-                opts.scale,
-            )
-        });
-        let (strip, (w, h), plte) = StripBelow::new(lay, (w, h), plte, &mut text);
+        let Frame { text, strip, size: (w, h), plte } = layout(k, window, &opts);
         let stream = PngStream::create_with(out, w, h, plte, text, parallel, opts.threads)?;
-        let scale =
-            (opts.scale > 1).then(|| Downscale::new(opts.scale, opts.aggregate, window.width() as usize));
-        Ok(PngWriter {
-            stream,
-            size: (w, h),
-            strip,
-            scale,
-            indices: vec![0; window.width() as usize],
-            zoom: opts.zoom as usize,
-            zoomed: Vec::new(),
-            scheme: opts.scheme,
-        })
-    }
-
-    /// The file's width and height in pixels: the picture's, and with a legend the strip's
-    /// rows below it (and its width, where the legend is wider).
-    pub fn size(&self) -> (u32, u32) {
-        self.size
+        Ok(Self::with(stream, (w, h), strip, window, opts))
     }
 
     /// Writes the last partial block row, if any, and renames the picture into place.
-    pub fn finish(mut self) -> Result<PathBuf> {
-        if let Some(s) = &mut self.scale
-            && let Some(r) = s.flush()
-        {
-            self.strip.push_row(&mut self.stream, r)?;
-        }
-        self.strip.finish(&mut self.stream)?;
-        self.stream.finish()
+    pub fn finish(self) -> Result<PathBuf> {
+        self.end()?.finish()
     }
 }
 
-impl RowSink for PngWriter {
+impl<P: IndexRows> RowSink for PngWriter<P> {
     type Error = crate::Error;
 
     fn takes_parts(&self) -> bool {
@@ -557,6 +594,46 @@ mod tests {
                 );
             }
             assert!(pictures[1] == want, "assembled rows, k = {k}, window {win}");
+        }
+    }
+
+    /// A picture drawn in memory holds the pixels and the palette of the file drawn with the
+    /// same options: full resolution (the file's rows in pieces), downscaled, zoomed, by value,
+    /// with a legend.
+    #[test]
+    fn pictures_in_memory_are_the_files_pixels() {
+        use crate::engine::{EngineOptions, Sweep};
+        let dir = tempfile::tempdir().unwrap();
+        let engine = EngineOptions { threads: 2, band_height: Some(29), ..EngineOptions::default() };
+        let win = Window::new(3, 0, 403, 350).unwrap();
+        let plain = PngOptions::default();
+        for (i, opts) in [
+            plain,
+            PngOptions { scale: 7, aggregate: Aggregate::Min, ..plain },
+            PngOptions { scale: 5, ..plain },
+            PngOptions { zoom: 3, ..plain },
+            PngOptions { scheme: palette::Scheme::Values, legend: true, ..plain },
+            PngOptions { scale: 3, legend: true, ..plain },
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let path = dir.path().join(format!("p{i}.png"));
+            let out = AtomicOutput::create(&path, "-o").unwrap();
+            // The file through the parallel encoder, so that its rows may come in pieces.
+            let mut file = PngWriter::create_with(out, 90, win, opts, true).unwrap();
+            Sweep::new(90, win).options(&engine).rows(&mut file).unwrap();
+            file.finish().unwrap();
+            let mut memory = PngWriter::in_memory(90, win, opts);
+            Sweep::new(90, win).options(&engine).rows(&mut memory).unwrap();
+            let picture = memory.finish().unwrap();
+            let (w, h, plte, px) = decode(&path);
+            assert_eq!(picture.size(), (w, h), "{opts:?}");
+            assert_eq!(picture.plte(), &plte[..], "{opts:?}");
+            assert!(picture.indices() == &px[..], "{opts:?}: pixels differ");
+            let rgb = picture.rgb();
+            assert_eq!(rgb.len(), 3 * px.len());
+            assert_eq!(&rgb[..3], &plte[3 * usize::from(px[0])..][..3]);
         }
     }
 

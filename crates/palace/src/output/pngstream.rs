@@ -1,8 +1,8 @@
-//! The 8-bit indexed PNG written row by row on background threads ([`PngStream`]), the
-//! size of a window's picture ([`picture_size`]) and the packing of palette indices into 4-bit
-//! rows. The pictures of the palace numbers ([`crate::output::png`], which re-exports these)
-//! and the maps with a legend ([`crate::output::legend`]) both write through it; it imports
-//! neither.
+//! The 8-bit indexed PNG written row by row on background threads ([`PngStream`]), the same
+//! rows kept in memory instead ([`Picture`]; both are [`IndexRows`]), the size of a window's
+//! picture ([`picture_size`]) and the packing of palette indices into 4-bit rows. The pictures
+//! of the palace numbers ([`crate::output::png`], which re-exports these) and the maps with a
+//! legend ([`crate::output::legend`]) both write through it; it imports neither.
 
 use crate::error::{Error, Result};
 use crate::model::geometry::Window;
@@ -19,6 +19,97 @@ const BATCH_BYTES: usize = 1 << 20;
 /// Pictures larger than this many pixels are compressed in parallel (see [`PngStream`]);
 /// smaller ones by the `png` crate with its best settings.
 pub const PARALLEL_PIXELS: u64 = 1 << 24;
+
+/// Where a picture's rows of palette indices go, top to bottom: a PNG file ([`PngStream`]) or
+/// memory ([`Picture`]).
+pub trait IndexRows {
+    /// Appends one row of palette indices.
+    fn push_row(&mut self, row: &[u8]) -> Result<()>;
+
+    /// Whether rows may come as the engine's cells in pieces ([`IndexRows::push_parts`]).
+    fn takes_parts(&self) -> bool {
+        false
+    }
+
+    /// Appends one row of cells given in pieces, coloured by [`palette::Scheme::Paper`] (the
+    /// first `hood` cells hood, the rest by value).
+    fn push_parts(&mut self, parts: &[&[i8]], hood: usize) -> Result<()> {
+        let cells = parts.concat();
+        let mut row = vec![0; cells.len()];
+        palette::indices(&cells, hood, &mut row);
+        self.push_row(&row)
+    }
+}
+
+impl IndexRows for PngStream {
+    fn push_row(&mut self, row: &[u8]) -> Result<()> {
+        PngStream::push_row(self, row)
+    }
+
+    fn takes_parts(&self) -> bool {
+        PngStream::takes_parts(self)
+    }
+
+    fn push_parts(&mut self, parts: &[&[i8]], hood: usize) -> Result<()> {
+        PngStream::push_parts(self, parts, hood)
+    }
+}
+
+/// A picture of palette indices held in memory with its palette: the pixels a [`PngStream`]
+/// of the same rows encodes, for a caller that wants them rather than a file (the Python
+/// package's `render` without a path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    width: usize,
+    height: usize,
+    plte: Vec<u8>,
+    indices: Vec<u8>,
+}
+
+impl Picture {
+    /// An empty `width x height` picture with the given palette (flat RGB), to be filled row
+    /// by row ([`IndexRows::push_row`]).
+    pub fn new(width: u32, height: u32, plte: Vec<u8>) -> Self {
+        let (width, height) = (width as usize, height as usize);
+        Picture { width, height, plte, indices: Vec::with_capacity(width * height) }
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width as u32, self.height as u32)
+    }
+
+    /// The palette indices, row by row.
+    pub fn indices(&self) -> &[u8] {
+        &self.indices
+    }
+
+    /// The palette, three bytes (red, green, blue) an index.
+    pub fn plte(&self) -> &[u8] {
+        &self.plte
+    }
+
+    /// The pixels as RGB, three bytes a pixel, row by row.
+    pub fn rgb(&self) -> Vec<u8> {
+        assert_eq!(self.indices.len(), self.width * self.height, "a picture with all its rows");
+        let mut rgb = Vec::with_capacity(3 * self.indices.len());
+        for &i in &self.indices {
+            let at = 3 * usize::from(i);
+            rgb.extend_from_slice(&self.plte[at..at + 3]);
+        }
+        rgb
+    }
+}
+
+impl IndexRows for Picture {
+    fn push_row(&mut self, row: &[u8]) -> Result<()> {
+        assert_eq!(row.len(), self.width, "picture row width");
+        assert!(self.indices.len() < self.width * self.height, "more rows than the picture holds");
+        debug_assert!(row.iter().all(|&i| 3 * usize::from(i) < self.plte.len()), "an index in the palette");
+        self.indices.extend_from_slice(row);
+        Ok(())
+    }
+}
 
 /// An 8-bit indexed PNG written row by row on background threads.
 ///
