@@ -5,6 +5,7 @@
 //! `tables.rs`), which `palace/__init__.py` wraps in its dataclasses. The friendly signatures
 //! and docstrings live there.
 
+mod backend;
 mod board;
 mod errors;
 mod fill;
@@ -15,22 +16,18 @@ mod run;
 mod small_k;
 mod tables;
 
+use backend::{backend_arg, backend_of, engine};
 use board::{board, k_arg, threads_arg, u32_arg, u64_arg};
 use errors::{to_py, value_error};
 use fill::{Dtype, Fill};
 use numpy::IntoPyArray;
 use numpy::ndarray::{Array2, Array3};
 use palace::Window;
-use palace::backend::{Backend, SkinForm, StatsForm};
-use palace::engine::{EngineOptions, Sweep};
+use palace::backend::{SkinForm, StatsForm};
+use palace::engine::Sweep;
 use palace::resume::Checkpoints;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-/// Engine options for `threads` and the run's cancel token.
-fn engine(threads: usize, cancel: &palace::engine::Cancel) -> EngineOptions {
-    EngineOptions { threads, cancel: cancel.clone(), ..EngineOptions::default() }
-}
 
 fn dtype_of(k: u32, w: Window, dtype: Option<&str>) -> PyResult<Dtype> {
     let low = fill::too_low_for_i8(k, w);
@@ -240,20 +237,6 @@ fn stats<'py>(
     }
     d.set_item("engine", engine)?;
     Ok(d)
-}
-
-/// The backend a call asks for: the CPU engine on `threads` threads, or the GPU.
-fn backend_of(on_gpu: bool, threads: usize, cancel: &palace::engine::Cancel) -> Backend {
-    if on_gpu { Backend::Gpu(Default::default()) } else { Backend::Cpu(engine(threads, cancel)) }
-}
-
-/// Whether `backend` asks for the GPU: `'cpu'` or `'gpu'`, anything else refused.
-fn backend_arg(backend: &str) -> PyResult<bool> {
-    match backend {
-        "cpu" => Ok(false),
-        "gpu" => Ok(true),
-        other => Err(value_error(format!("backend = '{other}': backend is 'cpu' or 'gpu'"))),
-    }
 }
 
 /// The skin of game `k` from the shoulder to column `to`, as the keyword arguments of

@@ -70,7 +70,7 @@ fn positions<'py>(
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let on_gpu = crate::backend_arg(backend)?;
+    let on_gpu = crate::backend::backend_arg(backend)?;
     // The GPU lists them by its sweep; method = 'lines' with it is the library's to refuse.
     let method = if on_gpu && method == "auto" { "sweep" } else { method };
     let (k, rows, width, method) = request(k, rows, width, method)?;
