@@ -31,15 +31,15 @@ pub fn engine_window(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
 pub fn engine_window_parts(k: u32, w: Window, opts: &EngineOptions) -> Vec<i64> {
     struct Parts(Collect);
     impl RowSink for Parts {
-        type Error = crate::Error;
+        type Error = crate::error::Error;
 
-        fn row(&mut self, _: &Row<'_>) -> crate::Result<()> {
+        fn row(&mut self, _: &Row<'_>) -> crate::error::Result<()> {
             panic!("a sink that takes parts gets no assembled rows")
         }
         fn takes_parts(&self) -> bool {
             true
         }
-        fn row_parts(&mut self, row: &RowParts<'_>) -> crate::Result<()> {
+        fn row_parts(&mut self, row: &RowParts<'_>) -> crate::error::Result<()> {
             assert!(row.parts.iter().all(|p| !p.is_empty()), "no empty pieces");
             let cells = row.parts.concat();
             self.0.row(&Row { k: row.k, y: row.y, x0: row.x0, cells: &cells })

@@ -22,7 +22,6 @@
 //! assert_eq!(e.render(&Flags), "--k 0 is not a game: k is at least 1");
 //! ```
 
-use crate::model::geometry::Window;
 use std::fmt;
 
 /// The parameters the library's calls refuse values of, by the library's names.
@@ -140,8 +139,8 @@ impl Param {
 pub enum Value {
     /// A whole number.
     Int(i64),
-    /// A window.
-    Window(Window),
+    /// A window, by its corners `[x0, y0, x1, y1]`.
+    Window([u32; 4]),
     /// A pair of whole numbers (a shift, a cell).
     Pair(i64, i64),
     /// Several whole numbers (corners as given).
@@ -183,12 +182,6 @@ impl From<String> for Value {
 impl From<&str> for Value {
     fn from(v: &str) -> Self {
         Value::Text(v.to_string())
-    }
-}
-
-impl From<Window> for Value {
-    fn from(w: Window) -> Self {
-        Value::Window(w)
     }
 }
 
@@ -241,7 +234,7 @@ pub trait Vocabulary {
     fn value(&self, v: &Value) -> String {
         match v {
             Value::Int(n) => n.to_string(),
-            Value::Window(w) => w.to_string(),
+            Value::Window(w) => w.map(|c| c.to_string()).join(","),
             Value::Pair(a, b) => format!("{a},{b}"),
             Value::Ints(v) => v.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
             Value::Text(t) => t.clone(),
@@ -270,7 +263,7 @@ impl Vocabulary for LibraryWords {
 
     fn value(&self, v: &Value) -> String {
         match v {
-            Value::Window(w) => format!("({}, {}, {}, {})", w.x0, w.y0, w.x1, w.y1),
+            Value::Window([x0, y0, x1, y1]) => format!("({x0}, {y0}, {x1}, {y1})"),
             Value::Pair(a, b) => format!("({a}, {b})"),
             Value::Ints(v) => format!("({})", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
             Value::Int(n) => n.to_string(),
@@ -407,7 +400,7 @@ mod tests {
 
     #[test]
     fn each_vocabulary_words_the_same_message() {
-        let e = ParameterError::new(Param::Window, Window::new(0, 0, 31, 5).unwrap())
+        let e = ParameterError::new(Param::Window, crate::model::geometry::Window::new(0, 0, 31, 5).unwrap())
             .text(" lies outside the 30 x 20 board; use ")
             .name(Param::Window)
             .text(" with x1 <= 30, or ")

@@ -117,6 +117,12 @@ impl Window {
     }
 }
 
+impl From<Window> for crate::error::Value {
+    fn from(w: Window) -> Self {
+        crate::error::Value::Window([w.x0, w.y0, w.x1, w.y1])
+    }
+}
+
 impl fmt::Display for Window {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.corners().fmt(f)

@@ -130,10 +130,10 @@ pub fn splits_512() -> bool {
 }
 
 /// Checks `PALACE_ISA` up front, so a bad value is a clear error before any work starts.
-pub fn check_env() -> crate::Result<()> {
+pub fn check_env() -> crate::error::Result<()> {
     match from_env() {
         Ok(_) => Ok(()),
-        Err(_) => Err(crate::Error::Environment {
+        Err(_) => Err(crate::error::Error::Environment {
             variable: "PALACE_ISA",
             value: std::env::var("PALACE_ISA").unwrap_or_default(),
             expected: "not one of avx512, avx2, portable",

@@ -6,7 +6,7 @@
 //! (`Labeler`) computes, and is tested against it or against a plain loop.
 
 use super::classify::{BlockFacts, F_HOOD, F_OUTER, F_UNTESTABLE, FABRIC, REST, V_ALL, mask};
-use super::{BLOCK, FRAY_WIDTH, INNER_MAX, INNER_WINDOW, Region};
+use super::region::{BLOCK, FRAY_WIDTH, INNER_MAX, INNER_WINDOW, Region};
 
 /// A fray distance that is no distance: no fabric cell yet, or one farther than any that
 /// matters (distances past [`FRAY_WIDTH`] may come out as any value from there up to this).
@@ -125,18 +125,18 @@ pub(super) fn last_of(s: &[u8], b: u8) -> Option<usize> {
     chunks.remainder().iter().rposition(|&x| x == b)
 }
 
-/// The index into [`ALL`](super::ALL) of the rest's first region: the rest (fray, warps, inner
+/// The index into [`ALL`](super::region::ALL) of the rest's first region: the rest (fray, warps, inner
 /// sector) is every region from it on.
 pub(super) const FIRST_REST: u8 = Region::Fray as u8;
 
 /// Appends to `out`, in order, `x0 + i` for every `i` where `cells[i] < 0` (a palace) and
-/// `labels[i]` (an index into [`ALL`](super::ALL)) is a region of the rest: the cells that the
+/// `labels[i]` (an index into [`ALL`](super::region::ALL)) is a region of the rest: the cells that the
 /// analyses following the rest's palaces (threads, beams) read. Eight cells at a time: the
 /// top bit of each byte of the cells' word is the sign, and the top bit of each byte of the
 /// labels' word plus `128 - FIRST_REST` in every byte is set where the label is at least
 /// [`FIRST_REST`] (the labels are below 13, so no byte carries into the next).
 pub(super) fn rest_palaces(cells: &[i8], labels: &[u8], x0: u32, out: &mut Vec<u32>) {
-    const _: () = assert!(super::ALL.len() + 128 - (FIRST_REST as usize) < 256);
+    const _: () = assert!(super::region::ALL.len() + 128 - (FIRST_REST as usize) < 256);
     const TOP: u64 = u64::from_le_bytes([0x80; 8]);
     const ADD: u64 = u64::from_le_bytes([128 - FIRST_REST; 8]);
     debug_assert_eq!(cells.len(), labels.len());
@@ -335,7 +335,7 @@ mod tests {
     /// The rest is the regions from [`FIRST_REST`] on, as [`Region::is_rest`] says.
     #[test]
     fn the_rest_is_the_last_regions() {
-        for (i, r) in super::super::ALL.iter().enumerate() {
+        for (i, r) in super::super::region::ALL.iter().enumerate() {
             assert_eq!(r.is_rest(), i >= usize::from(FIRST_REST), "{r:?}");
         }
     }
@@ -365,7 +365,7 @@ mod tests {
                 if r().is_multiple_of(dense) { -((r() % 3) as i8) - 1 } else { (r() % 4) as i8 }
             };
             let cells: Vec<i8> = (0..len).map(|_| cell(&mut r)).collect();
-            let labels: Vec<u8> = (0..len).map(|_| (r() % super::super::ALL.len() as u64) as u8).collect();
+            let labels: Vec<u8> = (0..len).map(|_| (r() % super::super::region::ALL.len() as u64) as u8).collect();
             let mut got = vec![7];
             rest_palaces(&cells, &labels, x0, &mut got);
             let rest_palace = |i: &usize| cells[*i] < 0 && Region::from_index(labels[*i]).is_rest();

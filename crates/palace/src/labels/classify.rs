@@ -2,7 +2,7 @@
 //! mixed blocks to the cell, and the rest's split into fray, warps and inner sector: what both
 //! labellers share.
 
-use super::{ALL, BLOCK, FRAY_WIDTH, INNER_MAX, RIFT_DX, RIFT_DY, Region};
+use super::region::{ALL, BLOCK, FRAY_WIDTH, INNER_MAX, RIFT_DX, RIFT_DY, Region};
 use crate::model::rule::hood_len;
 
 // The per-cell tests of the tile path's vector loop take the low byte, so that they are

@@ -63,33 +63,7 @@ mod region;
 mod tiled;
 
 pub use reference::{Labeler, LabelledRow, label, lanes};
-pub use region::{ALL, Region};
+pub(crate) use region::NONE;
+pub use region::{ALL, BLOCK, FRAY_WIDTH, INNER_MAX, INNER_WINDOW, RIFT_DX, RIFT_DY, Region};
 pub use tiled::{LabelledTile, RowLabels, label_rows, label_tiles, sweep_games_only};
 pub(crate) use tiled::{lane_row, run_len};
-
-/// Side of the blocks on which the matching and periodicity tests are decided: large enough
-/// that whole blocks of the chaotic regions do not pass by chance.
-pub const BLOCK: usize = 8;
-
-/// The rift's period (§3.2): the upper rift repeats under `(RIFT_DX, RIFT_DY)`, the lower one
-/// under `(RIFT_DY, RIFT_DX)`.
-pub const RIFT_DX: usize = 81;
-/// See [`RIFT_DX`].
-pub const RIFT_DY: usize = 31;
-
-/// Width of the fray: rest cells at most this many cells past the fabric (along the row above
-/// the diagonal, along the column below it).
-pub const FRAY_WIDTH: u64 = 12;
-
-/// Side of the square of cells (ending at a cell) whose palaces decide the inner sector.
-pub const INNER_WINDOW: usize = 64;
-
-/// The most palaces an [`INNER_WINDOW`] square of the inner sector holds.
-pub const INNER_MAX: u32 = 4;
-
-/// Rows and columns before a cell that its tests reach back to: the lower rift's period.
-const HALO: usize = RIFT_DX;
-
-/// The label of a cell outside the window (or the board), for the borders between regions:
-/// edges with it are not counted.
-pub(crate) const NONE: u8 = u8::MAX;

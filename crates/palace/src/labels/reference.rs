@@ -4,7 +4,7 @@ use super::classify::{
     BlockStats, F_HOOD, F_LOWER, F_OUTER, F_PER_LOWER, F_PER_UPPER, F_PLUS3, F_UNTESTABLE, F_UPPER, REST,
     block_label, refine_block, rift_flags, rift_testable, split_rest, to_side,
 };
-use super::{BLOCK, HALO, INNER_WINDOW, Region};
+use super::region::{BLOCK, HALO, INNER_WINDOW, Region};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::{Lane, lockstep};

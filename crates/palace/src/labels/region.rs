@@ -103,3 +103,30 @@ impl Region {
         matches!(self, Region::Fray | Region::WarpUpper | Region::WarpLower | Region::InnerSector)
     }
 }
+
+/// Side of the blocks on which the matching and periodicity tests are decided: large enough
+/// that whole blocks of the chaotic regions do not pass by chance.
+pub const BLOCK: usize = 8;
+
+/// The rift's period (§3.2): the upper rift repeats under `(RIFT_DX, RIFT_DY)`, the lower one
+/// under `(RIFT_DY, RIFT_DX)`.
+pub const RIFT_DX: usize = 81;
+/// See [`RIFT_DX`].
+pub const RIFT_DY: usize = 31;
+
+/// Width of the fray: rest cells at most this many cells past the fabric (along the row above
+/// the diagonal, along the column below it).
+pub const FRAY_WIDTH: u64 = 12;
+
+/// Side of the square of cells (ending at a cell) whose palaces decide the inner sector.
+pub const INNER_WINDOW: usize = 64;
+
+/// The most palaces an [`INNER_WINDOW`] square of the inner sector holds.
+pub const INNER_MAX: u32 = 4;
+
+/// Rows and columns before a cell that its tests reach back to: the lower rift's period.
+pub(crate) const HALO: usize = RIFT_DX;
+
+/// The label of a cell outside the window (or the board), for the borders between regions:
+/// edges with it are not counted.
+pub(crate) const NONE: u8 = u8::MAX;

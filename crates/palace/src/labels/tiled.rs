@@ -17,7 +17,7 @@ use super::classify::{
     F_SMALL, F_UNTESTABLE, F_UPPER, HOOD, OUTER, REST, V_LE_M2, V_M1, V_NEG, V_P1, block_label, refine_block,
     refine_quick, rift_flags, rift_testable, to_side, value_bits,
 };
-use super::{BLOCK, FRAY_WIDTH, HALO, INNER_WINDOW, NONE, RIFT_DX, RIFT_DY, Region};
+use super::region::{BLOCK, FRAY_WIDTH, HALO, INNER_WINDOW, NONE, RIFT_DX, RIFT_DY, Region};
 use crate::engine::EngineOptions;
 use crate::engine::Progress;
 use crate::engine::lockstep::Lane;
@@ -560,7 +560,7 @@ pub struct RowLabels<'a> {
     pub y: u32,
     /// The engine's cells of the row (hood cells as their stand-in), from column 0.
     pub cells: &'a [i8],
-    /// The region of every cell, as an index into [`ALL`](super::ALL).
+    /// The region of every cell, as an index into [`ALL`](super::region::ALL).
     labels: &'a [u8],
     /// The palaces of the rest in the window's columns, in order.
     rest_palaces: &'a [u32],
