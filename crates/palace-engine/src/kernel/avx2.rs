@@ -20,7 +20,7 @@
 //! two blocks of 32 rows run interleaved: the lower block lags the upper one by 32 steps and
 //! takes its two halo rows straight from the upper block's vector of the same iteration.
 
-use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
+use super::buf::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
 use crate::simd::masks::lanes_le;
 use std::arch::x86_64::*;
 

@@ -5,7 +5,7 @@
 //! two-table byte permute (`vpermt2b`, VBMI) against a broadcast of the halo pair; palace
 //! signs are mask registers (`vpmovb2m`), and the palace terms are masked adds.
 
-use super::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
+use super::buf::{Arrangement, HOFF, NARROW_LIMIT, TileBuf, block_halo, left_columns};
 use std::arch::x86_64::*;
 
 const L: usize = 64;

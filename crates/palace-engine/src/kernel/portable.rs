@@ -17,7 +17,7 @@
 //! two halo rows entering at the bottom lanes. Lanes whose column lies left of the tile take
 //! the left halo, lanes right of it or below the tile are held at 0.
 
-use super::{Arrangement, NARROW_LIMIT, NarrowFn, TileBuf, block_top};
+use super::buf::{Arrangement, NARROW_LIMIT, NarrowFn, TileBuf, block_top};
 
 /// Lanes (rows) per block.
 const L: usize = 32;

@@ -42,7 +42,7 @@ pub(crate) fn casing_tile(
     y0: u64,
     top: &[i64],
     left: &[i64],
-    out: &mut crate::kernel::TileBuf,
+    out: &mut super::buf::TileBuf,
 ) -> Result<(), (usize, usize, i64)> {
     use crate::model::rule::{hood_len, hood_value};
     let (w, h) = (out.width(), out.height());

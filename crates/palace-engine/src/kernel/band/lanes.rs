@@ -48,7 +48,7 @@ pub(crate) struct Halo<'a> {
 
 /// Computes the `w x h` block at the tile's top left (`w` a multiple of `M`, `h` a multiple of
 /// 32, at least 64) into `work.cells`, and returns whether every value stayed within
-/// [`crate::kernel::NARROW_LIMIT`]. The halo must lie within the limit.
+/// [`crate::kernel::buf::NARROW_LIMIT`]. The halo must lie within the limit.
 #[inline(always)]
 pub(crate) fn run<V: Vector, const M: usize>(halo: Halo<'_>, w: usize, h: usize, work: &mut Work) -> bool {
     const { assert!(M >= 2, "the last two columns of a group feed the next group") };

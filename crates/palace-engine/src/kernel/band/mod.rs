@@ -1,7 +1,7 @@
 //! The CA rule's kernels in the band-lane layout with register blocking: the same narrow
-//! contract as the anti-diagonal kernels ([`super::NarrowFn`]: a tile from its two rows above
+//! contract as the anti-diagonal kernels ([`super::buf::NarrowFn`]: a tile from its two rows above
 //! and two columns to the left, exact 8-bit values, failure reported when a value leaves
-//! [`super::NARROW_LIMIT`]), laid out as the three-counter kernels of [`super::counter`] are.
+//! [`super::buf::NARROW_LIMIT`]), laid out as the three-counter kernels of [`super::counter`] are.
 //!
 //! # The layout
 //!
@@ -38,7 +38,7 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-use super::{Arrangement, NarrowFn, TileBuf};
+use super::buf::{Arrangement, NarrowFn, TileBuf};
 use lanes::{Halo, LANES, Work};
 use std::cell::RefCell;
 

@@ -3,7 +3,7 @@
 
 use super::lanes::{Halo, Work, run};
 use super::{BandKernel, rows_scalar};
-use crate::kernel::TileBuf;
+use crate::kernel::buf::TileBuf;
 use crate::kernel::counter::portable::Words;
 
 /// Columns per register block (each vector is four general registers, so few fit).
@@ -22,7 +22,7 @@ fn block(halo: Halo<'_>, w: usize, h: usize, work: &mut Work) -> bool {
     run::<Words, M>(halo, w, h, work)
 }
 
-/// The portable band kernel under the narrow contract (see [`crate::kernel::NarrowFn`]).
+/// The portable band kernel under the narrow contract (see [`crate::kernel::buf::NarrowFn`]).
 pub(crate) fn narrow_tile(top: &[i8], left: &[i8], w: usize, h: usize, out: &mut TileBuf) -> bool {
     PORTABLE.tile(top, left, w, h, out)
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::kernel::NARROW_LIMIT;
+use crate::kernel::buf::NARROW_LIMIT;
 use crate::kernel::wide::wide_tile;
 use proptest::prelude::*;
 

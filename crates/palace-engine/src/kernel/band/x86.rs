@@ -4,8 +4,8 @@
 
 use super::BandKernel;
 use super::lanes::{Halo, LANES, Work, run};
-use crate::kernel::TileBuf;
 use crate::kernel::avx2::transpose16_in_lanes;
+use crate::kernel::buf::TileBuf;
 use crate::kernel::counter::x86::Ymm;
 use std::arch::x86_64::*;
 
@@ -42,7 +42,7 @@ pub const AVX512VL: BandKernel = BandKernel {
     rest: crate::kernel::avx2::narrow_tile,
 };
 
-/// The AVX2 band kernel under the narrow contract (see [`crate::kernel::NarrowFn`]).
+/// The AVX2 band kernel under the narrow contract (see [`crate::kernel::buf::NarrowFn`]).
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX2.
@@ -50,7 +50,7 @@ pub(crate) fn narrow_tile_avx2(top: &[i8], left: &[i8], w: usize, h: usize, out:
     AVX2.tile(top, left, w, h, out)
 }
 
-/// The AVX-512VL band kernel under the narrow contract (see [`crate::kernel::NarrowFn`]).
+/// The AVX-512VL band kernel under the narrow contract (see [`crate::kernel::buf::NarrowFn`]).
 ///
 /// # Panics
 /// Panics if the CPU lacks AVX-512 F, VL or BW.

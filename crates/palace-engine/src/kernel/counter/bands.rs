@@ -37,12 +37,12 @@ pub(crate) trait Vector: Copy {
     /// (`docs/rule.md`, "The rule"), used by the CA band kernels ([`crate::kernel::band`]).
     fn negative(self) -> Self;
     /// `acc` with this vector's values folded into the narrow range check
-    /// ([`crate::kernel::NARROW_LIMIT`]); start from `splat(0)`, combine with
+    /// ([`crate::kernel::buf::NARROW_LIMIT`]); start from `splat(0)`, combine with
     /// [`Vector::merge_narrow`] and read with [`Vector::narrow_ok`]. By default an OR of `u = v +
     /// 24` and `u + 79`: `v` lies in `-24..=24` exactly when neither has its top bit set.
     #[inline(always)]
     fn track_narrow(self, acc: Self) -> Self {
-        let lim = crate::kernel::NARROW_LIMIT as u8;
+        let lim = crate::kernel::buf::NARROW_LIMIT as u8;
         let u = self.add(Self::splat(lim));
         acc.or3(u, u.add(Self::splat(127 - 2 * lim)))
     }

@@ -144,7 +144,10 @@ impl<const VL: bool> Vector for Ymm<VL> {
         // SAFETY: see the type's documentation. `v + 24` as an unsigned byte is at most 48
         // exactly when `v` lies in -24..=24: keep the largest.
         Ymm(unsafe {
-            _mm256_max_epu8(acc.0, _mm256_add_epi8(self.0, _mm256_set1_epi8(crate::kernel::NARROW_LIMIT)))
+            _mm256_max_epu8(
+                acc.0,
+                _mm256_add_epi8(self.0, _mm256_set1_epi8(crate::kernel::buf::NARROW_LIMIT)),
+            )
         })
     }
     #[inline(always)]
@@ -156,7 +159,7 @@ impl<const VL: bool> Vector for Ymm<VL> {
     fn narrow_ok(acc: Self) -> bool {
         // SAFETY: see the type's documentation.
         unsafe {
-            let limit = _mm256_set1_epi8(2 * crate::kernel::NARROW_LIMIT);
+            let limit = _mm256_set1_epi8(2 * crate::kernel::buf::NARROW_LIMIT);
             _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(acc.0, limit), limit)) == -1
         }
     }
