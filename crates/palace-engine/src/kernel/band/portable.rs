@@ -2,7 +2,7 @@
 //! (the three-counter kernels' SIMD within a register).
 
 use super::lanes::{Halo, Work, run};
-use super::{BandKernel, rows_scalar};
+use super::tile::{BandKernel, rows_scalar};
 use crate::kernel::buf::TileBuf;
 use crate::kernel::counter::portable::Words;
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::kernel::buf::NARROW_LIMIT;
+use crate::kernel::buf::TileBuf;
 use crate::kernel::wide::wide_tile;
 use proptest::prelude::*;
 

@@ -2,8 +2,8 @@
 //! 256-bit operations with 32 registers, so more columns per block), and the transpose of the
 //! computed block into rows with AVX2.
 
-use super::BandKernel;
 use super::lanes::{Halo, LANES, Work, run};
+use super::tile::BandKernel;
 use crate::kernel::avx2::transpose16_in_lanes;
 use crate::kernel::buf::TileBuf;
 use crate::kernel::counter::x86::Ymm;

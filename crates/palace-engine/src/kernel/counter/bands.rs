@@ -1,7 +1,7 @@
 //! The band-lane algorithm of [`super`], written once over a [`Vector`] of 32 byte lanes and
 //! instantiated by the portable and the x86 kernels.
 
-use super::{BIAS, EdgeValues, Edges, LANES, OUT_OF_RANGE, Outcome, check_sizes};
+use super::contract::{BIAS, EdgeValues, Edges, LANES, OUT_OF_RANGE, Outcome, check_sizes};
 use crate::simd::histogram;
 
 /// 32 bytes, aligned for vector loads.
@@ -182,7 +182,9 @@ fn run_tile<V: Vector, const M: usize, const TALLY: bool>(
     const { assert!(M >= 3, "column 0 must read a row's D' before column M - 1 writes it") };
     check_sizes(w, h, edges, values);
     assert!(
-        w.is_multiple_of(M) && h.is_multiple_of(LANES) && (2 * LANES..=super::MAX_HEIGHT).contains(&h),
+        w.is_multiple_of(M)
+            && h.is_multiple_of(LANES)
+            && (2 * LANES..=super::contract::MAX_HEIGHT).contains(&h),
         "tile {w} x {h} does not fit the lanes"
     );
     let bh = h / LANES;

@@ -3,7 +3,8 @@
 //! compiler and ran no faster than the plain programme).
 
 use super::bands::{Lane, Scratch, Vector, run};
-use super::{BIAS, CounterKernel, EdgeValues, Edges, LANES, Outcome};
+use super::contract::{BIAS, EdgeValues, Edges, LANES, Outcome};
+use super::tile::CounterKernel;
 
 /// Columns per register block.
 const M: usize = 4;

@@ -2,7 +2,8 @@
 //! and AVX-512VL (the same 256-bit operations with 32 registers, 6 columns per block).
 
 use super::bands::{Lane, Scratch, Vector, run};
-use super::{BIAS, CounterKernel, EdgeValues, Edges, Outcome};
+use super::contract::{BIAS, EdgeValues, Edges, Outcome};
+use super::tile::CounterKernel;
 use std::arch::x86_64::*;
 
 /// Whether this CPU has AVX2.
