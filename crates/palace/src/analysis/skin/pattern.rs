@@ -23,7 +23,7 @@
 //!   imposed. The report counts, for the best of the `f(2n+3)` alignments of the period's
 //!   columns to the steps, how many steps are reproduced exactly.
 
-use super::{Column, fib};
+use super::state::{Column, fib};
 use serde::Serialize;
 
 /// The pattern measures of one level.
@@ -224,7 +224,7 @@ fn expansion(
     let steps = steps.get(1..1 + p)?;
     let step_cells: Vec<Vec<Vec<i8>>> =
         steps.iter().map(|&(a, b)| (a..b).map(|i| cells(&cols[i], pats[i]).collect()).collect()).collect();
-    debug_assert_eq!(super::step_word(n).len(), p, "one step per column of the period below");
+    debug_assert_eq!(super::state::step_word(n).len(), p, "one step per column of the period below");
     let line = fib(2 * n) as u32 + 1;
     let has_line: Vec<bool> = steps.iter().map(|&(a, b)| (a..b).any(|i| cols[i].vertical == line)).collect();
     let mut best: Option<Expansion> = None;

@@ -1,6 +1,7 @@
 //! The skin's picture: the vertical thickness against the column, one panel per level.
 
-use super::{Column, SkinReport, fib};
+use super::report::SkinReport;
+use super::state::{Column, fib};
 use crate::error::Result;
 
 /// The columns `[lo, hi)` (counted from the shoulder) each panel shows, and the level it is

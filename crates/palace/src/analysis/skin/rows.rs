@@ -4,7 +4,8 @@
 //! the engine for just the columns around the advancing outer-space boundary. Every cell is
 //! computed by the CA; memory grows with `X` alone.
 
-use super::{Column, SkinReport, SkinState, analyse, rows_for};
+use super::report::{SkinReport, analyse};
+use super::state::{Column, SkinState, rows_for};
 use crate::engine::sink::{Row, RowSink};
 use crate::engine::{EngineOptions, Progress, Sweep, SweepReport};
 use crate::error::{Error, Result};
@@ -43,7 +44,7 @@ pub fn follow_rows(
 }
 
 /// [`follow_rows`], recording the columns' patterns of `v = -2` and `-1` when `patterns` (for
-/// the measures of [`super::pattern`]).
+/// the measures of `super::pattern`).
 pub fn follow_rows_with(
     k: u32,
     to: u64,
@@ -51,7 +52,7 @@ pub fn follow_rows_with(
     opts: &EngineOptions,
     progress: &dyn Progress,
 ) -> Result<(SkinReport, Vec<Column>, SweepReport)> {
-    super::check_to(k, to)?;
+    super::state::check_to(k, to)?;
     let window = Window::new(0, 0, to as u32, rows_for(k, to))?;
     let state = SkinState::new(k, to);
     let mut sink = Sink(if patterns { state.with_patterns() } else { state });

@@ -34,7 +34,8 @@
 //! state saved with the frontier ([`Follower::encode`]) has then read exactly the rows above
 //! it, so a chain of resumed runs reads every row once, as an uninterrupted one does.
 
-use super::{Column, SkinReport, SkinState, analyse, check_to, rows_for};
+use super::report::{SkinReport, analyse};
+use super::state::{Column, SkinState, check_to, rows_for};
 use crate::engine::checkpoint::{self, Frontier, Writer};
 use crate::engine::{
     EngineOptions, KeptTile, PalaceTile, PalaceVisitor, Progress, Sweep, SweepReport, TileKind, TileView,
@@ -381,9 +382,9 @@ impl<'a> Follower<'a> {
 /// The progress bar's first length for a skin of game `k` to column `to`: an estimate of the
 /// cells below outer space.
 pub(crate) fn estimate(k: u32, to: u64) -> u64 {
-    let descent = (to - u64::from(k)) as f64 * super::INV_PHI2;
+    let descent = (to - u64::from(k)) as f64 * super::state::INV_PHI2;
     // Rows below the shoulder up to the descent, each `k + phi^2 y` columns wide.
-    let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::INV_PHI2);
+    let estimate = f64::from(k) * descent + descent * descent / (2.0 * super::state::INV_PHI2);
     estimate as u64 + 1
 }
 
@@ -397,7 +398,7 @@ pub(crate) fn show(progress: &dyn Progress, estimate: &AtomicU64, k: u32, state:
     progress.set_position(done);
     let at = state.boundary().saturating_sub(u64::from(k));
     let msg = match state.last_closed() {
-        Some((_, t)) => match super::level_of_thickness(t) {
+        Some((_, t)) => match super::state::level_of_thickness(t) {
             Some(n) => format!("skin at +{at}, level {n} (thickness {t})"),
             None => format!("skin at +{at}, thickness {t}"),
         },
