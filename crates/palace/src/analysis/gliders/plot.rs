@@ -4,8 +4,8 @@
 //! picture (`x` right, `y` down, so the CA's time `t = x + y` runs towards the lower right),
 //! `scale x scale` cells a pixel, with the legend strip below it (`crate::output::legend`).
 
-use super::GlidersReport;
 use super::classify::{ClassMap, NO_DATA, TEXTURES};
+use super::report::GlidersReport;
 use super::texture::CELL;
 use super::track::Kind;
 use crate::engine::EngineOptions;
