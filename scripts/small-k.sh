@@ -12,7 +12,8 @@
 #   SLOW_KS games whose rows cost time growing with the row (default "6 10";
 #           docs/small-k.md, "Reach").
 # Each run finds the positions with the line counter (one thread; docs/small-k.md, "The line
-# counter") and keeps the upper ones, about 40 bytes each: 2.5 GB for k = 20 at N = 10^7.
+# counter") and groups the upper ones as they come (docs/small-k.md, "Branches in bounded
+# memory"); the runs with a picture keep them, about 40 bytes each: 2.5 GB for k = 20 at N = 10^7.
 # JOBS runs go at once (default: the number of cores). PALACE names the binary (default:
 # target/release/palace, built here).
 set -euo pipefail

@@ -106,10 +106,15 @@ impl Request for BranchesRun {
     fn need(&self) -> Option<Need> {
         // `resolve` checked that the default width fits.
         let width = self.width.unwrap_or_else(|| default_width(self.k, self.rows) as u32);
-        // The upper positions kept and grouped: 48 bytes each (the position, its branch and
-        // the grouping's indices), at most k / 2 + 1 a row for the games surveyed
-        // (`docs/small-k.md`: 0.29 k a row for k = 4..20).
-        let kept = 48 * u64::from(self.rows) * (u64::from(self.k) / 2 + 1);
+        // With --plot the upper positions are kept and grouped: 48 bytes each (the position,
+        // its branch and the grouping's indices), at most k / 2 + 1 a row for the games
+        // surveyed (`docs/small-k.md`: 0.29 k a row for k = 4..20). Without it, the lowest
+        // octaves' positions (8 bytes each, at most three octaves' budgets) and the bins.
+        let kept = if self.plot.is_some() {
+            48 * u64::from(self.rows) * (u64::from(self.k) / 2 + 1)
+        } else {
+            3 * 8 * branches::stream::RAW_BUDGET as u64 + (64 << 20)
+        };
         Some(positions_need(self.method, self.rows, width, self.run.engine.threads, kept))
     }
 
@@ -120,19 +125,13 @@ impl Request for BranchesRun {
             None => None,
         };
         let pb = progress::bar(self.run.quiet, "branches", "rows");
-        let found = branches::branches(
-            self.k,
-            self.rows,
-            self.width,
-            &self.settings,
-            self.method,
-            &self.run.engine,
-            &pb,
-        )?;
+        // The picture draws every position: it needs the list.
+        let find = if plot.is_some() { branches::branches_listed } else { branches::branches };
+        let found = find(self.k, self.rows, self.width, &self.settings, self.method, &self.run.engine, &pb)?;
         pb.finish_and_clear();
         let report = found.report;
-        if let Some(out) = plot {
-            branches::plot::plot(&report, &found.positions, &found.member, out)?;
+        if let (Some(out), Some((positions, member))) = (plot, &found.listed) {
+            branches::plot::plot(&report, positions, member, out)?;
         }
         let text = if self.json {
             serde_json::to_string_pretty(&report).expect("serialisable")

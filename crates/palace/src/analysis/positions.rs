@@ -501,6 +501,38 @@ mod tests {
     }
 
     #[test]
+    fn the_line_counter_equals_the_sweep_for_every_small_game() {
+        // Every k = 1..40 on 3000 rows of the default width: the same list and report.
+        let rows = 3000;
+        for k in 1..=40u32 {
+            let mut lists = Vec::new();
+            let mut reports = Vec::new();
+            for method in [Method::Lines, Method::Sweep] {
+                let mut got = Vec::new();
+                let mut r = positions(
+                    k,
+                    rows,
+                    None,
+                    method,
+                    &EngineOptions::default(),
+                    &mut |x, y| {
+                        got.push((x, y));
+                        Ok(())
+                    },
+                    &Silent,
+                )
+                .unwrap();
+                (r.method, r.cells_computed) = (Method::Lines, 0);
+                lists.push(got);
+                reports.push(r);
+            }
+            assert!(lists[0] == lists[1], "k = {k}: the lists differ");
+            assert_eq!(reports[0], reports[1], "k = {k}");
+            assert_eq!(reports[0].first_short_row, None, "k = {k}");
+        }
+    }
+
+    #[test]
     fn a_board_too_narrow_shows_as_a_short_row() {
         for method in [Method::Lines, Method::Sweep] {
             let report =

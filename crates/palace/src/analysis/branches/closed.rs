@@ -87,6 +87,88 @@ pub fn check(k: u32, rows: u32, pts: &[(u32, u32)]) -> Option<Check> {
     Some(Check { rows, positions: pts.len() as u64, first_difference })
 }
 
+/// The upper positions of rows `0..rows` of game `k` by the closed form, in order of `y`, then
+/// `x`, one at a time; `None` for `k > 3`. [`upper_positions`] as a stream.
+fn stream(k: u32, rows: u32) -> Option<Box<dyn Iterator<Item = (u32, u32)>>> {
+    let rows64 = u64::from(rows);
+    let small = move |v: Vec<(u64, u64)>| v.into_iter().filter(move |&(_, y)| y < rows64);
+    let to32 = |(x, y): (u64, u64)| (x as u32, y as u32);
+    Some(match k {
+        1 => Box::new((0..).map(wythoff_pair).take_while(move |&(_, b)| b < rows64).map(to32)),
+        2 => {
+            // Odd rows and the doubled pairs (even rows) never share a row.
+            let odd = small(vec![(0, 0), (0, 1)]).chain((3..rows64).step_by(2).map(|y| ((y - 1) / 2, y)));
+            let doubled = (0..)
+                .map(wythoff_pair)
+                .map(|(a, b)| (2 * a + 2, 2 * b + 2))
+                .take_while(move |&(_, y)| y < rows64);
+            let mut odd = odd.peekable();
+            let mut doubled = doubled.peekable();
+            Box::new(
+                std::iter::from_fn(move || match (odd.peek(), doubled.peek()) {
+                    (Some(a), Some(b)) => {
+                        if (a.1, a.0) <= (b.1, b.0) {
+                            odd.next()
+                        } else {
+                            doubled.next()
+                        }
+                    }
+                    (Some(_), None) => odd.next(),
+                    (None, _) => doubled.next(),
+                })
+                .map(to32),
+            )
+        }
+        3 => Box::new(small(vec![(0, 0)]).chain((1..rows64).map(|y| ((y - 1) / 2, y))).map(to32)),
+        _ => return None,
+    })
+}
+
+/// [`check`] as the positions stream by: [`take`](Self::take) each upper position, in order of
+/// `y`, then `x`, then [`finish`](Self::finish). It holds the next position of the form, not a
+/// list.
+pub struct Checker {
+    rows: u32,
+    want: std::iter::Peekable<Box<dyn Iterator<Item = (u32, u32)>>>,
+    positions: u64,
+    first_difference: Option<((u32, u32), bool)>,
+}
+
+impl Checker {
+    /// A check of game `k`'s upper positions of rows `0..rows`; `None` for `k > 3`.
+    pub fn new(k: u32, rows: u32) -> Option<Self> {
+        Some(Checker { rows, want: stream(k, rows)?.peekable(), positions: 0, first_difference: None })
+    }
+
+    /// Takes the game's next upper position.
+    pub fn take(&mut self, x: u32, y: u32) {
+        self.positions += 1;
+        if self.first_difference.is_some() {
+            return;
+        }
+        let a = (x, y);
+        match self.want.peek() {
+            Some(&b) if b == a => {
+                self.want.next();
+            }
+            Some(&b) => {
+                self.first_difference = Some(if (a.1, a.0) < (b.1, b.0) { (a, true) } else { (b, false) });
+            }
+            None => self.first_difference = Some((a, true)),
+        }
+    }
+
+    /// The check.
+    pub fn finish(mut self) -> Check {
+        if self.first_difference.is_none()
+            && let Some(b) = self.want.next()
+        {
+            self.first_difference = Some((b, false));
+        }
+        Check { rows: self.rows, positions: self.positions, first_difference: self.first_difference }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +194,38 @@ mod tests {
             .collect();
         assert!(check(3, rows, &four).unwrap().first_difference.is_some());
         assert!(upper_positions(4, rows).is_none());
+    }
+
+    /// The check of a list, by [`Checker`].
+    fn streamed(k: u32, rows: u32, pts: &[(u32, u32)]) -> Check {
+        let mut c = Checker::new(k, rows).unwrap();
+        for &(x, y) in pts {
+            c.take(x, y);
+        }
+        c.finish()
+    }
+
+    #[test]
+    fn the_stream_is_the_list() {
+        for k in 1..=3 {
+            for rows in [1, 2, 3, 4, 5, 17, 1000, 33333] {
+                let want = upper_positions(k, rows).unwrap();
+                assert_eq!(stream(k, rows).unwrap().collect::<Vec<_>>(), want, "k = {k}, rows {rows}");
+                assert_eq!(streamed(k, rows, &want), check(k, rows, &want).unwrap());
+                // Every kind of difference: one removed, one added, one cut off at the end.
+                let mut other = want.clone();
+                other.remove(other.len() / 2);
+                assert_eq!(streamed(k, rows, &other), check(k, rows, &other).unwrap());
+                let mut other = want.clone();
+                other.insert(other.len() / 2, (0, other[other.len() / 2].1));
+                assert_eq!(streamed(k, rows, &other), check(k, rows, &other).unwrap());
+                other.pop();
+                assert_eq!(streamed(k, rows, &other), check(k, rows, &other).unwrap());
+                other.push((rows, rows));
+                other.push((rows + 1, rows + 1));
+                assert_eq!(streamed(k, rows, &other), check(k, rows, &other).unwrap());
+            }
+        }
     }
 
     #[test]

@@ -25,7 +25,9 @@
 
 pub mod closed;
 pub mod exact;
+pub mod fit;
 pub mod plot;
+pub mod stream;
 
 use crate::analysis::positions::{Method, PositionsReport, positions};
 use crate::engine::{EngineOptions, Progress};
@@ -108,41 +110,6 @@ pub struct Branches {
 /// The branch of every upper position, in the order given (`None`: in no branch).
 pub type Membership = Vec<Option<usize>>;
 
-struct Fit {
-    ratio: f64,
-    std_error: f64,
-    max_residual: f64,
-}
-
-/// The least-squares line `x = a + b y` through `pts`, as the ratio `1 / b`.
-fn fit(pts: &[(u32, u32)]) -> Option<Fit> {
-    let n = pts.len() as f64;
-    if pts.len() < 3 {
-        return None;
-    }
-    let (mx, my) = pts.iter().fold((0.0, 0.0), |(sx, sy), &(x, y)| (sx + f64::from(x), sy + f64::from(y)));
-    let (mx, my) = (mx / n, my / n);
-    let (mut syy, mut sxy) = (0.0, 0.0);
-    for &(x, y) in pts {
-        let (dx, dy) = (f64::from(x) - mx, f64::from(y) - my);
-        syy += dy * dy;
-        sxy += dx * dy;
-    }
-    if syy == 0.0 || sxy == 0.0 {
-        return None;
-    }
-    let b = sxy / syy;
-    let a = mx - b * my;
-    let (mut ss, mut max_residual) = (0.0, 0.0f64);
-    for &(x, y) in pts {
-        let r = f64::from(x) - a - b * f64::from(y);
-        ss += r * r;
-        max_residual = max_residual.max(r.abs());
-    }
-    let se_b = (ss / (n - 2.0) / syy).sqrt();
-    Some(Fit { ratio: 1.0 / b, std_error: se_b / (b * b), max_residual })
-}
-
 /// The rows at which ratios are measured: `10^3, 10^4, ...` below `rows`, and `rows`.
 pub(crate) fn measure_rows(rows: u32) -> Vec<u64> {
     let mut v: Vec<u64> =
@@ -151,13 +118,9 @@ pub(crate) fn measure_rows(rows: u32) -> Vec<u64> {
     v
 }
 
-/// Groups the upper positions `pts` (`x <= y`, rows `0..rows`) into branches; returns the
-/// branches and the branch of every position.
-pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, Membership) {
-    let lr = |&(x, y): &(u32, u32)| (f64::from(y) / f64::from(x)).ln();
-    let gap = |top: u32| settings.min_gap.max(60.0 / f64::from(top.max(1)));
-    let mut member: Membership = vec![None; pts.len()];
-    // Octaves from the top: [lo, hi).
+/// The octaves of rows `0..rows` from the top, `[lo, hi)`: `[rows / 2^(j+1), rows / 2^j)`, the
+/// last cut at the first grouped row.
+fn octaves(rows: u32, settings: &Settings) -> Vec<(u32, u32)> {
     let mut octaves = Vec::new();
     let mut hi = rows;
     while hi > settings.first_row {
@@ -165,6 +128,21 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
         octaves.push((lo, hi));
         hi = lo;
     }
+    octaves
+}
+
+/// The gap of the octave whose top row is `top`: `max(min_gap, 60 / top)`.
+fn gap(settings: &Settings, top: u32) -> f64 {
+    settings.min_gap.max(60.0 / f64::from(top.max(1)))
+}
+
+/// Groups the upper positions `pts` (`x <= y`, rows `0..rows`) into branches; returns the
+/// branches and the branch of every position.
+pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, Membership) {
+    let lr = |&(x, y): &(u32, u32)| (f64::from(y) / f64::from(x)).ln();
+    let gap = |top: u32| gap(settings, top);
+    let mut member: Membership = vec![None; pts.len()];
+    let octaves = octaves(rows, settings);
     // Indices of the grouped candidates per octave.
     let mut by_octave: Vec<Vec<usize>> = vec![Vec::new(); octaves.len()];
     for (i, &(x, y)) in pts.iter().enumerate() {
@@ -228,40 +206,100 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
     let upper = pts.iter().filter(|&&(x, y)| x <= y).count() as u64;
     let on_column_zero = pts.iter().filter(|&&(x, _)| x == 0).count() as u64;
     let early = pts.iter().filter(|&&(x, y)| x > 0 && x <= y && y < settings.first_row).count() as u64;
-    let mut branches = Vec::new();
-    for (b, &lowest) in from_row.iter().enumerate() {
-        let mine: Vec<(u32, u32)> =
-            pts.iter().zip(&member).filter(|(_, m)| **m == Some(b)).map(|(p, _)| *p).collect();
-        let measurements: Vec<Measurement> = measure_rows(rows)
-            .into_iter()
-            .filter_map(|y| {
-                let win: Vec<(u32, u32)> = mine
-                    .iter()
-                    .copied()
-                    .filter(|&(_, py)| u64::from(py) >= y / 2 && u64::from(py) < y)
-                    .collect();
-                fit(&win).map(|f| Measurement {
-                    y,
-                    points: win.len() as u64,
-                    ratio: f.ratio,
-                    std_error: f.std_error,
-                    max_residual: f.max_residual,
+    let windows = windows(rows);
+    let top = octaves.first().copied().unwrap_or((0, 1));
+    let found: Vec<Found1> = from_row
+        .iter()
+        .enumerate()
+        .map(|(b, &lowest)| {
+            let mine: Vec<(u32, u32)> =
+                pts.iter().zip(&member).filter(|(_, m)| **m == Some(b)).map(|(p, _)| *p).collect();
+            let measurements = windows
+                .iter()
+                .filter_map(|&(y, lo)| {
+                    let win = || mine.iter().filter(|&&(_, py)| (lo..y).contains(&u64::from(py)));
+                    let mut s = fit::Sums::default();
+                    for &(x, py) in win() {
+                        s.add(x, py - lo as u32);
+                    }
+                    measurement(y, &s, win().map(|&(x, py)| (x, py - lo as u32)))
                 })
-            })
-            .collect();
+                .collect();
+            Found1 {
+                positions: mine.len() as u64,
+                in_top: mine.iter().filter(|&&(_, y)| (top.0..top.1).contains(&y)).count() as u64,
+                from_row: lowest,
+                measurements,
+            }
+        })
+        .collect();
+    let counts = Counts { upper, on_column_zero, early };
+    let (report, new_index) = assemble(rows, settings, top, counts, found);
+    for m in member.iter_mut() {
+        *m = m.and_then(|b| new_index[b]);
+    }
+    (report, member)
+}
+
+/// The measurement windows: for each row `y` of [`measure_rows`], the rows `y / 2 .. y`, as
+/// `(y, y / 2)`.
+fn windows(rows: u32) -> Vec<(u64, u64)> {
+    measure_rows(rows).into_iter().map(|y| (y, y / 2)).collect()
+}
+
+/// The measurement at `y` from a branch's sums over the rows `y / 2 .. y` and their extremes
+/// ([`fit::fit`]).
+fn measurement(y: u64, s: &fit::Sums, extremes: impl Iterator<Item = (u32, u32)>) -> Option<Measurement> {
+    fit::fit(s, extremes).map(|f| Measurement {
+        y,
+        points: s.n(),
+        ratio: f.ratio,
+        std_error: f.std_error,
+        max_residual: f.max_residual,
+    })
+}
+
+/// What the grouping found of one branch, before the branches are sorted.
+struct Found1 {
+    positions: u64,
+    /// Its positions in the top octave.
+    in_top: u64,
+    from_row: u32,
+    measurements: Vec<Measurement>,
+}
+
+/// The upper positions' counts apart from the branches.
+struct Counts {
+    upper: u64,
+    on_column_zero: u64,
+    early: u64,
+}
+
+/// The report from the branches found (numbered as the grouping numbered them), and each one's
+/// number in the report (`None`: measured nowhere, so dropped).
+fn assemble(
+    rows: u32,
+    settings: &Settings,
+    top: (u32, u32),
+    counts: Counts,
+    found: Vec<Found1>,
+) -> (Branches, Vec<Option<usize>>) {
+    let Counts { upper, on_column_zero, early } = counts;
+    let n = found.len();
+    let mut branches = Vec::new();
+    for (b, f) in found.into_iter().enumerate() {
+        let measurements = f.measurements;
         let Some(last) = measurements.last() else { continue };
         let change =
             measurements.len().checked_sub(2).map_or(0.0, |i| (last.ratio - measurements[i].ratio).abs());
         let error = change.max(2.0 * last.std_error);
-        let top = octaves[0];
-        let in_top = mine.iter().filter(|&&(_, y)| (top.0..top.1).contains(&y)).count();
         branches.push((
             b,
             Branch {
-                positions: mine.len() as u64,
-                share: mine.len() as f64 / upper.max(1) as f64,
-                per_row: in_top as f64 / f64::from(top.1 - top.0),
-                from_row: lowest,
+                positions: f.positions,
+                share: f.positions as f64 / upper.max(1) as f64,
+                per_row: f.in_top as f64 / f64::from(top.1 - top.0),
+                from_row: f.from_row,
                 limit: last.ratio,
                 error,
                 exact: exact::recognise(last.ratio, error),
@@ -270,15 +308,12 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
         ));
     }
     branches.sort_by(|a, b| a.1.limit.total_cmp(&b.1.limit));
-    // Renumber the membership by the sorted order.
-    let mut new_index = vec![None; state.len()];
-    for (n, (b, _)) in branches.iter().enumerate() {
-        new_index[*b] = Some(n);
+    // Renumber by the sorted order.
+    let mut new_index = vec![None; n];
+    for (i, (b, _)) in branches.iter().enumerate() {
+        new_index[*b] = Some(i);
     }
-    for m in member.iter_mut() {
-        *m = m.and_then(|b| new_index[b]);
-    }
-    let grouped = member.iter().filter(|m| m.is_some()).count() as u64;
+    let grouped: u64 = branches.iter().map(|(_, b)| b.positions).sum();
     let report = Branches {
         rows,
         upper,
@@ -288,7 +323,7 @@ pub fn group(rows: u32, pts: &[(u32, u32)], settings: &Settings) -> (Branches, M
         branches: branches.into_iter().map(|(_, b)| b).collect(),
         settings: *settings,
     };
-    (report, member)
+    (report, new_index)
 }
 
 /// What [`branches`] found: the game's positions (the k-cover check) and their branches.
@@ -305,22 +340,66 @@ pub struct BranchesReport {
     pub branches: Branches,
 }
 
-/// What [`branches`] returns: the report, the upper positions and the branch of each (for the
-/// picture), and the engine's report.
+/// What [`branches`] and [`branches_listed`] return: the report, and for [`branches_listed`]
+/// the upper positions and the branch of each (for the picture).
 #[derive(Debug)]
 pub struct Found {
     /// The report.
     pub report: BranchesReport,
-    /// The upper positions, sorted by `y`, then `x`.
-    pub positions: Vec<(u32, u32)>,
-    /// The branch of each.
-    pub member: Membership,
+    /// The upper positions, sorted by `y`, then `x`, and the branch of each; `None` from
+    /// [`branches`], which keeps no list.
+    pub listed: Option<(Vec<(u32, u32)>, Membership)>,
 }
 
 /// Lists the P-positions of rows `0..rows` of game `k` (columns `0..width`, default
-/// [`crate::analysis::positions::default_width`]), keeps the upper ones (`x <= y`) and groups
-/// them.
+/// [`crate::analysis::positions::default_width`]) and groups the upper ones (`x <= y`) as they
+/// come ([`stream::Grouper`]): memory is the line counter's
+/// ([`crate::analysis::positions::count_bytes`]) and a bounded amount more. Where the grouping
+/// cannot be settled from the bins kept (a bin cut by a boundary of the rule), the positions
+/// are listed again and grouped from the list ([`branches_listed`]): the same report.
 pub fn branches(
+    k: u32,
+    rows: u32,
+    width: Option<u32>,
+    settings: &Settings,
+    method: Method,
+    opts: &EngineOptions,
+    progress: &dyn Progress,
+) -> Result<Found> {
+    let mut grouper = stream::Grouper::new(rows, settings);
+    let mut closed = closed::Checker::new(k, rows);
+    let cover = positions(
+        k,
+        rows,
+        width,
+        method,
+        opts,
+        &mut |x, y| {
+            if x <= y {
+                grouper.take(x, y);
+                if let Some(c) = &mut closed {
+                    c.take(x, y);
+                }
+            }
+            Ok(())
+        },
+        progress,
+    )?;
+    match grouper.finish() {
+        Some(b) => {
+            let closed_form = closed.map(closed::Checker::finish);
+            Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, listed: None })
+        }
+        None => {
+            progress.message("grouping from the list");
+            branches_listed(k, rows, width, settings, method, opts, progress)
+        }
+    }
+}
+
+/// [`branches`] from the list of the upper positions, kept (8 bytes each, and the grouping's
+/// indices): the plain reference, and the picture's positions.
+pub fn branches_listed(
     k: u32,
     rows: u32,
     width: Option<u32>,
@@ -346,7 +425,7 @@ pub fn branches(
     )?;
     let (b, member) = group(rows, &pts, settings);
     let closed_form = closed::check(k, rows, &pts);
-    Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, positions: pts, member })
+    Ok(Found { report: BranchesReport { k, cover, closed_form, branches: b }, listed: Some((pts, member)) })
 }
 
 impl fmt::Display for BranchesReport {
@@ -496,9 +575,18 @@ mod tests {
         // k = 1 through the engine is Wythoff's pairs; k = 2..6 on a small board agree with
         // the direct definition, branch by branch.
         let rows = 3000;
-        let Found { report: r, positions: pts, .. } =
-            branches(1, rows, None, &Settings::default(), Method::Lines, &EngineOptions::default(), &Silent)
-                .unwrap();
+        let Found { report: r, listed: Some((pts, _)) } = branches_listed(
+            1,
+            rows,
+            None,
+            &Settings::default(),
+            Method::Lines,
+            &EngineOptions::default(),
+            &Silent,
+        )
+        .unwrap() else {
+            unreachable!("a list")
+        };
         assert_eq!(pts, wythoff(rows));
         assert_eq!(r.branches.branches.len(), 1);
         for k in 2..=6u32 {
@@ -509,9 +597,18 @@ mod tests {
                 .filter(|&(x, y)| direct[(y * width + x) as usize] < k)
                 .collect();
             let settings = Settings { min_points: 4, ..Settings::default() };
-            let Found { report: r, positions: pts, member, .. } =
-                branches(k, rows, Some(width), &settings, Method::Lines, &EngineOptions::default(), &Silent)
-                    .unwrap();
+            let Found { report: r, listed: Some((pts, member)) } = branches_listed(
+                k,
+                rows,
+                Some(width),
+                &settings,
+                Method::Lines,
+                &EngineOptions::default(),
+                &Silent,
+            )
+            .unwrap() else {
+                unreachable!("a list")
+            };
             assert_eq!(pts, want, "k = {k}");
             assert_eq!(member.len(), pts.len());
             let sum: u64 = r.branches.branches.iter().map(|b| b.positions).sum();
