@@ -97,7 +97,7 @@ impl PositionsArgs {
             },
         };
         let run = self.run.resolve(&ctx.cancel)?;
-        let backend = backend(self.backend, self.gpu_shape.as_deref(), &run.engine)?;
+        let backend = backend(self.backend, self.gpu_shape.as_deref(), &run.engine, ctx.world.as_ref())?;
         let method = match (&backend, self.method) {
             // The GPU lists them by its sweep; --method lines with it is the library's to refuse.
             (Backend::Gpu(_), MethodArg::Auto) => Method::Sweep,
