@@ -69,6 +69,9 @@ pub fn message(e: &Error) -> String {
                 "interrupted; the run so far is in the checkpoint {path} ({rows} of {height} rows done): continue it with --resume {path}"
             )
         }
+        palace::Error::NoMpi { ranks } => format!(
+            "this process is one of {ranks} MPI ranks, but this palace was built without the MPI backend; build it with `cargo build --release --features mpi`, or start it without mpirun"
+        ),
         palace::Error::NoGpu => {
             "this palace was built without the GPU backend (--backend gpu, gpu-info); build it with `cargo build --release --features gpu`".into()
         }

@@ -5,7 +5,7 @@
 use crate::app::error::{Error, Result};
 use crate::app::errors::Flags;
 use clap::Args;
-use palace::backend::{Backend, GpuOptions, TileShape};
+use palace::backend::{Backend, GpuOptions, MpiOptions, TileShape, World};
 use palace::engine::{Cancel, EngineOptions};
 use palace::error::Param;
 use palace::kernel::KernelChoice;
@@ -232,9 +232,25 @@ pub enum BackendArg {
 }
 
 /// `--backend` and `--gpu-shape` as the library's [`Backend`]: the CPU engine with `engine`'s
-/// options, or a GPU with the tile shape given. Whether this build has a GPU is the library's
-/// to say when the run starts ([`palace::Error::NoGpu`]).
-pub fn backend(arg: BackendArg, shape: Option<&str>, engine: &EngineOptions) -> Result<Backend> {
+/// options, or a GPU with the tile shape given; over the ranks of `world` where an MPI launcher
+/// started the process in one, each rank on that backend. Whether this build has a GPU is the
+/// library's to say when the run starts ([`palace::Error::NoGpu`]), and so is what runs over
+/// the ranks ([`palace::Error::NotDistributed`]).
+pub fn backend(
+    arg: BackendArg,
+    shape: Option<&str>,
+    engine: &EngineOptions,
+    world: Option<&World>,
+) -> Result<Backend> {
+    let each = one_backend(arg, shape, engine)?;
+    Ok(match world {
+        Some(w) => Backend::Mpi(MpiOptions { world: w.clone(), each_rank: Box::new(each) }),
+        None => each,
+    })
+}
+
+/// The backend of one process.
+fn one_backend(arg: BackendArg, shape: Option<&str>, engine: &EngineOptions) -> Result<Backend> {
     match (arg, shape) {
         (BackendArg::Cpu, Some(_)) => {
             Err(Error::Usage("--gpu-shape tunes --backend gpu; add --backend gpu or drop it".into()))

@@ -10,10 +10,35 @@ use palace::engine::SweepReport;
 /// found a mismatch).
 pub type ExitCode = i32;
 
+/// Set on the ranks of an MPI world other than rank 0: they compute their share of a run and
+/// write nothing of its result, which rank 0 writes (their errors they report themselves).
+static MUTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Mutes this process's results, summaries and progress bars (a rank other than 0).
+pub fn mute() {
+    MUTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether this process's results and summaries are muted ([`mute`]).
+pub fn muted() -> bool {
+    MUTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// One line on stderr naming the MPI world a run ran over, unless `--quiet`.
+pub fn ranks_line(run: &RunConfig, world: &palace::backend::World) {
+    if run.quiet || muted() {
+        return;
+    }
+    eprintln!("over {} MPI ranks, one column strip each ({})", world.size(), world.library());
+}
+
 /// Writes a command's result to stdout; a closed pipe (`palace stats ... | head`) is not an
 /// error.
 pub fn out_text(text: &str) -> Result<()> {
     use std::io::Write;
+    if muted() {
+        return Ok(());
+    }
     let mut o = std::io::stdout().lock();
     let r = o
         .write_all(text.as_bytes())
@@ -81,7 +106,7 @@ pub fn print_with_run<R: serde::Serialize + std::fmt::Display>(
 
 /// A GPU run's line on stderr, unless `--quiet`.
 pub fn gpu_summary(run: &RunConfig, g: &GpuRun) {
-    if run.quiet {
+    if run.quiet || muted() {
         return;
     }
     let secs = g.elapsed.as_secs_f64();
@@ -111,6 +136,7 @@ pub fn run_summary(run: &RunConfig, what: &str, report: &RunReport) {
 pub fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
     if let Some(p) = path
         && !quiet
+        && !muted()
     {
         eprintln!("wrote {}", p.display());
     }
@@ -119,7 +145,7 @@ pub fn wrote(path: Option<std::path::PathBuf>, quiet: bool) {
 /// One line on stderr about what the engine did, unless `--quiet`.
 pub fn summary(run: &RunConfig, what: &str, r: &SweepReport) {
     record_profile(r);
-    if run.quiet {
+    if run.quiet || muted() {
         return;
     }
     let secs = r.elapsed.as_secs_f64();

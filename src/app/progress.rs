@@ -41,7 +41,7 @@ impl Progress for Bar {
 
 /// A progress bar counting `unit` (e.g. "rows"), or a hidden one.
 pub fn bar(quiet: bool, message: &str, unit: &str) -> Bar {
-    if quiet || !std::io::stderr().is_terminal() {
+    if quiet || crate::app::print::muted() || !std::io::stderr().is_terminal() {
         return Bar(ProgressBar::hidden());
     }
     let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());

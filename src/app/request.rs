@@ -7,27 +7,31 @@ use crate::app::error::Result;
 use crate::app::memory::{self, Need};
 use crate::app::outputs::Outputs;
 use crate::app::print::ExitCode;
+use palace::backend::World;
 use palace::engine::Cancel;
 
-/// What a command runs with: the cancel token that the signal handlers cancel.
+/// What a command runs with: the cancel token that the signal handlers cancel, and the MPI
+/// world an MPI launcher started the process in.
 #[derive(Debug)]
 pub struct Context {
     /// Cancelled by the first SIGINT, SIGTERM or SIGHUP; every run heeds it.
     pub cancel: Cancel,
+    /// The MPI world whose ranks share the runs that run over them (`None`: one process).
+    pub world: Option<World>,
     /// Stop after the checks of the outputs (the validation's tests).
     validate_only: bool,
 }
 
 impl Context {
-    /// A context whose requests run, stopped by `cancel`.
-    pub fn new(cancel: Cancel) -> Self {
-        Context { cancel, validate_only: false }
+    /// A context whose requests run, stopped by `cancel`, over the ranks of `world` if any.
+    pub fn new(cancel: Cancel, world: Option<World>) -> Self {
+        Context { cancel, world, validate_only: false }
     }
 
     /// A context that validates the requests and checks their outputs, but runs nothing.
     #[cfg(test)]
     pub fn validation() -> Self {
-        Context { cancel: Cancel::new(), validate_only: true }
+        Context { cancel: Cancel::new(), world: None, validate_only: true }
     }
 
     /// Checks a validated request's outputs and memory, then runs it.

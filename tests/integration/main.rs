@@ -16,6 +16,7 @@ mod games_signals;
 mod gliders;
 mod gpu;
 mod grid;
+mod mpi;
 mod positions;
 mod region_map;
 mod region_search;

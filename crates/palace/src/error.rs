@@ -113,6 +113,36 @@ pub enum Error {
     /// off). A usage error.
     #[error("the GPU backend was asked for, but this build of palace has none (the cargo feature gpu)")]
     NoGpu,
+    /// This process was started by an MPI launcher as one of `ranks` ranks, but this build has
+    /// no MPI backend (the cargo feature `mpi` is off): each rank would run alone. A usage
+    /// error.
+    #[error(
+        "this process is one of {ranks} MPI ranks, but this build of palace has no MPI backend (the cargo feature mpi), so each rank would run the whole command alone"
+    )]
+    NoMpi {
+        /// The ranks the launcher started.
+        ranks: usize,
+    },
+    /// A run was asked of the ranks of an MPI world that does not run over them yet. A usage
+    /// error.
+    #[error("{what} does not run over MPI ranks yet; run it as one process (without mpirun, or with -np 1)")]
+    NotDistributed {
+        /// What was asked, in words.
+        what: &'static str,
+    },
+    /// The ranks of an MPI world were given different runs (each rank must be started with the
+    /// same command). A usage error.
+    #[error(
+        "rank {rank} and rank {other} were given different runs ({detail}); start every rank with the same command"
+    )]
+    RanksDisagree {
+        /// The rank that found it.
+        rank: usize,
+        /// A rank it disagrees with.
+        other: usize,
+        /// What differs.
+        detail: String,
+    },
     /// The GPU backend failed: no adapter, a device error, a board too large for the device.
     #[cfg(feature = "gpu")]
     #[error("GPU backend: {0}")]
@@ -157,7 +187,13 @@ impl Error {
     pub fn is_usage(&self) -> bool {
         match self {
             Error::Engine(e) => e.is_usage(),
-            Error::Parameter(_) | Error::InvalidArgument { .. } | Error::OutputPath(_) | Error::NoGpu => true,
+            Error::Parameter(_)
+            | Error::InvalidArgument { .. }
+            | Error::OutputPath(_)
+            | Error::NoGpu
+            | Error::NoMpi { .. }
+            | Error::NotDistributed { .. }
+            | Error::RanksDisagree { .. } => true,
             _ => false,
         }
     }

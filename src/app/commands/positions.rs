@@ -97,7 +97,7 @@ impl PositionsArgs {
             },
         };
         let run = self.run.resolve(&ctx.cancel)?;
-        let backend = backend(self.backend, self.gpu_shape.as_deref(), &run.engine)?;
+        let backend = backend(self.backend, self.gpu_shape.as_deref(), &run.engine, ctx.world.as_ref())?;
         let method = match (&backend, self.method) {
             // The GPU lists them by its sweep; --method lines with it is the library's to refuse.
             (Backend::Gpu(_), MethodArg::Auto) => Method::Sweep,
@@ -126,7 +126,10 @@ impl Request for Positions {
 
     fn need(&self) -> Option<Need> {
         Some(match self.backend {
-            Backend::Cpu(_) => positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0),
+            // Over MPI ranks the library refuses the run before it needs anything.
+            Backend::Cpu(_) | Backend::Mpi(_) => {
+                positions_need(self.method, self.rows, self.width, self.run.engine.threads, 0)
+            }
             Backend::Gpu(_) => positions_need_gpu(self.k, self.rows, self.width),
         })
     }
@@ -141,7 +144,7 @@ impl Request for Positions {
             )));
         }
         let pb = match self.backend {
-            Backend::Cpu(_) => progress::bar(self.run.quiet, "positions", "rows"),
+            Backend::Cpu(_) | Backend::Mpi(_) => progress::bar(self.run.quiet, "positions", "rows"),
             Backend::Gpu(_) => progress::bar(self.run.quiet, "positions (GPU)", "tile-diagonals"),
         };
         let (report, gpu_run) = self.list(out.file(), &pb)?;

@@ -93,7 +93,7 @@ pub fn run(a: SkinArgs, ctx: &Context) -> Result<ExitCode> {
         json: a.report.json,
         form: if a.rows { SkinForm::Rows } else { SkinForm::Counters },
         pattern: a.pattern,
-        backend: backend(a.backend, a.gpu_shape.as_deref(), &run.engine)?,
+        backend: backend(a.backend, a.gpu_shape.as_deref(), &run.engine, ctx.world.as_ref())?,
         checkpoints,
         run,
     })

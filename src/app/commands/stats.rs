@@ -6,7 +6,7 @@ use crate::app::error::{Error, Result};
 use crate::app::flags::{BackendArg, BoardArgs, ReportArgs, RunArgs, RunConfig, backend};
 use crate::app::memory::{self, Need};
 use crate::app::outputs::Outputs;
-use crate::app::print::{ExitCode, print_with_run};
+use crate::app::print::{ExitCode, print_with_run, ranks_line};
 use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
@@ -73,7 +73,7 @@ pub fn run(a: StatsArgs, ctx: &Context) -> Result<ExitCode> {
     }
     let checkpoints = a.checkpoint.resolve()?;
     let run = a.run.resolve(&ctx.cancel)?;
-    let backend = backend(a.backend, a.gpu_shape.as_deref(), &run.engine)?;
+    let backend = backend(a.backend, a.gpu_shape.as_deref(), &run.engine, ctx.world.as_ref())?;
     let form = if a.ca { StatsForm::Ca } else { StatsForm::Auto };
     ctx.run(Stats {
         board,
@@ -113,6 +113,9 @@ impl Request for Stats {
             let (count, report) =
                 palace::backend::palace_count(&backend, board, &checkpoints, &pb, &ctx.cancel)?;
             pb.finish_and_clear();
+            if let Backend::Mpi(m) = &backend {
+                ranks_line(&run, &m.world);
+            }
             print_with_run(json, "palaces", &count, &run, &report)?;
             return Ok(0);
         }

@@ -88,7 +88,7 @@ pub fn run(a: SurveyArgs, ctx: &Context) -> Result<ExitCode> {
         )));
     }
     let run = a.run.resolve(&ctx.cancel)?;
-    let backend = backend(a.backend, a.gpu_shape.as_deref(), &run.engine)?;
+    let backend = backend(a.backend, a.gpu_shape.as_deref(), &run.engine, ctx.world.as_ref())?;
     let min_k = palace::analysis::skin::MIN_K;
     if from < min_k && !a.no_skin && !a.run.quiet {
         eprintln!("palace: note: games k < {min_k} have no arm, so no skin: their skin columns stay empty");

@@ -6,6 +6,12 @@
 //! [`Backend::Gpu`]: its entry points answer [`Error::NoGpu`], so the front ends hold no
 //! `cfg` of their own.
 //!
+//! [`Backend::Mpi`] is the ranks of an MPI world ([`World`], joined once by the front end when
+//! an MPI launcher started it), each sweeping one column strip of the board; so far only
+//! [`palace_count`] runs over them (`docs/cluster.md`), the other entry points answer
+//! [`Error::NotDistributed`]. A build without the cargo feature `mpi` knows the variant too:
+//! [`World::join`] answers [`Error::NoMpi`] where a launcher started several ranks.
+//!
 //! ```
 //! use palace::backend::{self, Backend, StatsForm};
 //! use palace::engine::{Cancel, EngineOptions, Silent};
@@ -22,6 +28,8 @@
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod report;
 
 pub use report::{AdapterInfo, GpuRun, RunReport};
@@ -42,6 +50,140 @@ pub enum Backend {
     Cpu(EngineOptions),
     /// A GPU (compute shaders through wgpu), with these options.
     Gpu(GpuOptions),
+    /// The ranks of an MPI world, each computing one column strip of the sweep on its own
+    /// backend.
+    Mpi(MpiOptions),
+}
+
+/// The MPI backend's options.
+#[derive(Debug, Clone)]
+pub struct MpiOptions {
+    /// The world whose ranks share the run.
+    pub world: World,
+    /// What each rank computes its strip on: so far the CPU engine, one thread a rank (its
+    /// kernel and tiling options apply, its thread count does not yet).
+    pub each_rank: Box<Backend>,
+}
+
+/// The MPI world this process belongs to: joined once ([`World::join`]), shared by the runs
+/// given it, and left (MPI finalised) when the last clone is dropped.
+#[derive(Clone)]
+pub struct World {
+    #[cfg(feature = "mpi")]
+    joined: std::sync::Arc<mpi::Joined>,
+    #[cfg(not(feature = "mpi"))]
+    none: std::convert::Infallible,
+}
+
+/// The ranks an MPI launcher says it started, from the environment it gives each rank
+/// (OpenMPI's `OMPI_COMM_WORLD_SIZE`, MPICH's and Slurm's `PMI_SIZE`); `None` if no launcher
+/// started this process, or says nothing of the size.
+fn launched_ranks() -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().and_then(|s| s.trim().parse().ok()))
+}
+
+impl World {
+    /// The MPI world an MPI launcher (`mpirun -np P`, `srun`) started this process in, if it
+    /// started more than one rank; `None` otherwise, without initialising MPI, so that a
+    /// process started alone (or with `-np 1`) runs as it would without MPI. In a build
+    /// without the cargo feature `mpi`, a launch of several ranks is refused with
+    /// [`Error::NoMpi`].
+    pub fn join() -> Result<Option<World>> {
+        let ranks = launched_ranks();
+        if ranks.is_none_or(|n| n <= 1) {
+            return Ok(None);
+        }
+        #[cfg(feature = "mpi")]
+        {
+            let joined = mpi::Joined::init().ok_or(Error::InvalidArgument {
+                function: "World::join",
+                argument: "MPI",
+                value: "initialised".into(),
+                expected: "a process that has not initialised MPI already",
+            })?;
+            if joined.size() <= 1 {
+                return Ok(None);
+            }
+            Ok(Some(World { joined: std::sync::Arc::new(joined) }))
+        }
+        #[cfg(not(feature = "mpi"))]
+        Err(Error::NoMpi { ranks: ranks.unwrap_or(0) })
+    }
+
+    /// This process's rank, `0..size()`.
+    pub fn rank(&self) -> usize {
+        #[cfg(feature = "mpi")]
+        return self.joined.rank();
+        #[cfg(not(feature = "mpi"))]
+        match self.none {}
+    }
+
+    /// The ranks of the world.
+    pub fn size(&self) -> usize {
+        #[cfg(feature = "mpi")]
+        return self.joined.size();
+        #[cfg(not(feature = "mpi"))]
+        match self.none {}
+    }
+
+    /// The MPI library, in one line.
+    pub fn library(&self) -> String {
+        #[cfg(feature = "mpi")]
+        return self.joined.library();
+        #[cfg(not(feature = "mpi"))]
+        match self.none {}
+    }
+
+    /// Refuses to go on unless every rank was given the same `bytes` (a command line, say):
+    /// ranks that run different things would wait for each other forever. `words` names them
+    /// in the error ([`Error::RanksDisagree`]). Every rank must call it.
+    pub fn agree(&self, bytes: &[u8], words: &str) -> Result<()> {
+        #[cfg(feature = "mpi")]
+        return mpi::agree_everywhere(&self.joined, bytes, words);
+        #[cfg(not(feature = "mpi"))]
+        {
+            let _ = (bytes, words);
+            match self.none {}
+        }
+    }
+
+    /// Leaves the world: MPI is finalised once every clone has left or been dropped (a
+    /// process must not exit before, or its launcher takes it for failed).
+    pub fn leave(self) {
+        #[cfg(not(feature = "mpi"))]
+        match self.none {}
+    }
+
+    /// Stops every rank of the world, this one included, with exit code `code`: what a rank
+    /// that fails or panics must do, since its neighbours would otherwise wait for it forever.
+    pub fn abort(&self, code: i32) -> ! {
+        #[cfg(feature = "mpi")]
+        self.joined.abort(code);
+        #[cfg(not(feature = "mpi"))]
+        {
+            let _ = code;
+            match self.none {}
+        }
+    }
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[cfg(feature = "mpi")]
+        return write!(f, "World(rank {} of {})", self.rank(), self.size());
+        #[cfg(not(feature = "mpi"))]
+        {
+            let _ = f;
+            match self.none {}
+        }
+    }
+}
+
+/// What a run over MPI ranks that has not been distributed yet answers.
+fn not_distributed<T>(what: &'static str) -> Result<T> {
+    Err(Error::NotDistributed { what })
 }
 
 /// The GPU's options.
@@ -206,6 +348,7 @@ pub fn stats(
             let (s, report) = drive(run, c, stop)?;
             Ok((s, RunReport::Cpu(report)))
         }
+        Backend::Mpi(_) => not_distributed("the statistics with values (stats without --palaces-only)"),
         Backend::Gpu(g) => {
             gpu_refuses(Some(form), c)?;
             {
@@ -237,6 +380,24 @@ pub fn palace_count(
             let engine = c.engine(opts);
             let (count, report) = drive(PalaceCountRun::new(k, w, h, &engine, progress)?, c, stop)?;
             Ok((count, RunReport::Cpu(report)))
+        }
+        Backend::Mpi(m) => {
+            if c.save().is_some() || c.resume().is_some() {
+                return not_distributed("a checkpointed run (checkpoints across ranks)");
+            }
+            match &*m.each_rank {
+                #[cfg(feature = "mpi")]
+                Backend::Cpu(opts) => {
+                    // `stop` stops every rank's sweep (there are no checkpoints to pause at).
+                    let opts = EngineOptions { cancel: stop.clone(), ..opts.clone() };
+                    let (count, report) = mpi::palace_count(&m.world.joined, k, w, h, &opts, progress)?;
+                    Ok((count, RunReport::Cpu(report)))
+                }
+                #[cfg(not(feature = "mpi"))]
+                Backend::Cpu(_) => match m.world.none {},
+                Backend::Gpu(_) => not_distributed("the GPU backend on each rank"),
+                Backend::Mpi(_) => not_distributed("an MPI world within an MPI world"),
+            }
         }
         Backend::Gpu(g) => {
             gpu_refuses(None, c)?;
@@ -297,6 +458,7 @@ pub fn skin(
             let (report, cols, r) = drive(skin::SkinRun::new(f), c, stop)?;
             Ok((report, cols, RunReport::Cpu(r)))
         }
+        (Backend::Mpi(_), _) => not_distributed("the skin"),
         (Backend::Gpu(_), SkinForm::Rows) => Err(ParameterError::about(Param::Backend, "gpu")
             .set(Param::Backend, "gpu")
             .text(" follows the skin by counters; the row sweep is the CPU's reference")
@@ -334,6 +496,7 @@ pub fn survey(
     let _ = opts;
     match backend {
         Backend::Cpu(cpu) => survey::survey(so, threads, cpu, progress),
+        Backend::Mpi(_) => not_distributed("the survey"),
         Backend::Gpu(g) => {
             #[cfg(not(feature = "gpu"))]
             return no_gpu(g);
@@ -363,6 +526,7 @@ pub fn positions(
     let _ = stop;
     match backend {
         Backend::Cpu(opts) => Ok((positions::positions(k, rows, width, method, opts, emit, progress)?, None)),
+        Backend::Mpi(_) => not_distributed("the P-positions"),
         Backend::Gpu(_) if method == Method::Lines => Err(ParameterError::new(Param::Method, "lines")
             .text(" runs on the CPU: ")
             .set(Param::Backend, "gpu")
