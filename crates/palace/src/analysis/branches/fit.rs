@@ -11,7 +11,7 @@
 //! * the residuals' sum of squares is `(Dxx Dyy - Dxy^2) / (n Dyy)`, so the slope's standard
 //!   error is `sqrt((Dxx Dyy - Dxy^2) / (n - 2)) / Dyy`.
 //!
-//! The `D`s are exact in `i128`, their products in 256 bits ([`Wide`]); each is rounded to `f64`
+//! The `D`s are exact in `i128`, their products in 256 bits (`Wide`); each is rounded to `f64`
 //! once, at the end. The largest residual is the largest `|E|`, an exact integer, over the
 //! positions, or over the vertices of their convex hull ([`Hull`]), which hold the extremes of
 //! every linear function of them: both give the same integer, and so the same `f64`.

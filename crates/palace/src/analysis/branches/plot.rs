@@ -1,7 +1,7 @@
 //! The branches' picture: the ratio `y / x` of every upper P-position against `log10 y`, one
 //! colour per branch (grey for positions in none), with each branch's limit as a line.
 
-use super::{BranchesReport, Membership};
+use super::group::{BranchesReport, Membership};
 use crate::error::Result;
 use crate::output::atomic::AtomicOutput;
 use crate::output::canvas::{Area, Drawn, font, plot_png};

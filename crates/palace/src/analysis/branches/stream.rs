@@ -18,7 +18,7 @@
 //! cut.
 
 use super::fit::{Hull, Sums};
-use super::{Branches, Counts, Found1, Settings, assemble, measurement, windows};
+use super::group::{Branches, Counts, Found1, Settings, assemble, measurement, windows};
 use std::collections::BTreeMap;
 
 /// The most positions an octave keeps as a list before it keeps bins.
@@ -87,8 +87,8 @@ impl Grouper {
     /// [`new`](Self::new) with `budget` positions an octave keeps as a list (the tests use
     /// small ones to exercise the bins).
     pub fn with_budget(rows: u32, settings: &Settings, budget: usize) -> Self {
-        let octaves = super::octaves(rows, settings);
-        let widths = octaves.iter().map(|&(_, hi)| super::gap(settings, hi) / BINS_PER_GAP).collect();
+        let octaves = super::group::octaves(rows, settings);
+        let widths = octaves.iter().map(|&(_, hi)| super::group::gap(settings, hi) / BINS_PER_GAP).collect();
         let n = octaves.len();
         Grouper {
             rows,
@@ -202,7 +202,7 @@ impl Grouper {
     /// boundary of the grouping falls inside a bin.
     pub fn finish(&self) -> Option<Branches> {
         let settings = &self.settings;
-        let gap = |j: usize| super::gap(settings, self.octaves[j].1);
+        let gap = |j: usize| super::group::gap(settings, self.octaves[j].1);
         // The branch of every item of every octave, as the items of `items` come.
         let mut member: Vec<Vec<Option<usize>>> = Vec::with_capacity(self.octaves.len());
         let mut state: Vec<Option<(f64, f64)>> = Vec::new();
@@ -331,7 +331,7 @@ impl Grouper {
 
 #[cfg(test)]
 mod tests {
-    use super::super::group;
+    use super::super::group::group;
     use super::*;
     use crate::analysis::positions::{Method, positions};
     use crate::engine::{EngineOptions, Silent};
