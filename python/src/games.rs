@@ -7,18 +7,11 @@ use crate::errors::value_error;
 use crate::run;
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
+use palace::games::fibonacci_nim::{MAX_GRUNDY_TO, MAX_NIM_TO};
+use palace::games::fraenkel::MAX_FRAENKEL_ROWS;
+use palace::games::subtraction::MAX_SUBTRACTION_TO;
 use palace::games::watch::Watch;
 use pyo3::prelude::*;
-
-/// Largest pile of [`fibonacci_nim`] (listing the winning first moves takes about N^2 / 6
-/// steps).
-const MAX_NIM_TO: u64 = 1_000_000;
-/// Largest pile and quota of [`fibonacci_nim_grundy`] (the table takes N^2 bytes).
-const MAX_GRUNDY_TO: u64 = 30_000;
-/// Largest pile of [`subtraction`] (the values take N/4 to N bytes).
-const MAX_SUBTRACTION_TO: u64 = 10_000_000_000;
-/// Most rows of [`fraenkel_array`].
-const MAX_FRAENKEL_ROWS: u64 = 1_000_000;
 
 /// Runs `f` in a worker pool of `threads` threads (0: one per core), as [`run::run`] runs it.
 fn pooled<T, F>(py: Python<'_>, threads: usize, progress: Option<&Bound<'_, PyAny>>, f: F) -> PyResult<T>
@@ -123,7 +116,7 @@ fn subtraction<'py>(
 #[pyo3(signature = (rows, columns=8))]
 fn fraenkel_array<'py>(py: Python<'py>, rows: i64, columns: i64) -> PyResult<Bound<'py, PyAny>> {
     let rows = bounded("rows", rows, 1, MAX_FRAENKEL_ROWS)? as usize;
-    let columns = bounded("columns", columns, 1, 64)? as usize;
+    let columns = bounded("columns", columns, 1, palace::games::fraenkel::BASIS_LEN as u64)? as usize;
     let a = run::run(py, None, move |_, _| Ok(palace::games::fraenkel::array(rows, columns)))?;
     let Some(a) = a else {
         return Err(value_error(format!(

@@ -25,6 +25,7 @@ use numpy::ndarray::{Array2, Array3};
 use palace::Window;
 use palace::backend::{SkinForm, StatsForm};
 use palace::engine::Sweep;
+use palace::output::png::{MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE};
 use palace::resume::Checkpoints;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -432,8 +433,11 @@ fn threads<'py>(
         )));
     }
     let reach = u32_arg("reach", reach, 1)?;
-    if reach > 64 {
-        return Err(value_error(format!("reach = {reach}: reach is 1..=64 columns")));
+    if reach > palace::analysis::threads::MAX_REACH {
+        return Err(value_error(format!(
+            "reach = {reach}: reach is 1..={} columns",
+            palace::analysis::threads::MAX_REACH
+        )));
     }
     let workers = threads_arg(threads)?;
     run::run(py, progress, move |cancel, pb| {
@@ -504,7 +508,7 @@ fn render<'py>(
         u64::from(w.height().div_ceil(scale)) * u64::from(zoom),
     );
     // The array (three bytes a pixel) and the bounds of the PNG writer's pictures.
-    if pw.max(ph) > 1 << 20 || pw * ph > 1 << 36 {
+    if pw.max(ph) > MAX_PICTURE_SIDE || pw * ph > MAX_PICTURE_PIXELS {
         return Err(value_error(format!(
             "the picture would be {pw} x {ph} pixels, more than 2**20 a side or 2**36 in all; give a larger scale or a smaller window"
         )));

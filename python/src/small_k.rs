@@ -123,7 +123,7 @@ fn branches<'py>(
     let (k, rows, width, method) = request(k, rows, width, method)?;
     let mut settings = Settings::default();
     if let Some(g) = min_gap {
-        if !(g > 0.0 && g < 1.0) {
+        if !Settings::accepts_min_gap(g) {
             return Err(value_error(format!(
                 "min_gap = {g}: give a gap of ln(y/x) between 0 and 1, e.g. 0.01"
             )));

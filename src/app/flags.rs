@@ -87,12 +87,7 @@ cli_enum! {
     }
 }
 
-/// Largest picture `render` draws and `tiles` writes at its deepest level, in pixels a side
-/// (a PNG row and its buffers are held in memory).
-pub const MAX_PICTURE_SIDE: u64 = 1 << 20;
-/// Largest picture `render` draws and `tiles` writes at its deepest level, in pixels (a 4-bit
-/// PNG of 2^36 pixels is over 30 GB).
-pub const MAX_PICTURE_PIXELS: u64 = 1 << 36;
+pub use palace::output::png::{MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE};
 /// A whole number as typed, for the library's bounds to judge: beyond `i64` it saturates, so
 /// that a huge value is refused as too large rather than as not a number.
 fn whole(s: &str) -> std::result::Result<i64, String> {

@@ -79,7 +79,7 @@ impl BranchesArgs {
                 palace::model::geometry::MAX_SIDE
             )));
         }
-        if !(self.min_gap > 0.0 && self.min_gap < 1.0) {
+        if !Settings::accepts_min_gap(self.min_gap) {
             return Err(Error::Usage(format!(
                 "--min-gap {}: give a gap of ln(y/x) between 0 and 1, e.g. 0.01",
                 self.min_gap

@@ -10,6 +10,7 @@ use crate::app::progress;
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::analysis::threads;
+use palace::analysis::threads::MAX_REACH;
 use palace::engine::Progress;
 use palace::model::geometry::{Board, Window};
 use palace::output::atomic::AtomicOutput;
@@ -65,8 +66,8 @@ pub fn run(a: ThreadsArgs, ctx: &Context) -> Result<ExitCode> {
     let (board, window) = a.board.resolve()?;
     check_scale(a.scale)?;
     check_k_plus_3(board.k(), "threads labels the regions, which also plays k + 3")?;
-    if a.reach == 0 || a.reach > 64 {
-        return Err(Error::Usage(format!("--reach {}: use 1..=64 columns", a.reach)));
+    if a.reach == 0 || a.reach > MAX_REACH {
+        return Err(Error::Usage(format!("--reach {}: use 1..={MAX_REACH} columns", a.reach)));
     }
     ctx.run(Threads {
         board,

@@ -15,6 +15,12 @@ use crate::error::Result;
 use crate::games::watch::Watch;
 use rayon::prelude::*;
 
+/// Largest pile whose winning first moves are listed (listing the winning first moves takes about
+/// N^2 / 6 steps).
+pub const MAX_NIM_TO: u64 = 1_000_000;
+/// Largest pile of the Grundy table (the table takes N^2 bytes).
+pub const MAX_GRUNDY_TO: u64 = 30_000;
+
 /// The threshold of an empty pile: no quota lets the player to move win.
 pub const NEVER: u32 = u32::MAX;
 

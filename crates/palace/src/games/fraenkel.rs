@@ -20,6 +20,9 @@ use super::fib::BitSet;
 use super::watch::Watch;
 use rayon::prelude::*;
 
+/// Largest number of rows of the array `A` a run lists.
+pub const MAX_FRAENKEL_ROWS: u64 = 1_000_000;
+
 /// How many basis elements fit in `u64`: `u_0 .. u_45` (`u_45 = 7 540 113 804 746 346 429`).
 pub const BASIS_LEN: usize = 46;
 

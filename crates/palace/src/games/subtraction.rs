@@ -35,6 +35,10 @@ use crate::output::atomic::AtomicOutput;
 use rayon::prelude::*;
 use std::io::Write;
 
+/// Largest pile a subtraction game is solved to (the values take N/4 bytes, or N bytes for a set whose
+/// values reach 4).
+pub const MAX_SUBTRACTION_TO: u64 = 10_000_000_000;
+
 /// The Fibonacci numbers in the paper's indexing: `FIB[0] = 0`, `FIB[1] = FIB[2] = 1`,
 /// `FIB[i] = FIB[i - 1] + FIB[i - 2]`, up to `F(93)`, the last that fits `u64`.
 pub const FIB: [u64; 94] = {

@@ -31,6 +31,13 @@ pub use crate::output::pngstream::{
 };
 use std::path::PathBuf;
 
+/// Largest picture a render draws and a pyramid holds at its deepest level, in pixels a side
+/// (a PNG row and its buffers are held in memory).
+pub const MAX_PICTURE_SIDE: u64 = 1 << 20;
+/// Largest picture a render draws and a pyramid holds at its deepest level, in pixels (a 4-bit
+/// PNG of 2^36 pixels is over 30 GB).
+pub const MAX_PICTURE_PIXELS: u64 = 1 << 36;
+
 /// How `--scale S` combines an `S x S` block into one pixel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Aggregate {

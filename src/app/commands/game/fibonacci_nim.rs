@@ -9,15 +9,10 @@ use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
+pub use palace::games::fibonacci_nim::{MAX_GRUNDY_TO, MAX_NIM_TO};
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
-
-/// Largest `--to` of `game fibonacci-nim` (listing the winning first moves takes about
-/// N^2 / 6 steps).
-pub const MAX_NIM_TO: u64 = 1_000_000;
-/// Largest `--to` of `game fibonacci-nim --grundy` (the table takes N^2 bytes).
-pub const MAX_GRUNDY_TO: u64 = 30_000;
 
 /// `palace game fibonacci-nim`.
 #[derive(Debug, Args)]

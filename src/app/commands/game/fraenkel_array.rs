@@ -10,12 +10,11 @@ use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
+pub use palace::games::fraenkel::MAX_FRAENKEL_ROWS;
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;
 use std::path::PathBuf;
 
-/// Largest `--rows` of `game fraenkel-array`.
-pub const MAX_FRAENKEL_ROWS: u64 = 1_000_000;
 /// Largest `--to` of `game fraenkel-array --check` (one bit per integer: 500 MB).
 pub const MAX_FRAENKEL_TO: u64 = 4_000_000_000;
 

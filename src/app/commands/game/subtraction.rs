@@ -9,6 +9,7 @@ use crate::app::print::{ExitCode, out_text, wrote};
 use crate::app::request::{Context, Request};
 use clap::Args;
 use palace::engine::Silent;
+pub use palace::games::subtraction::MAX_SUBTRACTION_TO;
 use palace::games::subtraction::SubtractionSet;
 use palace::games::watch::Watch;
 use palace::output::atomic::AtomicOutput;
@@ -45,10 +46,6 @@ pub struct SubtractionArgs {
     #[allow(missing_docs)]
     pub run: RunArgs,
 }
-
-/// Largest `--to` of `game subtraction` (the values take N/4 bytes, or N bytes for a set whose
-/// values reach 4).
-pub const MAX_SUBTRACTION_TO: u64 = 10_000_000_000;
 
 /// Validates and runs `palace game subtraction`.
 pub fn run(a: SubtractionArgs, ctx: &Context) -> Result<ExitCode> {

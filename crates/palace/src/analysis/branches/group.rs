@@ -16,6 +16,13 @@ pub struct Settings {
     pub first_row: u32,
 }
 
+impl Settings {
+    /// Whether `g` can be the grouping's smallest gap of `ln(y/x)`: strictly between 0 and 1.
+    pub fn accepts_min_gap(g: f64) -> bool {
+        g > 0.0 && g < 1.0
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings { min_gap: 0.01, min_points: 8, first_row: 16 }

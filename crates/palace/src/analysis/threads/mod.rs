@@ -28,6 +28,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use trace::{End, Thread, Traced, Tracer};
 
+/// The largest adjacency reach of the tracer, in columns (a reach is `1..=MAX_REACH`).
+pub const MAX_REACH: u32 = 64;
+
 /// A section within this many cells of the region's edge (the diagonal, a region label other
 /// than the rest's, the window's side) is not clear: the edge may cut it.
 pub const EDGE: u32 = 16;
