@@ -6,7 +6,7 @@
 //! message names a command-line flag.
 
 use palace::Error;
-use palace::error::{EngineError, LibraryWords, Param, Value, Vocabulary};
+use palace::error::{CheckpointProblem, EngineError, LibraryWords, Param, Value, Vocabulary};
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 
@@ -59,6 +59,10 @@ pub fn to_py(e: impl Into<Error>) -> PyErr {
         Error::InvalidArgument { argument, value, expected, .. }
         | Error::Engine(EngineError::InvalidArgument { argument, value, expected, .. }) => {
             value_error(format!("{argument} = {value} is not accepted; {expected}"))
+        }
+        // A checkpoint of another run or another version: the argument that named it is wrong.
+        Error::Engine(EngineError::Checkpoint { path, problem }) if problem != CheckpointProblem::Corrupt => {
+            value_error(format!("resume = '{}': {problem}", path.display()))
         }
         // A path the picture cannot be written to (no such folder, a folder, a name too long).
         Error::OutputPath(m) => PyOSError::new_err(m),

@@ -87,6 +87,6 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     ck = tmp_path / "stats.ckpt"
     board = dict(k=20000, width=120000, height=120000, threads=1)
     stopped(lambda: _palace.stats(**board, checkpoint=ck, every=0, progress=stop_once_begun), ck)
-    with pytest.raises(RuntimeError, match=r"the checkpoint is of the run `stats k=20000 .*not of this one"):
+    with pytest.raises(ValueError, match=r"resume = .*: the checkpoint is of the run `stats k=20000 .*not of this one"):
         palace.stats(**{**board, "k": 20001}, resume=ck)
     assert ck.exists(), "a refused resume leaves the checkpoint"
