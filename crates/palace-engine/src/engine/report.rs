@@ -171,6 +171,15 @@ impl SweepReport {
         self.hood_filled + self.zero_filled
     }
 
+    /// The report of a run so far: `next` after the segments before it, if any (see
+    /// [`SweepReport::then`]).
+    pub fn after(earlier: Option<SweepReport>, next: SweepReport) -> SweepReport {
+        match earlier {
+            Some(r) => r.then(next),
+            None => next,
+        }
+    }
+
     /// The report of two runs of one sweep, one after the other (a paused sweep and its
     /// continuation): their cells, tiles and times added, the rest as in `next`.
     pub fn then(self, next: SweepReport) -> SweepReport {

@@ -698,10 +698,7 @@ impl Resumable for PalaceCountRun<'_> {
             .resume(self.frontier.as_ref())
             .pause_when(pause)
             .palaces_pausable(&self.sum)?;
-        self.report = Some(match self.report.take() {
-            Some(r) => r.then(report),
-            None => report,
-        });
+        self.report = Some(SweepReport::after(self.report.take(), report));
         self.frontier = next;
         Ok(self.frontier.is_none())
     }
@@ -815,10 +812,7 @@ impl Resumable for StatsRun<'_> {
         } else {
             sweep(self.window).tiles_pausable(&self.visitor)?
         };
-        self.report = Some(match self.report.take() {
-            Some(r) => r.then(report),
-            None => report,
-        });
+        self.report = Some(SweepReport::after(self.report.take(), report));
         self.frontier = next;
         Ok(self.frontier.is_none())
     }

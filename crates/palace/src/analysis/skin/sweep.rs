@@ -449,10 +449,7 @@ impl Resumable for SkinRun<'_> {
 
     fn segment(&mut self, pause: &(dyn Fn() -> bool + Sync)) -> Result<bool> {
         let (report, next) = self.follower.segment(self.frontier.as_ref(), pause)?;
-        self.report = Some(match self.report.take() {
-            Some(r) => r.then(report),
-            None => report,
-        });
+        self.report = Some(SweepReport::after(self.report.take(), report));
         self.frontier = next;
         Ok(self.frontier.is_none())
     }
